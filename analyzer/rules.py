@@ -1,0 +1,504 @@
+"""The rules of Tarneeb 400 and its variants: values, minimums, dead hands, settling, match end.
+
+Seats are numbered by bidding order in the round: seat 1 bids first and leads the first trick,
+seat 4 is the dealer and bids last; partners are seats 1+3 and 2+4. Functions here take and
+return per-seat lists in that order (index 0 is seat 1).
+
+A :class:`Variant` holds every switch the seed rule texts name. Where the texts leave a point
+open, the choice is made here, once, and listed in :data:`OPEN_POINTS`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.errors import T400Error
+
+#: Own- or highest-score thresholds at which minimums rise and the value table changes.
+SCORE_STEPS = (30, 40, 50)
+MIN_BID, MAX_BID = 2, 13
+TRICKS = 13
+
+SCORE_TABLES = ("common", "classic", "syrian")
+TIE_BREAKS = ("leader-then-total", "total")
+REDEALS = ("same", "next")
+
+#: Value of bids 2..13, by the bidder's own score before the round: (<= 29, >= 30).
+_VALUE_ROWS = {
+    "common": (
+        (2, 3, 4, 10, 12, 14, 16, 27, 40, 40, 40, 40),
+        (2, 3, 4, 5, 6, 14, 16, 27, 40, 40, 40, 40),
+    ),
+    # Qahwa's classic table: 10 = 30, 11 = 33, 12 = 36; 13 wins or loses the game outright.
+    # The 13 is also booked at 39 points (the 3-per-trick pattern) so that the score sheet stays
+    # meaningful; see OPEN_POINTS.
+    "classic": (
+        (2, 3, 4, 10, 12, 14, 16, 27, 30, 33, 36, 39),
+        (2, 3, 4, 5, 6, 14, 16, 27, 30, 33, 36, 39),
+    ),
+    # Syrian 41: a bid below 5 is worth its number, 5 or more is worth double.
+    "syrian": (
+        (2, 3, 4, 10, 12, 14, 16, 18, 20, 22, 24, 26),
+        (2, 3, 4, 10, 12, 14, 16, 18, 20, 22, 24, 26),
+    ),
+}
+
+#: Points the seed texts leave open, and the choice this project makes.
+OPEN_POINTS = {
+    "trump": "Hearts is trump in every variant (Qahwa names hearts; Dananeer says only 'one suit').",
+    "value-brackets": "The value table's '29 or less' row applies to every score below 30, negative ones included.",
+    "table-min-rises": "A chosen table-minimum base rises by one at 30, 40 and 50 (highest score) unless "
+    "--fixed-table-min; Qahwa's text is silent, both are supported.",
+    "leader-tie": "Dananeer: both partnerships qualify with equal leading scores and equal totals: "
+    "no winner, another hand is played (the text is silent).",
+    "classic-13": "Classic table: a made 13 wins the match outright and a failed 13 loses it; the 13 "
+    "is also booked at +/-39 on the score sheet. If outright results point both ways in one round "
+    "(players of both sides fail a 13), they cancel and the round is settled on points.",
+    "syrian41": "Syrian 41 (preset syrian41): no rising minimums in the seeds, so personal minimum 2 "
+    "and table minimum 11 stay fixed; being Qahwa's mode, it uses Qahwa's tie-break (total) "
+    "and re-deal (next dealer).",
+    "dead-hand-deal": "A dead hand is not a round: nothing is scored; with redeal=same the dealer "
+    "stays (Dananeer), with redeal=next the deal passes on (Qahwa).",
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule set. Presets are in :data:`PRESETS`; any switch can be changed with :meth:`with_`.
+
+    >>> v = Variant.preset("qahwa").with_(target=31)
+    >>> v.target, v.tie_break, v.redeal
+    (31, 'total', 'next')
+    """
+
+    name: str = "dananeer"
+    target: int = 41
+    table_min: int = 11
+    table_min_rises: bool = True
+    min_bid_rises: bool = True
+    score_table: str = "common"
+    tie_break: str = "leader-then-total"
+    redeal: str = "same"
+    #: Room for other games of the family (classic Tarneeb's team auction); only "400" is built.
+    game: str = field(default="400")
+
+    def __post_init__(self):
+        if not isinstance(self.target, (int, np.integer)) or self.target < 1:
+            raise T400Error(f"target {self.target!r}: expected a positive whole number (31, 41, 61, ...)")
+        if not isinstance(self.table_min, (int, np.integer)) or not (1 <= self.table_min <= 52):
+            raise T400Error(
+                f"table minimum {self.table_min!r}: expected a number of tricks 1..52 (11, 12, 13)"
+            )
+        if self.score_table not in SCORE_TABLES:
+            raise T400Error(f"score table {self.score_table!r}: expected one of {', '.join(SCORE_TABLES)}")
+        if self.tie_break not in TIE_BREAKS:
+            raise T400Error(f"tie-break {self.tie_break!r}: expected one of {', '.join(TIE_BREAKS)}")
+        if self.redeal not in REDEALS:
+            raise T400Error(f"redeal {self.redeal!r}: expected one of {', '.join(REDEALS)}")
+        if self.game != "400":
+            raise T400Error(f"game {self.game!r}: only '400' is implemented")
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str) -> Variant:
+        key = str(name).strip().lower()
+        if key not in PRESETS:
+            raise T400Error(f"unknown variant {name!r} (expected one of {', '.join(PRESETS)})")
+        return PRESETS[key]
+
+    def with_(self, **switches) -> Variant:
+        """This variant with some switches changed (``None`` values are ignored)."""
+        changes = {k: v for k, v in switches.items() if v is not None}
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise T400Error(f"unknown variant switch(es): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def switches(self) -> dict:
+        """Every switch as a plain dict (the name included)."""
+        return dataclasses.asdict(self)
+
+    @property
+    def label(self) -> str:
+        """The preset name, plus the switches that differ from it: ``qahwa target=31``."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return self.name
+        diff = [
+            f"{f.name.replace('_', '-')}={getattr(self, f.name)}"
+            for f in dataclasses.fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return " ".join([self.name, *diff])
+
+    # -- per-bid and per-score rules -----------------------------------------------------------
+    def bid_value(self, bid: int, score: int) -> int:
+        """Points won for making ``bid`` (and lost for failing it) at own score ``score``.
+
+        >>> v = Variant.preset("dananeer")
+        >>> [v.bid_value(b, 0) for b in (4, 5, 9, 10, 13)], v.bid_value(5, 30)
+        ([4, 10, 27, 40, 40], 5)
+        """
+        _check_bid(bid)
+        return _VALUE_ROWS[self.score_table][1 if score >= SCORE_STEPS[0] else 0][bid - MIN_BID]
+
+    def is_outright(self, bid: int) -> bool:
+        """Whether making or failing ``bid`` ends the match (the classic table's 13)."""
+        return self.score_table == "classic" and bid == MAX_BID
+
+    def min_bid(self, score: int) -> int:
+        """A player's minimum bid at their own score: 2, then 3/4/5 at 30/40/50 if it rises.
+
+        >>> v = Variant.preset("dananeer")
+        >>> [v.min_bid(s) for s in (-5, 29, 30, 39, 40, 50, 70)]
+        [2, 2, 3, 3, 4, 5, 5]
+        """
+        if not self.min_bid_rises:
+            return MIN_BID
+        return MIN_BID + _steps(score)
+
+    def table_minimum(self, scores: Sequence[int]) -> int:
+        """The least total of the four bids that keeps the hand alive, by the highest score.
+
+        >>> Variant.preset("dananeer").table_minimum([29, 0, 35, 12])
+        12
+        """
+        base = self.table_min
+        return base + _steps(max(scores)) if self.table_min_rises else base
+
+    def is_dead(self, bids: Sequence[int], scores: Sequence[int]) -> bool:
+        """Whether four bids fall short of the table minimum (the hand is thrown in)."""
+        return sum(bids) < self.table_minimum(scores)
+
+    def kernel_tables(self) -> KernelRules:
+        """The same rules as plain arrays for the Numba kernels."""
+        return KernelRules.from_variant(self)
+
+
+def _steps(score: int) -> int:
+    """How many of the 30/40/50 thresholds ``score`` has reached."""
+    return sum(score >= s for s in SCORE_STEPS)
+
+
+def _check_bid(bid: int) -> None:
+    if not isinstance(bid, (int, np.integer)) or not (MIN_BID <= bid <= MAX_BID):
+        raise T400Error(f"bid {bid!r}: a bid is a number of tricks from 2 to 13")
+
+
+PRESETS: dict[str, Variant] = {
+    "dananeer": Variant(name="dananeer"),
+    "qahwa": Variant(name="qahwa", tie_break="total", redeal="next"),
+    "syrian41": Variant(
+        name="syrian41",
+        score_table="syrian",
+        table_min_rises=False,
+        min_bid_rises=False,
+        tie_break="total",
+        redeal="next",
+    ),
+}
+PRESET_DESCRIPTIONS = {
+    "dananeer": "Tarneeb 400 on Dananeer (seed 000): the default",
+    "qahwa": "400 in the Qahwa app (seed 001), house-rule switches at their defaults",
+    "syrian41": "Syrian 41 (seeds 001, 004): bids of 5+ worth double, no rising minimums",
+}
+
+
+def as_variant(value: Variant | str | None = None, **switches) -> Variant:
+    """A variant from a preset name or a :class:`Variant`, with optional switches applied."""
+    if value is None:
+        value = "dananeer"
+    variant = value if isinstance(value, Variant) else Variant.preset(value)
+    return variant.with_(**switches) if switches else variant
+
+
+# ---------------------------------------------------------------------------------------------
+# Settling
+
+
+def partnership(seat: int) -> tuple[int, int]:
+    """The two seats (1-based) of ``seat``'s partnership: (1, 3) or (2, 4)."""
+    return (1, 3) if seat % 2 == 1 else (2, 4)
+
+
+def _qualifies(scores: Sequence[int], team: tuple[int, int], target: int) -> bool:
+    a, b = scores[team[0] - 1], scores[team[1] - 1]
+    return max(a, b) >= target and min(a, b) > 0
+
+
+def match_winner(variant: Variant, scores: Sequence[int]) -> tuple[tuple[int, int] | None, str | None]:
+    """Winner of the match on points after a round, and why; ``(None, None)`` if play goes on.
+
+    A partnership qualifies when one partner has reached the target and the other is above 0.
+
+    >>> match_winner(Variant.preset("dananeer"), [41, 12, 0, 30])
+    (None, None)
+    >>> match_winner(Variant.preset("dananeer"), [41, 12, 1, 30])
+    ((1, 3), 'target')
+    """
+    teams = [(1, 3), (2, 4)]
+    qualified = [t for t in teams if _qualifies(scores, t, variant.target)]
+    if not qualified:
+        return None, None
+    if len(qualified) == 1:
+        return qualified[0], "target"
+    lead = [max(scores[a - 1], scores[b - 1]) for a, b in teams]
+    total = [scores[a - 1] + scores[b - 1] for a, b in teams]
+    if variant.tie_break == "leader-then-total" and lead[0] != lead[1]:
+        return teams[0 if lead[0] > lead[1] else 1], "tie-break: higher leading score"
+    if total[0] != total[1]:
+        return teams[0 if total[0] > total[1] else 1], "tie-break: higher combined score"
+    return None, "tie: both partnerships qualify and are level, another hand is played"
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The outcome of settling one round, per seat in bidding order."""
+
+    scores_before: tuple[int, ...]
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...] | None
+    dead: bool
+    table_minimum: int
+    min_bids: tuple[int, ...]
+    values: tuple[int, ...]
+    made: tuple[bool, ...] | None
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+    dealer_advances: bool
+    winner: tuple[int, int] | None
+    reason: str | None
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        for key, value in d.items():
+            if isinstance(value, tuple):
+                d[key] = list(value)
+        return d
+
+
+def _check_four(values: Sequence[int], what: str) -> tuple[int, ...]:
+    values = tuple(values)
+    if len(values) != 4:
+        raise T400Error(f"{what}: expected 4 values (one per seat), got {len(values)}")
+    for v in values:
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise T400Error(f"{what}: {v!r} is not a whole number")
+    return tuple(int(v) for v in values)
+
+
+def check_bids(variant: Variant, scores: Sequence[int], bids: Sequence[int], first_seat: int = 1) -> None:
+    """Check bids made in order from ``first_seat``: each 2..13 and at least its bidder's minimum."""
+    for seat, bid in enumerate(bids, start=first_seat):
+        if not isinstance(bid, (int, np.integer)) or not (MIN_BID <= bid <= MAX_BID):
+            raise T400Error(f"seat {seat} bid {bid!r}: a bid is a number of tricks from 2 to 13")
+        low = variant.min_bid(scores[seat - 1])
+        if bid < low:
+            raise T400Error(
+                f"seat {seat} bid {bid} is below its minimum of {low} at score {scores[seat - 1]}"
+            )
+
+
+def settle_round(
+    variant: Variant,
+    scores: Sequence[int],
+    bids: Sequence[int],
+    tricks: Sequence[int] | None = None,
+) -> RoundResult:
+    """Settle one round from the scores before it, the four bids and (if played) the tricks.
+
+    Each player alone: tricks >= bid gains the bid's value at their own score, fewer loses it.
+    A dead hand (bids short of the table minimum) scores nothing and needs no tricks.
+
+    >>> r = settle_round(Variant.preset("dananeer"), [38, 38, 5, 5], [3, 4, 3, 2], [3, 4, 3, 3])
+    >>> r.scores, r.winner, r.reason
+    ((41, 42, 8, 7), (2, 4), 'tie-break: higher leading score')
+    """
+    scores = _check_four(scores, "scores")
+    bids = _check_four(bids, "bids")
+    check_bids(variant, scores, bids)
+    table_min = variant.table_minimum(scores)
+    min_bids = tuple(variant.min_bid(s) for s in scores)
+    values = tuple(variant.bid_value(b, s) for b, s in zip(bids, scores))
+    dead = sum(bids) < table_min
+    if tricks is not None:
+        tricks = _check_four(tricks, "tricks")
+        if any(t < 0 or t > TRICKS for t in tricks):
+            raise T400Error(f"tricks {list(tricks)}: each player takes 0 to 13 tricks")
+        if sum(tricks) != TRICKS:
+            raise T400Error(f"tricks {list(tricks)} add up to {sum(tricks)}, not 13")
+    if dead:
+        return RoundResult(
+            scores, bids, tricks, True, table_min, min_bids, values, None, (0, 0, 0, 0), scores,
+            variant.redeal == "next", None, None,
+        )  # fmt: skip
+    if tricks is None:
+        raise T400Error(f"bids {list(bids)} reach the table minimum of {table_min}: the tricks are needed")
+    made = tuple(t >= b for t, b in zip(tricks, bids))
+    deltas = tuple(v if m else -v for v, m in zip(values, made))
+    after = tuple(s + d for s, d in zip(scores, deltas))
+    winner, reason = _outright(variant, bids, made)
+    if winner is None:
+        winner, reason = match_winner(variant, after)
+    return RoundResult(
+        scores, bids, tricks, False, table_min, min_bids, values, made, deltas, after, True, winner, reason
+    )
+
+
+def _outright(
+    variant: Variant, bids: Sequence[int], made: Sequence[bool]
+) -> tuple[tuple[int, int] | None, str | None]:
+    """The classic table's 13: made wins the match, failed loses it (conflicting results cancel)."""
+    winners = set()
+    reasons = []
+    for seat, (bid, ok) in enumerate(zip(bids, made), start=1):
+        if variant.is_outright(bid):
+            own = partnership(seat)
+            other = partnership(seat + 1)
+            winners.add(own if ok else other)
+            reasons.append(f"outright: seat {seat} {'made' if ok else 'failed'} 13")
+    if len(winners) == 1:
+        return winners.pop(), "; ".join(reasons)
+    return None, None
+
+
+# ---------------------------------------------------------------------------------------------
+# The match across rounds
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """A match between fixed players 1..4 (partners 1+3 and 2+4), round after round.
+
+    Player ``k`` sits in seat ``k`` of the first hand (player 4 deals first). When the deal
+    passes on, every seat number moves one player along: with dealer ``d``, seat 1 is the player
+    after ``d``.
+
+    >>> m = MatchState(Variant.preset("dananeer"))
+    >>> m = m.play_round([3, 3, 3, 3], [4, 3, 3, 3])
+    >>> m.scores, m.dealer, m.seat_players()
+    ((3, 3, 3, 3), 1, (2, 3, 4, 1))
+    """
+
+    variant: Variant
+    scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    dealer: int = 4
+    hands_played: int = 0
+    dead_hands: int = 0
+    winner: tuple[int, int] | None = None
+    reason: str | None = None
+    history: tuple[RoundResult, ...] = ()
+
+    def seat_players(self) -> tuple[int, int, int, int]:
+        """The player in each seat of the coming round (seat 1 first)."""
+        return tuple((self.dealer + s - 1) % 4 + 1 for s in range(1, 5))
+
+    def seat_scores(self) -> tuple[int, ...]:
+        """Scores in the coming round's seat order."""
+        return tuple(self.scores[p - 1] for p in self.seat_players())
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def play_round(self, bids: Sequence[int], tricks: Sequence[int] | None = None) -> MatchState:
+        """The state after a round with these bids and tricks, both in seat order."""
+        if self.over:
+            raise T400Error(f"the match is over: players {self.winner[0]} and {self.winner[1]} won")
+        result = settle_round(self.variant, self.seat_scores(), bids, tricks)
+        players = self.seat_players()
+        scores = list(self.scores)
+        for seat, player in enumerate(players):
+            scores[player - 1] = result.scores[seat]
+        winner = None
+        if result.winner is not None:
+            winner = tuple(sorted(players[s - 1] for s in result.winner))
+        dealer = self.dealer % 4 + 1 if result.dealer_advances else self.dealer
+        return dataclasses.replace(
+            self,
+            scores=tuple(scores),
+            dealer=dealer,
+            hands_played=self.hands_played + (0 if result.dead else 1),
+            dead_hands=self.dead_hands + (1 if result.dead else 0),
+            winner=winner,
+            reason=result.reason if winner else None,
+            history=self.history + (result,),
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The same rules as arrays for the kernels
+
+
+@dataclass(frozen=True)
+class KernelRules:
+    """Arrays the kernels read; generated from a :class:`Variant`, never written by hand.
+
+    ``values[row, bid]`` is the value of ``bid`` (0 and 1 unused) with row 0 for own score < 30
+    and row 1 for >= 30; ``min_bids[step]`` and ``table_mins[step]`` are indexed by how many of
+    the 30/40/50 thresholds the (own / highest) score reached. ``flags`` packs
+    [target, outright 13 (0/1), tie-break (0 leader-then-total, 1 total), redeal (0 same, 1 next)].
+    """
+
+    values: np.ndarray
+    min_bids: np.ndarray
+    table_mins: np.ndarray
+    flags: np.ndarray
+
+    @classmethod
+    def from_variant(cls, variant: Variant) -> KernelRules:
+        values = np.zeros((2, MAX_BID + 1), dtype=np.int64)
+        for row, score in enumerate((0, SCORE_STEPS[0])):
+            for bid in range(MIN_BID, MAX_BID + 1):
+                values[row, bid] = variant.bid_value(bid, score)
+        marks = (0, *SCORE_STEPS)
+        min_bids = np.array([variant.min_bid(s) for s in marks], dtype=np.int64)
+        table_mins = np.array([variant.table_minimum([s]) for s in marks], dtype=np.int64)
+        flags = np.array(
+            [
+                variant.target,
+                1 if variant.score_table == "classic" else 0,
+                TIE_BREAKS.index(variant.tie_break),
+                REDEALS.index(variant.redeal),
+            ],
+            dtype=np.int64,
+        )
+        return cls(values, min_bids, table_mins, flags)
+
+
+def describe(variant: Variant) -> dict:
+    """Everything ``t400 rules`` shows: switches, value table, minimums and match rules."""
+    rows = {}
+    labels = ("own score <= 29", "own score >= 30")
+    for label, score in zip(labels, (0, SCORE_STEPS[0])):
+        rows[label] = {str(b): variant.bid_value(b, score) for b in range(MIN_BID, MAX_BID + 1)}
+    brackets = ["<= 29", "30-39", "40-49", ">= 50"]
+    marks = (0, *SCORE_STEPS)
+    match = {
+        "target": variant.target,
+        "win": f"one partner has {variant.target} or more and the other is above 0",
+        "both_qualify": (
+            "higher leading partner's score, then higher combined score, else another hand"
+            if variant.tie_break == "leader-then-total"
+            else "higher combined score, else another hand"
+        ),
+        "dead_hand_redeal": "same dealer" if variant.redeal == "same" else "next dealer",
+    }
+    if variant.score_table == "classic":
+        match["outright"] = "a made 13 wins the match outright; a failed 13 loses it"
+    return {
+        "variant": variant.name,
+        "label": variant.label,
+        "switches": variant.switches,
+        "value_table": rows,
+        "min_bid": {b: variant.min_bid(m) for b, m in zip(brackets, marks)},
+        "table_min": {b: variant.table_minimum([m]) for b, m in zip(brackets, marks)},
+        "match": match,
+        "trump": "hearts",
+        "open_points": OPEN_POINTS,
+    }

@@ -1,0 +1,281 @@
+"""The ``t400`` command line: a thin click layer over the ``analyzer`` API.
+
+Every command reports bad input as one line ``Error: ...`` on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sys
+
+import click
+
+import analyzer
+from analyzer import rules as rules_mod
+from analyzer.errors import T400Error
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class CommandError(click.ClickException):
+    """A failure that is not bad input (for example an unreachable cluster): exit status 1."""
+
+    exit_code = 1
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+class T400Group(click.Group):
+    """A click group that turns every error into a one-line ``Error: ...`` and an exit status."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except T400Error as exc:
+            click.echo(f"Error: {_one_line(exc)}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("Error: aborted", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("Error: interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            sys.exit(0)
+        sys.exit(0)
+
+
+_SCALAR_LIST = re.compile(r"\[[^\[\]{}]*\]")
+
+
+def to_json(data) -> str:
+    """Indented JSON with lists of scalars kept on one line."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _SCALAR_LIST.sub(
+        lambda m: " ".join(m.group(0).split()).replace("[ ", "[").replace(" ]", "]"), text
+    )
+
+
+def emit_json(data) -> None:
+    click.echo(to_json(data))
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
+
+
+def variant_options(f):
+    """The variant switches every command that takes a variant shares."""
+    options = [
+        click.option(
+            "--variant", "variant_name", metavar="NAME", help="Preset: dananeer (default), qahwa, syrian41."
+        ),
+        click.option("--target", type=int, help="Points a partner must reach (31, 41, 61, ...)."),
+        click.option(
+            "--table-min", type=int, help="Table-minimum base: least total of the four bids (11, 12, 13)."
+        ),
+        click.option(
+            "--fixed-table-min/--rising-table-min",
+            default=None,
+            help="Keep the table minimum at its base, or raise it by one at 30, 40 and 50.",
+        ),
+        click.option(
+            "--fixed-min-bid/--rising-min-bid",
+            default=None,
+            help="Keep every player's minimum bid at 2, or raise it to 3/4/5 at 30/40/50.",
+        ),
+        click.option("--score-table", type=click.Choice(rules_mod.SCORE_TABLES), help="Value table."),
+        click.option(
+            "--tie-break", type=click.Choice(rules_mod.TIE_BREAKS), help="When both partnerships qualify."
+        ),
+        click.option("--redeal", type=click.Choice(rules_mod.REDEALS), help="Who re-deals a dead hand."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        keys = ("variant_name", "target", "table_min", "fixed_table_min", "fixed_min_bid",
+                "score_table", "tie_break", "redeal")  # fmt: skip
+        kwargs["variant"] = make_variant(*(kwargs.pop(k) for k in keys), preset=kwargs.pop("preset", None))
+        return f(*args, **kwargs)
+
+    return wrapper
+
+
+def make_variant(
+    name, target, table_min, fixed_table_min, fixed_min_bid, score_table, tie_break, redeal, preset=None
+):
+    if name and preset and name.lower() != preset.lower():
+        raise T400Error(f"two variants given: {preset!r} and --variant {name!r}")
+    return analyzer.as_variant(
+        name or preset or "dananeer",
+        target=target,
+        table_min=table_min,
+        table_min_rises=None if fixed_table_min is None else not fixed_table_min,
+        min_bid_rises=None if fixed_min_bid is None else not fixed_min_bid,
+        score_table=score_table,
+        tie_break=tie_break,
+        redeal=redeal,
+    )
+
+
+def parse_int_list(text: str | None, what: str, count: int | None = None) -> list[int] | None:
+    """``"3,4,3,2"`` -> ``[3, 4, 3, 2]``, naming ``what`` in the error."""
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")] if text.strip() else []
+    values = []
+    for part in parts:
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise T400Error(f"{what}: {part!r} is not a whole number (expected e.g. 3,4,3,2)") from None
+    if count is not None and len(values) != count:
+        raise T400Error(f"{what}: expected {count} values separated by commas, got {len(values)}")
+    return values
+
+
+def format_table(headers: list[str], rows: list[list], align: str | None = None) -> str:
+    """A plain aligned text table; ``align`` has one ``l``/``r`` per column (default: right)."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    align = align or "l" + "r" * (len(headers) - 1)
+    lines = []
+    for n, row in enumerate(cells):
+        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align)]
+        lines.append("  ".join(parts).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+@click.group(cls=T400Group, context_settings=CONTEXT)
+@click.version_option(analyzer.__version__, "--version", prog_name="t400")
+def cli():
+    """tarneeb400: a Monte Carlo bidding analyzer for Tarneeb 400.
+
+    Seats are numbered by bidding order: seat 1 bids first and leads, seat 4 deals and bids
+    last; partners are seats 1+3 and 2+4. Hearts are trump.
+    """
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 rules
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("preset", required=False, metavar="[VARIANT]")
+@variant_options
+@json_option
+def rules(variant, as_json):
+    """Show a variant's value table, minimums and match rules.
+
+    VARIANT is a preset (dananeer, qahwa, syrian41); the switches change any rule of it.
+    """
+    info = rules_mod.describe(variant)
+    if as_json:
+        emit_json(info)
+        return
+    description = rules_mod.PRESET_DESCRIPTIONS.get(variant.name, "")
+    click.echo(f"Variant: {variant.label}  ({description})")
+    click.echo("Trump: hearts, every hand. Each player bids 2..13 tricks for themselves, once.\n")
+    click.echo("Value of a bid (won if made, lost if failed):")
+    bids = list(range(rules_mod.MIN_BID, rules_mod.MAX_BID + 1))
+    rows = [[label, *values.values()] for label, values in info["value_table"].items()]
+    click.echo(format_table(["bid", *bids], rows))
+    if variant.score_table == "classic":
+        click.echo("13: a made 13 wins the match outright, a failed 13 loses it (booked at 39).")
+    click.echo("\nMinimums by score:")
+    brackets = list(info["min_bid"].keys())
+    click.echo(
+        format_table(
+            ["", *brackets],
+            [
+                ["own minimum bid (own score)", *info["min_bid"].values()],
+                ["table minimum (highest score)", *info["table_min"].values()],
+            ],
+        )
+    )
+    match = info["match"]
+    click.echo("\nMatch:")
+    click.echo(f"  win: {match['win']}")
+    click.echo(f"  both partnerships qualify: {match['both_qualify']}")
+    click.echo(
+        f"  dead hand (bids short of the table minimum): nothing scored, {match['dead_hand_redeal']} re-deals"
+    )
+    if "outright" in match:
+        click.echo(f"  outright: {match['outright']}")
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 score
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--scores", default="0,0,0,0", show_default=True, help="Scores before the round, seat 1 first.")
+@click.option("--bids", required=True, help="The four bids, seat 1 first: 3,4,3,2.")
+@click.option("--tricks", help="Tricks taken, seat 1 first (not needed for a dead hand).")
+@variant_options
+@json_option
+def score(variant, scores, bids, tricks, as_json):
+    """Settle one round: new scores, dead or not, and the match winner if any."""
+    result = analyzer.settle_round(
+        variant,
+        parse_int_list(scores, "--scores", 4),
+        parse_int_list(bids, "--bids", 4),
+        parse_int_list(tricks, "--tricks", 4),
+    )
+    data = result.to_dict()
+    data["variant"] = variant.label
+    if as_json:
+        emit_json(data)
+        return
+    rows = []
+    for seat in range(4):
+        made = "-" if result.made is None else ("made" if result.made[seat] else "set")
+        rows.append(
+            [
+                f"seat {seat + 1}",
+                result.scores_before[seat],
+                result.bids[seat],
+                result.values[seat],
+                "-" if result.tricks is None else result.tricks[seat],
+                made,
+                f"{result.deltas[seat]:+d}",
+                result.scores[seat],
+            ]
+        )
+    click.echo(f"Variant: {variant.label}")
+    click.echo(format_table(["", "before", "bid", "value", "tricks", "", "change", "after"], rows))
+    total = sum(result.bids)
+    if result.dead:
+        who = "the next dealer" if result.dealer_advances else "the same dealer"
+        click.echo(
+            f"Dead hand: bids total {total}, under the table minimum of {result.table_minimum}; {who} re-deals."
+        )
+    else:
+        click.echo(f"Bids total {total} (table minimum {result.table_minimum}).")
+    if result.winner:
+        click.echo(f"Winner: seats {result.winner[0]} and {result.winner[1]} ({result.reason}).")
+    elif result.reason:
+        click.echo(f"No winner yet: {result.reason}.")
+    else:
+        click.echo("No winner yet.")
+
+
+def main():
+    cli(prog_name="t400")
+
+
+if __name__ == "__main__":
+    main()
