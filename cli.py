@@ -5,8 +5,10 @@ Every command reports bad input as one line ``Error: ...`` on stderr with exit s
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import re
 import sys
 
@@ -145,6 +147,25 @@ def parse_int_list(text: str | None, what: str, count: int | None = None) -> lis
     return values
 
 
+@contextlib.contextmanager
+def progress_bar(label: str, total: int, enabled: bool = True):
+    """A progress bar on stderr (drawn only on a terminal); yields ``update(done, total)``."""
+    if not enabled:
+        yield lambda done, total=None: None
+        return
+    stream = sys.stderr
+    with click.progressbar(length=max(total, 1), label=label, file=stream) as bar:
+        seen = {"done": 0}
+
+        def update(done, total_=None):
+            if total_ and total_ != bar.length:
+                bar.length = total_
+            bar.update(max(0, done - seen["done"]))
+            seen["done"] = max(done, seen["done"])
+
+        yield update
+
+
 def format_table(headers: list[str], rows: list[list], align: str | None = None) -> str:
     """A plain aligned text table; ``align`` has one ``l``/``r`` per column (default: right)."""
     cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
@@ -271,6 +292,106 @@ def score(variant, scores, bids, tricks, as_json):
         click.echo(f"No winner yet: {result.reason}.")
     else:
         click.echo("No winner yet.")
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 bench
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--seconds", type=click.FloatRange(0.05, 60), default=1.0, show_default=True,
+              help="Length of each timed run.")  # fmt: skip
+@click.option(
+    "--repeats",
+    type=click.IntRange(1, 50),
+    default=3,
+    show_default=True,
+    help="Timed runs per figure (the median is shown).",
+)
+@click.option(
+    "--cold/--no-cold",
+    default=True,
+    show_default=True,
+    help="Also measure the cold compile time (a fresh process, empty cache).",
+)
+@json_option
+def bench(seconds, repeats, cold, as_json):
+    """Kernel throughput: deals/s and full hands/s (deal + bot bids + 52 cards), 1 thread and all.
+
+    Compilation is excluded from the rates and reported separately.
+    """
+    from analyzer.bench import run_bench
+
+    with progress_bar("benchmarking", 1, enabled=not as_json) as update:
+        result = run_bench(seconds=seconds, repeats=repeats, cold=cold, progress=update)
+    if as_json:
+        emit_json(result)
+        return
+    top = str(result["threads"])
+    cols = ["1"] if top == "1" else ["1", top]
+    rows = [
+        ["deals/s", *(f"{result['deals_per_s'][c]:,.0f}" for c in cols), f"{result['speedup']['deals']:.2f}x"],
+        ["greedy hands/s", *(f"{result['hands_per_s']['greedy'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['greedy']:.2f}x"],
+        ["standard hands/s", *(f"{result['hands_per_s']['standard'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['standard']:.2f}x"],
+    ]  # fmt: skip
+    click.echo(
+        f"tarneeb400 bench: medians of {repeats} runs of ~{seconds:g} s; full hands = deal + EV bot bids + play"
+    )
+    click.echo(format_table(["", *(f"{c} thread{'s' if c != '1' else ''}" for c in cols), "speedup"], rows))
+    line = f"compile (this process, from the disk cache when warm): {result['compile_s']:.1f} s"
+    if "cold_compile_s" in result:
+        line += f"; cold compile (empty cache): {result['cold_compile_s']:.1f} s"
+    click.echo(line)
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 fit-bidder
+
+
+@cli.command("fit-bidder", context_settings=CONTEXT)
+@click.option(
+    "--deals",
+    type=click.IntRange(10_000),
+    default=400_000,
+    show_default=True,
+    help="Simulated deals per iteration.",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1, 20),
+    default=3,
+    show_default=True,
+    help="Fit, re-simulate with the fitted bidder, refit.",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option("--threads", type=click.IntRange(1), help="Threads (default: all).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Where to write the model (default: the package's data file).",
+)
+@json_option
+def fit_bidder(deals, iterations, seed, threads, out_path, as_json):
+    """Regenerate the EV bidder's trick model from rollouts (analyzer/data/bidder_model.npz)."""
+    from importlib import resources
+
+    from analyzer.bidder import MODEL_FILE, fit_model
+
+    with progress_bar("fitting", iterations, enabled=not as_json) as update:
+        model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=update)
+    path = out_path or str(resources.files("analyzer.data") / MODEL_FILE)
+    tmp = path + ".tmp.npz"
+    model.save(tmp)
+    os.replace(tmp, path)
+    if as_json:
+        emit_json({"path": path, **model.meta})
+        return
+    last = model.meta["history"][-1]
+    click.echo(f"wrote {path}: {model.meta['deals_per_iteration']:,} deals x {iterations} iterations, "
+               f"rmse {last['rmse']:.3f} tricks, R^2 {last['r2']:.3f}")  # fmt: skip
 
 
 def main():

@@ -1,18 +1,28 @@
-"""One home for Numba options.
+"""One home for Numba options and the on-disk kernel cache.
 
-Every kernel is decorated with :data:`JIT` (serial) or :data:`PJIT` (``parallel=True``).
-``cache=True`` writes compiled code next to the sources; when the package directory is
-read-only, Numba's own cache locator falls back to a per-user cache directory
-(``~/.cache/numba`` or ``$NUMBA_CACHE_DIR``), so a read-only install still works.
-Floating-point kernels that tolerate reassociation may opt into ``fastmath`` on their own.
+Every kernel is decorated with :data:`JIT` (serial), :data:`PJIT` (``parallel=True``) or
+``jit(...)`` for special options (small hot helpers use ``forceinline``).
+
+Caching: ``cache=True`` writes compiled code to ``__pycache__`` beside the sources; when the
+package directory is read-only, the user-wide cache directory (``~/.cache/numba``) is used
+instead, so a read-only install still works (``$NUMBA_CACHE_DIR`` overrides both). Numba keys a
+cached kernel on its own source file only, so a change in a helper it calls from another file
+would leave it stale; for the files of this package the key is a hash of *all* kernel sources.
 """
 
+import functools
+import hashlib
+from pathlib import Path
+
 from numba import njit
+from numba.core import caching
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 JIT = njit(**JIT_OPTIONS)
 PJIT = njit(parallel=True, **JIT_OPTIONS)
+
+KERNELS_DIR = Path(__file__).resolve().parent
 
 
 def jit(*args, **kwargs):
@@ -21,3 +31,55 @@ def jit(*args, **kwargs):
     if args and callable(args[0]):
         return njit(**options)(args[0])
     return njit(*args, **options)
+
+
+@functools.lru_cache(maxsize=1)
+def kernels_source_hash() -> bytes:
+    """SHA-256 over every kernel source file (name and content), in name order."""
+    digest = hashlib.sha256()
+    for path in sorted(KERNELS_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
+def _ours(py_file: str) -> bool:
+    try:
+        return Path(py_file).resolve().parent == KERNELS_DIR
+    except OSError:
+        return False
+
+
+def _package_stamped(base):
+    class Locator(base):
+        """Numba's ``base`` locator, keyed on all kernel sources for this package's files."""
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not _ours(py_file):
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self):
+            return kernels_source_hash()
+
+    Locator.__name__ = f"T400{base.__name__.lstrip('_')}"
+    return Locator
+
+
+def _install_locators() -> None:
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    if impl is None:
+        return  # an unknown Numba layout: plain per-file caching still works
+    if any(getattr(c, "__name__", "").startswith("T400") for c in impl._locator_classes):
+        return
+    bases = []
+    for name in ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator"):
+        base = getattr(caching, name, None) or getattr(caching, "_" + name, None)
+        if base is not None:
+            bases.append(base)
+    # Same order as Numba's own: $NUMBA_CACHE_DIR, then __pycache__, then the user cache.
+    impl._locator_classes = [_package_stamped(b) for b in bases] + list(impl._locator_classes)
+
+
+_install_locators()

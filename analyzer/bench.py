@@ -1,0 +1,176 @@
+"""``t400 bench``: kernel throughput, measured after compilation, on 1 thread and on all.
+
+Each figure is the median of ``repeats`` timed runs of a kernel sized to take about
+``seconds`` each; compilation (or loading from the disk cache) happens first and is timed on
+its own. The cold compile time is measured in a fresh process with an empty kernel cache.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from analyzer.parallel import max_threads, threads_used
+from analyzer.rules import Variant
+from analyzer.simulate import bot_array
+from kernels import deal as kd
+from kernels import play as kp
+from kernels import rollout as kr
+
+CHUNK = 2048
+
+
+def warm_up() -> float:
+    """Compile (or load from the disk cache) every kernel the analyzer uses; returns seconds."""
+    start = time.perf_counter()
+    variant = Variant.preset("dananeer")
+    rules = variant.kernel_tables()
+    bot = bot_array(variant)
+    zeros = np.zeros(4, dtype=np.int64)
+    full = np.uint64(0x1FFF1FFF1FFF1FFF)
+    counts = np.full(4, 13, dtype=np.int64)
+    known = np.zeros(4, dtype=np.uint64)
+    kd.deal_checksum(1, 0, 1, 4, known, full, counts)
+    kd.deal_many(1, 0, 1, 4, known, full, counts)
+    for policy in (kp.GREEDY, kp.STANDARD):
+        pol = np.full(4, policy, dtype=np.int64)
+        kr.full_hands(1, 0, 1, 4, zeros, pol, bot, rules.values, rules.min_bids, rules.table_mins, zeros)
+    kr.duplicate_hands(
+        1, 0, 1, 4, zeros, kp.STANDARD, kp.GREEDY, bot, rules.values, rules.min_bids, rules.table_mins
+    )
+    hand = np.uint64(0x1FFF)
+    kr.rollout(1, 0, 1, 4, hand, 1, zeros, np.array([3]), np.arange(2, 5), zeros, np.full(4, kp.STANDARD),
+               bot, rules.values, rules.min_bids, rules.table_mins, True, 2.0)  # fmt: skip
+    kp.play_hand(np.array([0x1, 0x2, 0x4, 0x8], dtype=np.uint64), zeros, 0, zeros, 1, np.zeros(4, dtype=np.int64),
+                 np.zeros(52, dtype=np.int64))  # fmt: skip
+    return time.perf_counter() - start
+
+
+def cold_compile_seconds() -> float:
+    """Seconds to compile every kernel in a new process with an empty cache directory."""
+    with tempfile.TemporaryDirectory(prefix="t400-cold-cache-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        code = "from analyzer.bench import warm_up; print(warm_up())"
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def _timed(run, repeats: int) -> list[float]:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _rate(make_run, work_of, seconds: float, repeats: int) -> dict:
+    """Median rate of ``make_run(n_chunks)``: calibrate the size, then time ``repeats`` runs."""
+    n_chunks = 2
+    while True:
+        start = time.perf_counter()
+        result = make_run(n_chunks)()
+        took = time.perf_counter() - start
+        if took > seconds / 4 or n_chunks > 1 << 16:
+            break
+        n_chunks *= 2
+    n_chunks = max(2, int(n_chunks * seconds / max(took, 1e-6)))
+    run = make_run(n_chunks)
+    holder = {}
+
+    def go():
+        holder["result"] = run()
+
+    times = _timed(go, repeats)
+    work = work_of(holder["result"], n_chunks)
+    rates = [work / t for t in times]
+    del result
+    return {"median": statistics.median(rates), "runs": rates, "work": work}
+
+
+def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progress=None) -> dict:
+    """Measure deals/s and full hands/s (greedy and standard) on 1 thread and on all threads."""
+    compile_s = warm_up()
+    variant = Variant.preset("dananeer")
+    rules = variant.kernel_tables()
+    bot = bot_array(variant)
+    known = np.zeros(4, dtype=np.uint64)
+    counts = np.full(4, 13, dtype=np.int64)
+    full = np.uint64(0x1FFF1FFF1FFF1FFF)
+    zeros = np.zeros(4, dtype=np.int64)
+    ev = np.zeros(4, dtype=np.int64)
+    all_threads = max_threads()
+    thread_counts = sorted({1, all_threads})
+    result = {
+        "threads": all_threads,
+        "compile_s": compile_s,
+        "deals_per_s": {},
+        "hands_per_s": {"greedy": {}, "standard": {}},
+        "repeats": repeats,
+        "seconds_per_run": seconds,
+        "chunk_size": CHUNK,
+        "bidder": "ev",
+    }
+    runs = {}
+    steps = len(thread_counts) * 3 + (1 if cold else 0)
+    step = 0
+    for threads in thread_counts:
+        with threads_used(threads):
+            r = _rate(
+                lambda n: lambda: kd.deal_checksum(1, 0, n, CHUNK, known, full, counts),
+                lambda out, n: n * CHUNK,
+                seconds,
+                repeats,
+            )
+            result["deals_per_s"][str(threads)] = r["median"]
+            runs[f"deals/{threads}"] = r["runs"]
+            step += 1
+            if progress:
+                progress(step, steps)
+            for name, policy in (("greedy", kp.GREEDY), ("standard", kp.STANDARD)):
+                pol = np.full(4, policy, dtype=np.int64)
+                r = _rate(
+                    lambda n, pol=pol: (
+                        lambda: kr.full_hands(
+                            1,
+                            0,
+                            n,
+                            CHUNK,
+                            ev,
+                            pol,
+                            bot,
+                            rules.values,
+                            rules.min_bids,
+                            rules.table_mins,
+                            zeros,
+                        )
+                    ),
+                    lambda out, n: int(out[:, kr.F_PLAYED].sum()),
+                    seconds,
+                    repeats,
+                )
+                result["hands_per_s"][name][str(threads)] = r["median"]
+                runs[f"{name}/{threads}"] = r["runs"]
+                step += 1
+                if progress:
+                    progress(step, steps)
+    top = str(all_threads)
+    result["speedup"] = {
+        "deals": result["deals_per_s"][top] / result["deals_per_s"]["1"],
+        "greedy": result["hands_per_s"]["greedy"][top] / result["hands_per_s"]["greedy"]["1"],
+        "standard": result["hands_per_s"]["standard"][top] / result["hands_per_s"]["standard"]["1"],
+    }
+    result["runs"] = runs
+    if cold:
+        result["cold_compile_s"] = cold_compile_seconds()
+        if progress:
+            progress(steps, steps)
+    return result

@@ -1,0 +1,58 @@
+"""Threads and chunk planning for the kernels.
+
+A run is ``(seed, chunks)``: chunk ``i`` always uses the random stream ``(seed, i)`` and its
+result depends on nothing else, so the thread count (or a Dask cluster) only decides who computes
+which chunk. Results are merged in chunk order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+import numba
+
+from analyzer.errors import T400Error
+
+#: Deals per chunk unless a caller needs another size; a chunk's result never depends on threads.
+DEFAULT_CHUNK = 2048
+MAX_SEED = 2**63 - 1
+
+
+def max_threads() -> int:
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def check_threads(threads: int | None) -> int:
+    """The thread count to use: ``None`` means all; 1..max otherwise."""
+    top = max_threads()
+    if threads is None:
+        return top
+    if not isinstance(threads, int) or threads < 1:
+        raise T400Error(f"threads {threads!r}: expected a whole number from 1 to {top}")
+    if threads > top:
+        raise T400Error(f"threads {threads}: this machine allows at most {top}")
+    return threads
+
+
+@contextlib.contextmanager
+def threads_used(threads: int | None):
+    """Run the kernels inside the block on ``threads`` threads (``None``: all)."""
+    n = check_threads(threads)
+    before = numba.get_num_threads()
+    numba.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        numba.set_num_threads(before)
+
+
+def check_seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not (0 <= seed <= MAX_SEED):
+        raise T400Error(f"seed {seed!r}: expected a whole number from 0 to 2**63-1")
+    return seed
+
+
+def chunks_for(n: int, chunk_size: int = DEFAULT_CHUNK) -> int:
+    """Number of chunks of ``chunk_size`` covering ``n`` items (at least one)."""
+    return max(1, math.ceil(n / chunk_size))

@@ -1,0 +1,306 @@
+"""Full-hand simulation: deal, bot bids, dead-hand check, 13 tricks, scores; chunk by chunk.
+
+Every kernel here runs ``n_chunks`` chunks of ``chunk_size`` deals in ``prange``; chunk ``c``
+draws from ``stream(seed, first_chunk + c)`` and writes only its own row of the outputs, so the
+result is the same for any thread count. Outputs are per-chunk sums (histograms and weighted
+moments), so memory does not grow with the number of deals in a chunk.
+"""
+
+import numpy as np
+from numba import prange
+
+from kernels.bidder import bid_likelihood, bot_bid, table_minimum, value_row
+from kernels.cards import HEARTS, popcount
+from kernels.config import JIT, PJIT, jit
+from kernels.deal import deal_full, deal_pool, deal_stratified, pool_of
+from kernels.play import GREEDY, play_tricks, play_tricks_greedy
+from kernels.rng import below, stream
+
+hot = jit(forceinline=True)
+
+U64 = np.uint64
+
+# Per-chunk counters of full_hands (int64).
+F_PLAYED = 0
+F_DEAD = 1
+F_TRICKS = 2  # [4 seats x 14]: hands in which the seat took k tricks
+F_MADE = F_TRICKS + 56  # [4]: bids made
+F_BIDS = F_MADE + 4  # [4 seats x 14]: bids made of each size (dead deals included)
+F_POINTS = F_BIDS + 56  # [4]: points won (score changes summed)
+F_SIZE = F_POINTS + 4
+
+# Per-chunk, per-candidate weighted sums of rollout (float64).
+R_W = 0  # sum w
+R_W2 = 1  # sum w^2
+R_SCORE = 2  # sum w x, sum w^2 x, sum w^2 x^2 for x = score change (0 when dead)
+R_MAKE = 5  # sum w x, sum w^2 x for x = bid made (alive and tricks >= bid)
+R_DEAD = 7  # sum w x, sum w^2 x for x = dead hand
+R_TRICKS = 9  # [14]: sum w over live hands with k own tricks
+R_SIZE = R_TRICKS + 14
+
+
+@JIT
+def new_deck():
+    """All 52 card indices (int64[52])."""
+    deck = np.empty(52, dtype=np.int64)
+    for i in range(52):
+        deck[i] = (i // 13) * 16 + i % 13
+    return deck
+
+
+@hot
+def play_deal(hands, bids, policies, tricks):
+    """Play out ``hands`` (seat 1 leads, hearts trump); tricks per seat into ``tricks``."""
+    if policies[0] == GREEDY and policies[1] == GREEDY and policies[2] == GREEDY and policies[3] == GREEDY:
+        packed = play_tricks_greedy(
+            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3], 0, HEARTS
+        )
+    else:
+        packed = play_tricks(
+            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
+            policies[0], policies[1], policies[2], policies[3], 0, HEARTS,
+        )  # fmt: skip
+    for s in range(4):
+        tricks[s] = (packed >> (8 * s)) & 255
+
+
+@hot
+def bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, first_seat, prior):
+    """Bids for seats ``first_seat``..3 by their bots, written into ``bids``; returns the total."""
+    for s in range(first_seat, 4):
+        b = bot_bid(bidders[s], bot, min_bids, table_mins, hands[s], s, scores, prior)
+        bids[s] = b
+        prior += b
+    return prior
+
+
+@JIT
+def _full_hands_chunk(
+    state, row, chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores, tmin
+):
+    deck = new_deck()
+    hands = np.empty(4, dtype=np.uint64)
+    bids = np.empty(4, dtype=np.int64)
+    tricks = np.empty(4, dtype=np.int64)
+    for _ in range(chunk_size):
+        deal_full(state, deck, hands)
+        total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
+        for s in range(4):
+            row[F_BIDS + 14 * s + bids[s]] += 1
+        if total < tmin:
+            row[F_DEAD] += 1
+            continue
+        play_deal(hands, bids, policies, tricks)
+        row[F_PLAYED] += 1
+        for s in range(4):
+            row[F_TRICKS + 14 * s + tricks[s]] += 1
+            v = values[value_row(scores[s]), bids[s]]
+            if tricks[s] >= bids[s]:
+                row[F_MADE + s] += 1
+                row[F_POINTS + s] += v
+            else:
+                row[F_POINTS + s] -= v
+
+
+@PJIT
+def full_hands(
+    seed, first_chunk, n_chunks, chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores
+):
+    """Random full deals bid by bots and played out.
+
+    bidders, policies: int64[4] per seat; bot: a bot array (:func:`kernels.bidder.make_bot`);
+    scores: int64[4] before the hand, seat order. Returns int64[n_chunks, F_SIZE] counters (see
+    the ``F_`` offsets). Dead deals are counted and not played.
+    """
+    out = np.zeros((n_chunks, F_SIZE), dtype=np.int64)
+    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        _full_hands_chunk(
+            state, out[c], chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores, tmin
+        )
+    return out
+
+
+@PJIT
+def training_hands(
+    seed, first_chunk, n_chunks, chunk_size, bidders, policy, bot, values, min_bids, table_mins,
+    stratify_every, score_low, score_high,
+):  # fmt: skip
+    """Hands for fitting the bidder: deals, bot bids and tricks under ``policy``.
+
+    Every ``stratify_every``-th deal (0: none) gives a random focal seat a uniformly drawn number
+    of hearts, so that rare trump lengths are seen; scores are drawn uniformly from
+    ``score_low..score_high``. Returns (hands uint64[n, 4], bids int64[n, 4], tricks int64[n, 4],
+    focal int64[n]): ``focal`` is -1 for a plain deal (every seat is a fair sample), the focal
+    seat for a stratified one (only it is), and -2 for a dead deal (not played).
+    """
+    n = n_chunks * chunk_size
+    hands_out = np.empty((n, 4), dtype=np.uint64)
+    bids_out = np.zeros((n, 4), dtype=np.int64)
+    tricks_out = np.zeros((n, 4), dtype=np.int64)
+    focal_out = np.empty(n, dtype=np.int64)
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        deck = new_deck()
+        hands = np.empty(4, dtype=np.uint64)
+        bids = np.empty(4, dtype=np.int64)
+        tricks = np.empty(4, dtype=np.int64)
+        scores = np.empty(4, dtype=np.int64)
+        policies = np.full(4, policy, dtype=np.int64)
+        for i in range(chunk_size):
+            k = c * chunk_size + i
+            if stratify_every > 0 and i % stratify_every == 0:
+                focal = below(state, 4)
+                deal_stratified(state, deck, focal, below(state, 14), hands)
+                deck = new_deck()
+            else:
+                focal = -1
+                deal_full(state, deck, hands)
+            for s in range(4):
+                scores[s] = score_low + below(state, score_high - score_low + 1)
+            total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
+            for s in range(4):
+                hands_out[k, s] = hands[s]
+                bids_out[k, s] = bids[s]
+            if total < table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3]):
+                focal_out[k] = -2
+                continue
+            play_deal(hands, bids, policies, tricks)
+            for s in range(4):
+                tricks_out[k, s] = tricks[s]
+            focal_out[k] = focal
+    return hands_out, bids_out, tricks_out, focal_out
+
+
+@PJIT
+def rollout(
+    seed, first_chunk, n_chunks, chunk_size, hand, seat, scores, earlier_bids, candidates,
+    bidders, policies, bot, values, min_bids, table_mins, infer, tau,
+):  # fmt: skip
+    """Evaluate candidate bids for a known hand on the same sampled deals.
+
+    hand: uint64, the player's cards; seat: 0..3; scores: int64[4] in seat order;
+    earlier_bids: int64[seat], the bids of seats before the player; candidates: int64[m];
+    bidders/policies: int64[4]; bot: a bot array (:func:`kernels.bidder.make_bot`); infer: weight each deal by the likelihood of the earlier bids
+    under the bot model (softmax of its expected values, temperature ``tau``).
+    Per deal: deal the 39 unseen cards; for each candidate, the later seats bid by bot, a dead
+    hand scores 0, else all play out and the player scores +/- the candidate's value.
+    Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, m, m] = sum w^2 x_a x_b
+    of the score changes, hearts float64[n_chunks, 4] = sum w * hearts held per seat,
+    later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
+    """
+    m = candidates.shape[0]
+    acc = np.zeros((n_chunks, m, R_SIZE))
+    cross = np.zeros((n_chunks, m, m))
+    hearts_out = np.zeros((n_chunks, 4))
+    later = np.zeros((n_chunks, m, 4, 14))
+    counts = np.full(4, 13, dtype=np.int64)
+    counts[seat] = 0
+    known = np.zeros(4, dtype=np.uint64)
+    known[seat] = hand
+    earlier_sum = 0
+    for s in range(seat):
+        earlier_sum += earlier_bids[s]
+    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
+    own_row = value_row(scores[seat])
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        pool = pool_of(~hand & U64(0x1FFF1FFF1FFF1FFF))
+        hands = np.empty(4, dtype=np.uint64)
+        bids = np.empty(4, dtype=np.int64)
+        tricks = np.empty(4, dtype=np.int64)
+        x = np.empty(m)
+        for _ in range(chunk_size):
+            for s in range(4):
+                hands[s] = known[s]
+            deal_pool(state, pool, counts, hands)
+            w = 1.0
+            prior = 0
+            for s in range(seat):
+                bids[s] = earlier_bids[s]
+                if infer:
+                    w *= bid_likelihood(
+                        bot, values, min_bids, table_mins, hands[s], s, scores, prior, earlier_bids[s], tau
+                    )
+                prior += earlier_bids[s]
+            if w == 0.0:
+                continue
+            w2 = w * w
+            for s in range(4):
+                hearts_out[c, s] += w * popcount(hands[s] & U64(0x1FFF << 16))
+            for j in range(m):
+                bid = candidates[j]
+                bids[seat] = bid
+                total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, seat + 1,
+                                 earlier_sum + bid)  # fmt: skip
+                a = acc[c, j]
+                a[R_W] += w
+                a[R_W2] += w2
+                for s in range(seat + 1, 4):
+                    later[c, j, s, bids[s]] += w
+                if total < tmin:
+                    x[j] = 0.0
+                    a[R_DEAD] += w
+                    a[R_DEAD + 1] += w2
+                    continue
+                play_deal(hands, bids, policies, tricks)
+                own = tricks[seat]
+                a[R_TRICKS + own] += w
+                v = values[own_row, bid]
+                if own >= bid:
+                    x[j] = v
+                    a[R_MAKE] += w
+                    a[R_MAKE + 1] += w2
+                else:
+                    x[j] = -v
+                a[R_SCORE] += w * x[j]
+                a[R_SCORE + 1] += w2 * x[j]
+                a[R_SCORE + 2] += w2 * x[j] * x[j]
+            for j in range(m):
+                for k in range(m):
+                    cross[c, j, k] += w2 * x[j] * x[k]
+    return acc, cross, hearts_out, later
+
+
+@PJIT
+def duplicate_hands(
+    seed, first_chunk, n_chunks, chunk_size, bidders, policy_x, policy_y, bot, values, min_bids, table_mins
+):
+    """Duplicate comparison of two play policies on random deals bid once by bots.
+
+    Each live deal is played twice: seats 1+3 on ``policy_x`` and 2+4 on ``policy_y``, then with
+    the partnerships' policies swapped. ``d`` is X's edge in points per hand, averaged over both
+    seatings: ((P13 - P24) with X on 1+3  -  (P13 - P24) with X on 2+4) / 2.
+    Returns float64[n_chunks, 3]: (live deals, sum d, sum d^2). Scores are 0 before each hand.
+    """
+    out = np.zeros((n_chunks, 3))
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        deck = new_deck()
+        hands = np.empty(4, dtype=np.uint64)
+        bids = np.empty(4, dtype=np.int64)
+        tricks = np.empty(4, dtype=np.int64)
+        scores = np.zeros(4, dtype=np.int64)
+        pol = np.empty(4, dtype=np.int64)
+        for _ in range(chunk_size):
+            deal_full(state, deck, hands)
+            total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
+            if total < table_minimum(table_mins, 0, 0, 0, 0):
+                continue
+            margin = 0.0
+            for seating in range(2):
+                for s in range(4):
+                    pol[s] = policy_x if (s % 2) == seating else policy_y
+                play_deal(hands, bids, pol, tricks)
+                diff = 0.0
+                for s in range(4):
+                    v = values[0, bids[s]]
+                    points = v if tricks[s] >= bids[s] else -v
+                    diff += points if s % 2 == 0 else -points
+                margin += diff if seating == 0 else -diff
+            d = margin / 2.0
+            out[c, 0] += 1.0
+            out[c, 1] += d
+            out[c, 2] += d * d
+    return out

@@ -1,0 +1,177 @@
+"""Slow, obviously-correct references for the kernels, written from the rule text.
+
+Cards are ``(suit, rank)`` pairs (suit 0 spades, 1 hearts, 2 diamonds, 3 clubs; rank 0 = two ..
+12 = ace), hands are sets of them. Nothing here is fast or clever on purpose.
+"""
+
+from __future__ import annotations
+
+import math
+
+HEARTS = 1
+SIDE_SUITS = (0, 2, 3)
+
+
+def cards_of(bits: int) -> set[tuple[int, int]]:
+    return {(s, r) for s in range(4) for r in range(13) if bits >> (16 * s + r) & 1}
+
+
+def index_of(card: tuple[int, int]) -> int:
+    return 16 * card[0] + card[1]
+
+
+def card_at(index: int) -> tuple[int, int]:
+    return (index // 16, index % 16)
+
+
+def legal_moves(hand: set, trick: list[tuple[int, int]]) -> set:
+    """Any card when leading; otherwise a card of the led suit if the hand has one, else any."""
+    if not trick:
+        return set(hand)
+    led = trick[0][0]
+    follow = {c for c in hand if c[0] == led}
+    return follow or set(hand)
+
+
+def trick_winner(trick: list[tuple[int, int]], trump: int) -> int:
+    """Position (0 = leader) of the winning card: the highest trump, else the highest of the led suit."""
+    trumps = [(c[1], k) for k, c in enumerate(trick) if c[0] == trump]
+    if trumps:
+        return max(trumps)[1]
+    led = trick[0][0]
+    return max((c[1], k) for k, c in enumerate(trick) if c[0] == led)[1]
+
+
+def greedy_choice(hand: set, trick: list, trump: int) -> tuple[int, int]:
+    """The greedy policy as stated: lead the highest-ranked side card (highest trump if only
+    trumps; first suit in S H D C order on ties); following, win as cheaply as possible, else
+    play the lowest-ranked card (keeping trumps when void; first suit on ties)."""
+    legal = legal_moves(hand, trick)
+    if not trick:
+        side = [c for c in legal if c[0] != trump] or list(legal)
+        top = max(c[1] for c in side)
+        return min(c for c in side if c[1] == top)
+    winners = [c for c in legal if trick_winner([*trick, c], trump) == len(trick)]
+    if winners:
+        # cheapest: lowest rank within the led suit, or the lowest trump when ruffing
+        return min(winners, key=lambda c: (c[0] == trump and trick[0][0] != trump, c[1]))
+    side = [c for c in legal if c[0] != trump] or list(legal)
+    low = min(c[1] for c in side)
+    return min(c for c in side if c[1] == low)
+
+
+def replay(hands: list[set], sequence: list[int], leader: int, trump: int = HEARTS):
+    """Check a played sequence (card indices in play order) against the rules.
+
+    Returns (tricks per seat, movers) where movers[i] is the seat that played card i. Raises
+    AssertionError on an illegal card, a card not in the mover's hand or a card played twice.
+    """
+    hands = [set(h) for h in hands]
+    tricks = [0, 0, 0, 0]
+    movers = []
+    trick: list = []
+    seats: list = []
+    seen = set()
+    for index in sequence:
+        card = card_at(index)
+        seat = (leader + len(trick)) % 4
+        assert card not in seen, f"{card} played twice"
+        assert card in hands[seat], f"seat {seat} does not hold {card}"
+        assert card in legal_moves(hands[seat], trick), f"seat {seat} may not play {card}"
+        seen.add(card)
+        hands[seat].remove(card)
+        trick.append(card)
+        seats.append(seat)
+        movers.append(seat)
+        if len(trick) == 4:
+            leader = seats[trick_winner(trick, trump)]
+            tricks[leader] += 1
+            trick, seats = [], []
+    assert not trick, "the last trick is incomplete"
+    assert all(not h for h in hands), "cards left unplayed"
+    return tricks, movers
+
+
+def public_states(hands: list[set], sequence: list[int], bids, leader: int, trump: int = HEARTS):
+    """For each move, what the mover may know, in the kernels' packed form:
+    (seat, own hand bits, played bits, voids, need, leader, n_played, led, best, best_pos)."""
+    hands = [set(h) for h in hands]
+    tricks = [0, 0, 0, 0]
+    played = 0
+    voids = 0
+    trick: list = []
+    out = []
+    for index in sequence:
+        card = card_at(index)
+        seat = (leader + len(trick)) % 4
+        need = sum(1 << s for s in range(4) if tricks[s] < bids[s])
+        if trick:
+            led = trick[0][0]
+            pos = trick_winner(trick, trump)
+            best, best_pos = index_of(trick[pos]), pos
+        else:
+            led, best, best_pos = 0, 0, 0
+        own = sum(1 << index_of(c) for c in hands[seat])
+        out.append((seat, own, played, voids, need, leader, len(trick), led, best, best_pos))
+        hands[seat].remove(card)
+        played |= 1 << index
+        if trick and card[0] != trick[0][0]:
+            voids |= 1 << (4 * seat + trick[0][0])
+        trick.append(card)
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+            tricks[leader] += 1
+            trick = []
+    return out
+
+
+def counting_estimate(hand: set) -> float:
+    """The counting baseline's trick estimate, line by line from ../shared/baseline-bidder.md."""
+    hearts = sorted(r for s, r in hand if s == HEARTS)
+    h = len(hearts)
+    est = 0.0
+    if 12 in hearts:
+        est += 1
+    if 11 in hearts:
+        est += 0.95 if h >= 2 else 0.4
+    if 10 in hearts:
+        est += 0.8 if h >= 3 else 0.3
+    if 9 in hearts:
+        est += 0.55 if h >= 4 else 0.15
+    est += 0.85 * max(0, h - 4)
+    for suit in SIDE_SUITS:
+        ranks = {r for s, r in hand if s == suit}
+        n = len(ranks)
+        if 12 in ranks:
+            est += 0.95 if n <= 6 else 0.7
+        if 11 in ranks:
+            if n >= 2 and 12 in ranks:
+                est += 0.85
+            elif n >= 2:
+                est += 0.6
+            else:
+                est += 0.2
+        if 10 in ranks and n >= 3 and (12 in ranks or 11 in ranks):
+            est += 0.35
+    spare = max(0, h - 2)
+    for suit in SIDE_SUITS:
+        n = sum(1 for s, _ in hand if s == suit)
+        if n <= 2 and spare > 0:
+            ruffs = min(spare, {0: 2, 1: 1, 2: 0.5}[n])
+            est += 0.75 * ruffs
+            spare -= math.ceil(ruffs)
+    return est
+
+
+def counting_bid(hand: set, seat: int, own_minimum: int, table_minimum: int, earlier: list[int]) -> int:
+    """The counting baseline's bid (seat 0..3), from the recipe."""
+    est = counting_estimate(hand)
+    n = min(max(math.floor(est + 0.2), own_minimum), 13)
+    if n >= 7 and est < n + 0.4:
+        n = max(n - 1, own_minimum)
+    need = table_minimum - sum(earlier)
+    if seat == 3 and n < need <= min(est + 2.2, 13):
+        n = need
+    elif seat == 2 and n + 3 < need and est - n > 0.45:
+        n += 1
+    return n
