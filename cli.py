@@ -10,7 +10,9 @@ import functools
 import json
 import os
 import re
+import subprocess
 import sys
+import time
 
 import click
 
@@ -295,6 +297,97 @@ def score(variant, scores, bids, tricks, as_json):
 
 
 # ---------------------------------------------------------------------------------------------
+# t400 solve
+
+
+def _read_deal_lines(path: str) -> list[str]:
+    stream = sys.stdin if path == "-" else None
+    try:
+        if stream is None:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        else:
+            text = stream.read()
+    except OSError as exc:
+        raise T400Error(f"cannot read {path}: {exc.strerror}") from None
+    deals = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            analyzer.parse_deal(line)
+        except T400Error as exc:
+            raise T400Error(f"{path} line {n}: {exc}") from None
+        deals.append(line)
+    if not deals:
+        raise T400Error(f"{path}: no deals (one deal a line)")
+    return deals
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("deal", required=False)
+@click.option("--trump", default="hearts", show_default=True,
+              type=click.Choice(["hearts", "spades", "diamonds", "clubs", "none"]), help="Trump strain.")  # fmt: skip
+@click.option("--leader", type=click.IntRange(1, 4), default=1, show_default=True, help="Seat on lead.")
+@click.option("--mode", type=click.Choice(["team", "solo"]), default="team", show_default=True,
+              help="team: a partnership's tricks (as DDS); solo: one player's own tricks against the other three.")  # fmt: skip
+@click.option("--player", type=click.IntRange(1, 4), help="Whose tricks (default: the leader's).")
+@click.option(
+    "--cards", "show_cards", is_flag=True, help="Also the tricks after each card the leader may lead."
+)
+@click.option("--file", "path", help="Solve a batch: one deal a line ('-' for stdin).")
+@click.option("--threads", type=click.IntRange(1), help="Threads for a batch (default: all).")
+@json_option
+def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json):
+    """Double-dummy tricks of a deal or an ending: DEAL is four hands in seat order.
+
+    Seat 1 is the first hand given; partners are 1+3 and 2+4. In team mode the answer is the
+    tricks of the player's partnership with best play by all; in solo mode, the most tricks
+    the player takes alone when the other three (partner included) play against them.
+    """
+    from analyzer import solve as dd_solve
+
+    if (deal is None) == (path is None):
+        raise T400Error("give one DEAL, or --file PATH with one deal a line")
+    who = leader if player is None else player
+    side = dd_solve.side_of(mode, leader, player)
+    if path is not None:
+        deals = _read_deal_lines(path)
+        with progress_bar("solving", len(deals), enabled=not as_json and len(deals) > 1) as update:
+            results = dd_solve.solve_many(
+                deals, trump=trump, leader=leader, mode=mode, player=player, threads=threads, progress=update
+            )
+        if as_json:
+            emit_json([_solve_record(d, t, trump, leader, mode, who, side) for d, t in zip(deals, results)])
+        else:
+            for t in results:
+                click.echo(int(t))
+        return
+    parsed = analyzer.parse_deal(deal)
+    tricks = dd_solve.solve(parsed, trump=trump, leader=leader, mode=mode, player=player)
+    record = _solve_record(str(parsed), tricks, trump, leader, mode, who, side)
+    scores = None
+    if show_cards:
+        scores = dd_solve.card_scores(parsed, trump=trump, leader=leader, mode=mode, player=player)
+        record["cards"] = {str(c): v for c, v in scores.items()}
+    if as_json:
+        emit_json(record)
+        return
+    whose = f"seat {who}" if mode == "solo" else f"seats {side[0]}+{side[1]}"
+    click.echo(f"{whose} take {tricks} of {parsed.size} tricks ({trump} trump, seat {leader} leads, "
+               f"{mode}: double dummy, perfect play by all)")  # fmt: skip
+    if scores:
+        click.echo(f"After each lead by seat {leader}:")
+        click.echo(format_table(["card", "tricks"], [[c.symbol, v] for c, v in scores.items()]))
+
+
+def _solve_record(deal, tricks, trump, leader, mode, player, side):
+    return {"deal": str(deal), "trump": trump, "leader": leader, "mode": mode, "player": player,
+            "side": side, "tricks": int(tricks)}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
 # t400 bench
 
 
@@ -342,8 +435,47 @@ def bench(seconds, repeats, cold, as_json):
     click.echo(format_table(["", *(f"{c} thread{'s' if c != '1' else ''}" for c in cols), "speedup"], rows))
     line = f"compile (this process, from the disk cache when warm): {result['compile_s']:.1f} s"
     if "cold_compile_s" in result:
-        line += f"; cold compile (empty cache): {result['cold_compile_s']:.1f} s"
+        groups = ", ".join(f"{k} {v:.1f} s" for k, v in result["cold_compile_groups_s"].items())
+        line += f"; cold compile of all kernels (empty cache, groups in parallel): {result['cold_compile_s']:.1f} s ({groups})"
     click.echo(line)
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 compile
+
+
+@cli.command("compile", context_settings=CONTEXT)
+@json_option
+def compile_kernels(as_json):
+    """Compile every kernel now (in parallel processes) so that later commands start at once.
+
+    Kernels are cached on disk; this only saves the first command's compile time.
+    """
+    from analyzer.bench import WARM_UPS
+
+    start = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", f"from analyzer.bench import warm_up; print(warm_up([{n!r}]))"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for n in WARM_UPS
+    ]
+    groups = {}
+    for name, proc in zip(WARM_UPS, procs):
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise CommandError(f"compiling {name} failed: {' '.join(err.strip().splitlines()[-1:])}")
+        groups[name] = float(out.strip().splitlines()[-1])
+    wall = time.perf_counter() - start
+    if as_json:
+        emit_json({"wall_s": wall, "groups_s": groups})
+    else:
+        click.echo(
+            f"kernels ready in {wall:.1f} s (" + ", ".join(f"{k} {v:.1f} s" for k, v in groups.items()) + ")"
+        )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Cards are ``(suit, rank)`` pairs (suit 0 spades, 1 hearts, 2 diamonds, 3 clubs; 
 
 from __future__ import annotations
 
+import functools
 import math
 
 HEARTS = 1
@@ -175,3 +176,27 @@ def counting_bid(hand: set, seat: int, own_minimum: int, table_minimum: int, ear
     elif seat == 2 and n + 3 < need and est - n > 0.45:
         n += 1
     return n
+
+
+def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: frozenset) -> int:
+    """Brute-force double dummy: the most tricks the seats in ``max_seats`` take when they
+    maximise and everyone else minimises (full search of every legal card, with memo)."""
+
+    @functools.cache
+    def best(hands: tuple[frozenset, ...], leader: int, trick: tuple) -> int:
+        if not any(hands) and not trick:
+            return 0
+        seat = (leader + len(trick)) % 4
+        results = []
+        for card in legal_moves(set(hands[seat]), [c for c in trick]):
+            rest = list(hands)
+            rest[seat] = hands[seat] - {card}
+            played = (*trick, card)
+            if len(played) == 4:
+                winner = (leader + trick_winner(list(played), trump)) % 4
+                results.append((1 if winner in max_seats else 0) + best(tuple(rest), winner, ()))
+            else:
+                results.append(best(tuple(rest), leader, played))
+        return max(results) if seat in max_seats else min(results)
+
+    return best(tuple(hands), leader, ())

@@ -1,0 +1,139 @@
+"""Double-dummy analysis: the most tricks a partnership (``team``) or one player (``solo``) takes
+with perfect play by all four, on a full deal or an ending.
+
+``team`` is what DDS computes (for the leader's partnership unless another player is named).
+``solo`` is 400's own question: the named player maximises their own tricks while the other
+three, partner included, minimise them; so solo(p) <= team(p's partnership).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from analyzer.errors import T400Error
+from analyzer.notation import Card, Deal, as_deal
+from analyzer.parallel import check_threads, threads_used
+from kernels import dd
+
+STRAINS = {
+    "spades": 0, "s": 0, "♠": 0,
+    "hearts": 1, "h": 1, "♥": 1,
+    "diamonds": 2, "d": 2, "♦": 2,
+    "clubs": 3, "c": 3, "♣": 3,
+    "none": 4, "nt": 4, "notrump": 4, "no-trump": 4, "n": 4,
+}  # fmt: skip
+STRAIN_NAMES = ("spades", "hearts", "diamonds", "clubs", "none")
+MODES = {"team": dd.TEAM, "solo": dd.SOLO}
+#: Deals handed to the kernel at a time by :func:`solve_many` (progress is reported between).
+BATCH = 64
+
+
+def strain_id(trump: str | int) -> int:
+    if isinstance(trump, (int, np.integer)) and 0 <= trump <= 4:
+        return int(trump)
+    key = str(trump).strip().lower()
+    if key not in STRAINS:
+        raise T400Error(f"unknown trump {trump!r} (expected hearts, spades, diamonds, clubs or none)")
+    return STRAINS[key]
+
+
+def _check(mode: str, leader: int, player: int | None) -> tuple[int, int, int]:
+    if mode not in MODES:
+        raise T400Error(f"unknown mode {mode!r} (expected team or solo)")
+    for name, seat in (("leader", leader), ("player", player)):
+        if seat is not None and (isinstance(seat, bool) or seat not in (1, 2, 3, 4)):
+            raise T400Error(f"{name} {seat!r}: expected a seat 1..4")
+    return MODES[mode], leader - 1, (leader if player is None else player) - 1
+
+
+class _Solvers(threading.local):
+    """Per-thread workspaces and transposition tables, kept between calls (43 MiB per worker)."""
+
+    def __init__(self):
+        self.workspaces = np.zeros((0, dd.W_SIZE), dtype=np.int64)
+        self.tables = np.zeros((0, dd.T_SIZE), dtype=np.int64)
+
+    def get(self, workers: int):
+        if self.tables.shape[0] != workers:
+            self.workspaces = np.zeros((workers, dd.W_SIZE), dtype=np.int64)
+            self.tables = np.empty((workers, dd.T_SIZE), dtype=np.int64)
+            for t in self.tables:
+                dd.clear_table(t)
+        return self.workspaces, self.tables
+
+
+_SOLVERS = _Solvers()
+
+
+def solve(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",
+          player: int | None = None) -> int:  # fmt: skip
+    """Double-dummy tricks for ``player``'s partnership (team) or ``player`` (solo).
+
+    ``player`` defaults to the leader. The deal may be an ending (equal hand sizes).
+
+    >>> solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none")
+    3
+    >>> solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo", player=3)
+    0
+    """
+    return int(solve_many([deal], trump=trump, leader=leader, mode=mode, player=player, threads=1)[0])
+
+
+def solve_many(
+    deals: Iterable[Deal | str],
+    trump: str | int = "hearts",
+    leader: int = 1,
+    mode: str = "team",
+    player: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """:func:`solve` for many deals (int64 array, input order), in parallel on ``threads``."""
+    strain = strain_id(trump)
+    mode_id, lead, who = _check(mode, leader, player)
+    hands = _hands_array(deals)
+    workers = min(check_threads(threads), max(1, len(hands)))
+    out = np.empty(len(hands), dtype=np.int64)
+    workspaces, tables = _SOLVERS.get(workers)
+    with threads_used(workers):
+        for start in range(0, len(hands), BATCH):
+            block = hands[start : start + BATCH]
+            out[start : start + len(block)], _ = dd.solve_batch(
+                block, strain, lead, mode_id, who, workspaces, tables
+            )
+            if progress:
+                progress(start + len(block), len(hands))
+    return out
+
+
+def card_scores(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",
+                player: int | None = None) -> dict[Card, int]:  # fmt: skip
+    """Tricks for the side (or player) after each card the leader may lead, best first."""
+    strain = strain_id(trump)
+    mode_id, lead, who = _check(mode, leader, player)
+    hands = _hands_array([deal])[0]
+    workspaces, tables = _SOLVERS.get(1)
+    scores = dd.card_scores(workspaces[0], tables[0], hands, strain, lead, mode_id, who)
+    found = {Card.from_index(i): int(v) for i, v in enumerate(scores) if v >= 0}
+    return dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0].suit, -kv[0].rank)))
+
+
+def side_of(mode: str, leader: int = 1, player: int | None = None) -> list[int]:
+    """The seats whose tricks are counted."""
+    p = leader if player is None else player
+    return [p] if mode == "solo" else sorted({p, (p + 1) % 4 + 1})
+
+
+def _hands_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
+    rows = []
+    for n, deal in enumerate(deals, start=1):
+        try:
+            rows.append(as_deal(deal).bits)
+        except T400Error as exc:
+            raise T400Error(f"deal {n}: {exc}") from None
+    if not rows:
+        return np.zeros((0, 4), dtype=np.uint64)
+    return np.ascontiguousarray(np.stack(rows))

@@ -1,0 +1,117 @@
+"""Double-dummy speed against DDS (the endplay package), measured in one run.
+
+The same random full deals (hearts trump, seat 1 leading) are solved single-threaded by our
+``team`` mode and by DDS's ``solve_board`` with one optimal card; the ratio of mean and median
+times is printed, then ``solo`` mode's times and the batch throughput on all threads. Results
+are checked to agree. Usage: ``python benchmarks/dd_vs_dds.py [--deals 200] [--seed 1] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+import numpy as np
+from endplay.dds import solve_board
+from endplay.dds.solve import SolveMode
+from endplay.types import Deal, Denom, Player
+
+from analyzer.parallel import max_threads, threads_used
+from kernels import dd
+
+
+def random_deals(n: int, seed: int) -> list[list[int]]:
+    r = random.Random(seed)
+    deals = []
+    for _ in range(n):
+        deck = [16 * s + k for s in range(4) for k in range(13)]
+        r.shuffle(deck)
+        deals.append([sum(1 << c for c in deck[13 * q : 13 * (q + 1)]) for q in range(4)])
+    return deals
+
+
+def pbn(bits: list[int]) -> str:
+    return "N:" + " ".join(
+        ".".join(
+            "".join("23456789TJQKA"[k] for k in range(12, -1, -1) if b >> (16 * s + k) & 1) for s in range(4)
+        )
+        for b in bits
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    deals = random_deals(args.deals, args.seed)
+    hands = np.array(deals, dtype=np.uint64)
+    W = dd.new_workspace()
+    T = dd.new_table()
+    dd.solve_one(W, T, hands[0], 1, 0, dd.TEAM, 0)  # compile / load, excluded from timing
+    dd.clear_table(T)
+
+    ours, theirs, solo, diffs = [], [], [], 0
+    for i, bits in enumerate(deals):
+        start = time.perf_counter()
+        got = dd.solve_one(W, T, hands[i], 1, 0, dd.TEAM, 0)
+        ours.append(time.perf_counter() - start)
+        deal = Deal.from_pbn(pbn(bits))
+        deal.trump = Denom.hearts
+        deal.first = Player.north
+        start = time.perf_counter()
+        expected = max(score for _, score in solve_board(deal, SolveMode.OptimalOne))
+        theirs.append(time.perf_counter() - start)
+        diffs += got != expected
+    for i in range(len(deals)):
+        start = time.perf_counter()
+        dd.solve_one(W, T, hands[i], 1, 0, dd.SOLO, 0)
+        solo.append(time.perf_counter() - start)
+
+    threads = max_threads()
+    workspaces = np.zeros((threads, dd.W_SIZE), dtype=np.int64)
+    tables = np.stack([dd.new_table() for _ in range(threads)])
+    with threads_used(threads):
+        dd.solve_batch(hands[:2], 1, 0, dd.TEAM, 0, workspaces, tables)
+        for t in tables:
+            dd.clear_table(t)
+        start = time.perf_counter()
+        dd.solve_batch(hands, 1, 0, dd.TEAM, 0, workspaces, tables)
+        batch = time.perf_counter() - start
+
+    ms = 1000.0
+    result = {
+        "deals": len(deals),
+        "seed": args.seed,
+        "differences": diffs,
+        "team_mean_ms": statistics.mean(ours) * ms,
+        "team_median_ms": statistics.median(ours) * ms,
+        "dds_mean_ms": statistics.mean(theirs) * ms,
+        "dds_median_ms": statistics.median(theirs) * ms,
+        "ratio_mean": statistics.mean(ours) / statistics.mean(theirs),
+        "ratio_median": statistics.median(ours) / statistics.median(theirs),
+        "solo_mean_ms": statistics.mean(solo) * ms,
+        "solo_median_ms": statistics.median(solo) * ms,
+        "batch_threads": threads,
+        "batch_deals_per_s": len(deals) / batch,
+        "table_mib": dd.TT_MEMORY_BYTES / 2**20,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"{len(deals)} random deals, hearts trump, seat 1 leads, single thread (seed {args.seed})")
+    print(f"team mode: mean {result['team_mean_ms']:.1f} ms, median {result['team_median_ms']:.1f} ms")
+    print(f"DDS      : mean {result['dds_mean_ms']:.1f} ms, median {result['dds_median_ms']:.1f} ms")
+    print(
+        f"ratio    : mean {result['ratio_mean']:.2f}, median {result['ratio_median']:.2f}; differences: {diffs}"
+    )
+    print(f"solo mode: mean {result['solo_mean_ms']:.1f} ms, median {result['solo_median_ms']:.1f} ms")
+    print(f"batch on {threads} threads: {result['batch_deals_per_s']:.1f} deals/s (team mode)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1421 @@
+"""Exact double-dummy solver over the bitboards.
+
+The *max side* is a set of seats (``ms_mask``, a bit per seat): in ``team`` mode a partnership,
+in ``solo`` mode one player whose partner joins the other side. The solver finds the most tricks
+the max side takes with best play by everyone, for any trump strain (0..3, or 4 for no trump),
+any leader, on full deals and on endings (equal hand sizes, at a trick boundary or part way
+through a trick).
+
+Technique (ideas from DDS, Ginsberg's partition search and macroxue's bridge-solver; our code):
+
+* boolean zero-window searches "can the max side reach ``beta`` tricks?", driven MTD(f)-style
+  from a guess until the bounds meet;
+* the search is iterative (an explicit stack in the workspace), so it compiles once and caches;
+* every search result carries its *rank winners*, the cards whose rank mattered (a trick won by
+  rank over a card of the same suit, the top cards behind a quick-trick bound); at a trick
+  boundary they become a *pattern*: for each suit, the owners of the top cards down to the
+  lowest relevant one, every lower card being an indistinguishable "x". The transposition table
+  stores bounds per pattern, bucketed by the shape (suit lengths of every hand), leader, trump
+  and max side, so one entry answers for every position sharing the relevant ranks;
+* quick tricks (top winners the side on lead can cash at once, ruff risks respected) and sure
+  trump tricks (a trump above all the other side's always wins a trick) bound a trick before it
+  is searched;
+* one card of each run of equivalent cards (adjacent among the cards in play, the table
+  included), and after a card whose rank proved irrelevant no lower card of its suit;
+* moves ordered by double-dummy rules of thumb (finesses, partner's ruffs, second hand low,
+  cheapest safe winner, overruffs, discards from length), the table's best lead first, and the
+  card that last refuted a position with the same holdings (a cut-off cache).
+
+Memory is fixed: :data:`TT_MEMORY_BYTES` (43 MiB) per solver, in one int64 array: a shape table
+of 65,536 entries with up to 64 depth vectors each, a 4-way pattern table of 2^20 entries and a
+2^18-entry cut-off cache. Entries are replaced, never added, so a long batch never grows it;
+they hold for any deal, so one table serves a whole batch.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import carray, prange, types
+from numba.extending import intrinsic
+
+from kernels.cards import highest_bit, lowest_bit, popcount
+from kernels.config import JIT, PJIT, jit
+
+hot = jit(forceinline=True)
+U64 = np.uint64
+_ONE = U64(1)
+_LANE = U64(0x1FFF)
+
+NO_TRUMP = 4
+TEAM = 0
+SOLO = 1
+
+# -- workspace layout (int64) ------------------------------------------------------------------
+LEADER = 4
+NTRICK = 5
+BEST_CARD = 6
+BEST_SEAT = 7
+MS_WON = 8
+TRUMP = 9
+MS_MASK = 10
+TRICK_SET = 11
+NODES = 12
+LED = 13
+DEPTHS = 56
+MOVES = 16  # [depth x 16]: the ordered move list of each node
+NMOVES = MOVES + DEPTHS * 16
+IDX = NMOVES + DEPTHS
+RES = IDX + DEPTHS
+RW = RES + DEPTHS  # rank winners gathered at each depth (card bits)
+SV_BEST = RW + DEPTHS
+SV_BEST_SEAT = SV_BEST + DEPTHS
+SV_LED = SV_BEST_SEAT + DEPTHS
+SV_SET = SV_LED + DEPTHS
+CARD_AT = SV_SET + DEPTHS  # the card played at depth d is at CARD_AT + d + 4
+SHAPE_AT = CARD_AT + DEPTHS + 4  # trick-start nodes: shape, codes, extra, remaining
+CODES_AT = SHAPE_AT + DEPTHS  # [depth x 4]
+EXTRA_AT = CODES_AT + 4 * DEPTHS
+REM_AT = EXTRA_AT + DEPTHS
+MINREL = REM_AT + DEPTHS  # [depth x 4]: lowest rank per suit still worth trying at a node
+CUTKEY = MINREL + 4 * DEPTHS  # [depth]: cut-off cache key of the node
+STATS = CUTKEY + DEPTHS  # counters: see STAT_NAMES
+STAT_NAMES = ("tt_probes", "tt_cut_lower", "tt_cut_upper", "bound_cuts", "searched_tricks", "tt_new",
+              "tt_evict", "tt_update")  # fmt: skip
+W_SIZE = STATS + 16
+
+# -- transposition table -------------------------------------------------------------------------
+# Patterns are found in two steps: a *shape table* keyed by (shape, leader, trump, max side)
+# lists the depth vectors (how many top cards of each suit a pattern fixes) stored for that
+# shape; for each, the position's own prefix codes at those depths form the key of the *pattern
+# table*, a set-associative hash table holding bounds. So a lookup costs one probe per depth
+# vector, and a shape may have any number of patterns.
+ST_BITS = 16
+ST_ENTRIES = 1 << ST_BITS
+ST_VECTORS = 64
+ST_WORDS = 2 + ST_VECTORS // 4  # shape, extra | count << 9, depth vectors (4 x 16 bits per word)
+PT_BUCKET_BITS = 18
+PT_WAYS = 4
+PT_ENTRIES = (1 << PT_BUCKET_BITS) * PT_WAYS
+PT_WORDS = 4  # shape, p0, p1, value
+PT_BASE = ST_ENTRIES * ST_WORDS
+CUT_BITS = 18  # the cut-off card cache: the card that last refuted a node, keyed by holdings
+CUT_BASE = PT_BASE + PT_ENTRIES * PT_WORDS
+T_SIZE = CUT_BASE + (1 << CUT_BITS)
+TT_MEMORY_BYTES = T_SIZE * 8
+_EMPTY = 511  # an impossible 'extra' marks an empty slot
+
+
+@intrinsic
+def _int64_pointer(typingctx, address):
+    sig = types.CPointer(types.int64)(types.intp)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
+
+    return sig, codegen
+
+
+@hot
+def unmanaged(a):
+    """A view of int64 array ``a`` without a reference count: the search loop touches its
+    workspace millions of times, and Numba's reference counting (atomic operations on every
+    array handed to a helper) would cost more than the work. ``a`` must outlive the view."""
+    return carray(_int64_pointer(a.ctypes.data), a.shape[0])
+
+
+@hot
+def lane_of(suit):
+    if suit > 3:
+        return U64(0)
+    return _LANE << U64(suit << 4)
+
+
+@hot
+def get_hand(W, seat):
+    return U64(W[seat])
+
+
+@hot
+def all_cards(W):
+    return U64(W[0]) | U64(W[1]) | U64(W[2]) | U64(W[3])
+
+
+@hot
+def in_ms(W, seat):
+    return (W[MS_MASK] >> seat) & 1 == 1
+
+
+@hot
+def above_card(card):
+    return lane_of(card >> 4) & ~((_ONE << U64(card + 1)) - _ONE)
+
+
+@hot
+def below_card(card):
+    return lane_of(card >> 4) & ((_ONE << U64(card)) - _ONE)
+
+
+@hot
+def beats_card(card, best, trump):
+    cs = card >> 4
+    bs = best >> 4
+    if cs == bs:
+        return card > best
+    return cs == trump
+
+
+@hot
+def owner_of(W, b):
+    return (1 if U64(W[1]) & b else 0) + (2 if U64(W[2]) & b else 0) + (3 if U64(W[3]) & b else 0)
+
+
+@hot
+def top_cards(rem, n):
+    """The ``n`` highest cards of ``rem`` (one suit)."""
+    out = U64(0)
+    for _ in range(n):
+        if rem == 0:
+            break
+        b = _ONE << U64(highest_bit(rem))
+        out |= b
+        rem &= ~b
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions, shapes and patterns
+
+
+@hot
+def shape_and_codes(W, codes):
+    """Shape (4-bit suit lengths of every hand) and, per suit, the owners of the remaining cards
+    from the top down (2 bits each) into ``codes[0:4]``."""
+    shape = U64(0)
+    h0 = get_hand(W, 0)
+    h1 = get_hand(W, 1)
+    h2 = get_hand(W, 2)
+    h3 = get_hand(W, 3)
+    for q in range(4):
+        h = get_hand(W, q)
+        for s in range(4):
+            shape |= U64(popcount(h & lane_of(s))) << U64(4 * (4 * q + s))
+    for s in range(4):
+        sh = U64(16 * s)
+        rem = ((h0 | h1 | h2 | h3) >> sh) & _LANE
+        # owner (2 bits) per remaining card, the top card in the highest field
+        c1 = spread2(pext(((h1 | h3) >> sh) & _LANE, rem))  # low bit of the owner: seats 1, 3
+        c2 = spread2(pext(((h2 | h3) >> sh) & _LANE, rem))  # high bit: seats 2, 3
+        codes[s] = np.int64(c1 | (c2 << U64(1)))
+    return shape
+
+
+@intrinsic
+def _pext(typingctx, value, mask):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic(
+            "llvm.x86.bmi.pext.64", fnty=ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        )
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+def _host_has_bmi2() -> bool:
+    try:
+        from llvmlite import binding
+
+        return bool(binding.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # an unknown llvmlite: take the portable path
+        return False
+
+
+HAS_BMI2 = _host_has_bmi2()
+
+if HAS_BMI2:
+
+    @hot
+    def pext(value, mask):
+        """Parallel bit extract: the bits of ``value`` at the set bits of ``mask``, packed."""
+        return _pext(value, mask)
+
+else:
+
+    @hot
+    def pext(value, mask):
+        """Parallel bit extract (portable loop, for CPUs without BMI2)."""
+        out = U64(0)
+        k = U64(0)
+        while mask:
+            b = mask & (~mask + _ONE)
+            if value & b:
+                out |= _ONE << k
+            k += _ONE
+            mask &= mask - _ONE
+        return out
+
+
+@hot
+def spread2(x):
+    """Bits 0..12 of ``x`` moved to the even bits 0, 2, .., 24."""
+    x = (x | (x << U64(8))) & U64(0x00FF00FF)
+    x = (x | (x << U64(4))) & U64(0x0F0F0F0F)
+    x = (x | (x << U64(2))) & U64(0x33333333)
+    x = (x | (x << U64(1))) & U64(0x55555555)
+    return x
+
+
+@hot
+def suit_len(shape, s):
+    n = 0
+    for q in range(4):
+        n += np.int64((shape >> U64(4 * (4 * q + s))) & U64(15))
+    return n
+
+
+@hot
+def make_pattern(W, shape, codes_at, rank_winners):
+    """(pattern words p0, p1, cards the pattern fixes) from the rank winners at a trick start.
+
+    For each suit the pattern keeps the owners of the top cards down to the lowest relevant one,
+    extended down through that card's holder's next equivalent cards.
+    """
+    everyone = all_cards(W)
+    p0 = 0
+    p1 = 0
+    fixed = U64(0)
+    for s in range(4):
+        rem = everyone & lane_of(s)
+        rel = rank_winners & rem
+        n = suit_len(shape, s)
+        depth = 0
+        if rel:
+            bottom = lowest_bit(rel)
+            holder = get_hand(W, owner_of(W, _ONE << U64(bottom)))
+            lower = rem & below_card(bottom)
+            while lower:
+                nxt = highest_bit(lower)
+                if not (holder >> U64(nxt)) & _ONE:
+                    break
+                bottom = nxt
+                lower = rem & below_card(bottom)
+            depth = popcount(rem & ~below_card(bottom))
+            fixed |= rem & ~below_card(bottom)
+        word = (depth << 26) | (W[codes_at + s] >> (2 * (n - depth)))
+        if s < 2:
+            p0 |= word << (30 * s)
+        else:
+            p1 |= word << (30 * (s - 2))
+    return p0, p1, fixed
+
+
+@hot
+def pattern_cards(W, p0, p1):
+    """The cards a pattern fixes, in the current position (the top ``depth`` of each suit)."""
+    everyone = all_cards(W)
+    out = U64(0)
+    for s in range(4):
+        word = (p0 >> (30 * s)) & 0x3FFFFFFF if s < 2 else (p1 >> (30 * (s - 2))) & 0x3FFFFFFF
+        out |= top_cards(everyone & lane_of(s), word >> 26)
+    return out
+
+
+@hot
+def mix(a, b, c, d):
+    h = a * U64(0x9E3779B97F4A7C15) ^ b * U64(0xC2B2AE3D27D4EB4F) ^ c * U64(0x165667B19E3779F9)
+    h ^= d * U64(0xD6E8FEB86659FD93)
+    h ^= h >> U64(29)
+    h *= U64(0xBF58476D1CE4E5B9)
+    return h ^ (h >> U64(32))
+
+
+@hot
+def st_find(T, shape, extra, create):
+    """Slot of the shape-table entry for (shape, extra); -1 if absent and not ``create``."""
+    h = np.int64(mix(shape, U64(extra), U64(1), U64(0)) >> U64(64 - ST_BITS))
+    for k in range(4):
+        j = (h + k) & (ST_ENTRIES - 1)
+        if U64(T[ST_WORDS * j]) == shape and (T[ST_WORDS * j + 1] & 511) == extra:
+            return j
+    if not create:
+        return -1
+    j = h
+    for k in range(4):
+        if (T[ST_WORDS * ((h + k) & (ST_ENTRIES - 1)) + 1] & 511) == _EMPTY:
+            j = (h + k) & (ST_ENTRIES - 1)
+            break
+    T[ST_WORDS * j] = np.int64(shape)
+    T[ST_WORDS * j + 1] = extra
+    T[ST_WORDS * j + 2] = 0
+    T[ST_WORDS * j + 3] = 0
+    return j
+
+
+@hot
+def st_vector(T, j, k):
+    return (T[ST_WORDS * j + 2 + (k >> 2)] >> (16 * (k & 3))) & 0xFFFF
+
+
+@hot
+def st_add_vector(T, j, vec):
+    count = T[ST_WORDS * j + 1] >> 9
+    for k in range(min(count, ST_VECTORS)):
+        if st_vector(T, j, k) == vec:
+            return
+    k = count % ST_VECTORS  # when full, overwrite the oldest
+    w = ST_WORDS * j + 2 + (k >> 2)
+    T[w] = (T[w] & ~(np.int64(0xFFFF) << (16 * (k & 3)))) | (vec << (16 * (k & 3)))
+    T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & 511) | ((count + 1) << 9)
+
+
+@hot
+def pattern_at(shape, codes, vec):
+    """The position's pattern words for a depth vector (4 x 4 bits)."""
+    p0 = 0
+    p1 = 0
+    for s in range(4):
+        depth = (vec >> (4 * s)) & 15
+        n = suit_len(shape, s)
+        word = (depth << 26) | (codes[s] >> (2 * (n - depth)))
+        if s < 2:
+            p0 |= word << (30 * s)
+        else:
+            p1 |= word << (30 * (s - 2))
+    return p0, p1
+
+
+@hot
+def depth_vector(p0, p1):
+    vec = 0
+    for s in range(4):
+        word = (p0 >> (30 * s)) & 0x3FFFFFFF if s < 2 else (p1 >> (30 * (s - 2))) & 0x3FFFFFFF
+        vec |= (word >> 26) << (4 * s)
+    return vec
+
+
+@hot
+def pt_bucket(shape, extra, p0, p1):
+    return np.int64(mix(shape, U64(extra), U64(p0), U64(p1)) >> U64(64 - PT_BUCKET_BITS)) * PT_WAYS
+
+
+# value word: lo 0-3, hi 4-7, remaining 8-11, hint valid 12, hint suit 13-14, hint index from
+# the top 15-18, extra 19-27
+@hot
+def v_extra(v):
+    return (v >> 19) & 511
+
+
+@hot
+def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
+    """Look the position up. ``out`` receives [lo, hi, hint suit, hint index, cut (0 none,
+    1 lower bound reaches beta, 2 upper bound below beta)]; the cards fixed by a cutting pattern
+    are returned."""
+    lo = 0
+    hi = 13
+    out[2] = -1
+    out[3] = -1
+    out[4] = 0
+    j = st_find(T, shape, extra, False)
+    if j >= 0:
+        for k in range(min(T[ST_WORDS * j + 1] >> 9, ST_VECTORS)):
+            p0, p1 = pattern_at(shape, codes, st_vector(T, j, k))
+            base = PT_BASE + PT_WORDS * pt_bucket(shape, extra, p0, p1)
+            for e in range(base, base + PT_WORDS * PT_WAYS, PT_WORDS):
+                v = T[e + 3]
+                if T[e + 1] != p0 or T[e + 2] != p1 or U64(T[e]) != shape or v_extra(v) != extra:
+                    continue
+                elo = v & 15
+                ehi = (v >> 4) & 15
+                if ms + elo >= beta:
+                    out[0] = elo
+                    out[4] = 1
+                    return pattern_cards(W, p0, p1)
+                if ms + ehi < beta:
+                    out[1] = ehi
+                    out[4] = 2
+                    return pattern_cards(W, p0, p1)
+                lo = max(lo, elo)
+                hi = min(hi, ehi)
+                if (v >> 12) & 1 and out[2] < 0:
+                    out[2] = (v >> 13) & 3
+                    out[3] = (v >> 15) & 15
+                break
+    out[0] = lo
+    out[1] = hi
+    return U64(0)
+
+
+@hot
+def tt_store(T, shape, extra, p0, p1, remaining, lo, hi, hint_suit, hint_index):
+    """Store bounds for a pattern: into its own entry if present, else over the bucket's entry
+    with the fewest tricks to go (an empty one first). Returns 0 updated, 1 evicted, 2 new."""
+    base = PT_BASE + PT_WORDS * pt_bucket(shape, extra, p0, p1)
+    slot = -1
+    worst = base
+    worst_rem = 99
+    for e in range(base, base + PT_WORDS * PT_WAYS, PT_WORDS):
+        v = T[e + 3]
+        if T[e + 1] == p0 and T[e + 2] == p1 and U64(T[e]) == shape and v_extra(v) == extra:
+            slot = e
+            lo = max(lo, v & 15)
+            hi = min(hi, (v >> 4) & 15)
+            if hint_suit < 0 and (v >> 12) & 1:
+                hint_suit = (v >> 13) & 3
+                hint_index = (v >> 15) & 15
+            break
+        r = -1 if v_extra(v) == _EMPTY else (v >> 8) & 15
+        if r < worst_rem:
+            worst_rem = r
+            worst = e
+    kind = 0
+    if slot < 0:
+        slot = worst
+        kind = 1 if worst_rem >= 0 else 2
+        st_add_vector(T, st_find(T, shape, extra, True), depth_vector(p0, p1))
+    v = lo | (hi << 4) | (remaining << 8) | (extra << 19)
+    if hint_suit >= 0:
+        v |= (1 << 12) | (hint_suit << 13) | (hint_index << 15)
+    T[slot] = np.int64(shape)
+    T[slot + 1] = p0
+    T[slot + 2] = p1
+    T[slot + 3] = v
+    return kind
+
+
+@JIT
+def clear_table(T):
+    """Empty a transposition table in place (int64[T_SIZE])."""
+    T[:] = 0
+    for j in range(ST_ENTRIES):
+        T[ST_WORDS * j + 1] = _EMPTY
+    for e in range(PT_BASE, CUT_BASE, PT_WORDS):
+        T[e + 3] = _EMPTY << 19
+
+
+@JIT
+def new_table():
+    """An empty transposition table (int64[T_SIZE], :data:`TT_MEMORY_BYTES` bytes)."""
+    T = np.empty(T_SIZE, dtype=np.int64)
+    clear_table(T)
+    return T
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounds: each returns (tricks, rank winners)
+
+
+@hot
+def cashable(W, seat):
+    """Tricks ``seat`` can cash at once with its own top cards, and those cards.
+
+    Top trumps first (if they draw every opposing trump, side suits are then safe); side-suit
+    top cards count only for as many rounds as every opponent holding trumps can follow.
+    """
+    trump = W[TRUMP]
+    me = get_hand(W, seat)
+    everyone = all_cards(W)
+    side = in_ms(W, seat)
+    tr_lane = lane_of(trump)
+    opp_trumps_max = 0
+    opps_with_trumps = 0
+    for q in range(4):
+        if in_ms(W, q) != side:
+            n = popcount(get_hand(W, q) & tr_lane)
+            if n > 0:
+                opps_with_trumps |= 1 << q
+            opp_trumps_max = max(opp_trumps_max, n)
+    tricks = 0
+    winners = U64(0)
+    partner = (seat + 2) & 3
+    pd_tr = get_hand(W, partner) & tr_lane if in_ms(W, partner) == side else U64(0)
+    if trump < 4:
+        all_tr = everyone & tr_lane
+        my_tr = me & tr_lane
+        if my_tr == all_tr:
+            tricks += popcount(my_tr)
+            opps_with_trumps = 0
+        elif pd_tr and (my_tr | pd_tr) != all_tr and (all_tr & ~(my_tr | pd_tr)) != 0:
+            # top trumps held between us: as many tricks as the run, up to the longer holding
+            rest = all_tr
+            run = 0
+            while rest:
+                b = _ONE << U64(highest_bit(rest))
+                if not ((my_tr | pd_tr) & b):
+                    break
+                run += 1
+                winners |= b
+                rest &= ~b
+            run = min(run, max(popcount(my_tr), popcount(pd_tr)))
+            own = 0
+            rest = all_tr
+            while rest:
+                b = _ONE << U64(highest_bit(rest))
+                if not (my_tr & b):
+                    break
+                own += 1
+                rest &= ~b
+            tricks += max(run, own)
+            if own >= opp_trumps_max:  # only trumps actually led draw the opponents'
+                opps_with_trumps = 0
+        else:
+            others = 0
+            for q in range(4):
+                if q != seat:
+                    others = max(others, popcount(get_hand(W, q) & tr_lane))
+            rest = all_tr
+            run = 0
+            while rest:
+                b = _ONE << U64(highest_bit(rest))
+                if not (my_tr & b):
+                    break
+                run += 1
+                if run <= others:
+                    winners |= b
+                rest &= ~b
+            tricks += run
+            if run >= opp_trumps_max:
+                opps_with_trumps = 0
+    for s in range(4):
+        if s == trump:
+            continue
+        lane = lane_of(s)
+        mine = me & lane
+        if mine == 0:
+            continue
+        cap = 13
+        for q in range(4):
+            if (opps_with_trumps >> q) & 1:
+                cap = min(cap, popcount(get_hand(W, q) & lane))
+        rem = everyone & lane
+        others = 0  # beyond the longest other holding, the cards win by length, not rank
+        for q in range(4):
+            if q != seat:
+                others = max(others, popcount(get_hand(W, q) & lane))
+        run = 0
+        while rem and run < cap:
+            b = _ONE << U64(highest_bit(rem))
+            if not (mine & b):
+                break
+            run += 1
+            if run <= others:
+                winners |= b
+            rem &= ~b
+        tricks += run
+    return min(tricks, popcount(me)), winners
+
+
+@hot
+def quick_tricks(W, leader):
+    """Tricks the leader's side can take at once: the leader's own top cards, or an ally's
+    (the partner, or in solo mode any of the three) when the leader can reach them: a card in a
+    suit whose top card the ally holds, which no opponent can ruff. With the cards that count."""
+    tricks, winners = cashable(W, leader)
+    side = in_ms(W, leader)
+    trump = W[TRUMP]
+    everyone = all_cards(W)
+    me = get_hand(W, leader)
+    for ally in range(4):
+        if ally == leader or in_ms(W, ally) != side:
+            continue
+        hand = get_hand(W, ally)
+        for s in range(4):
+            lane = lane_of(s)
+            if (me & lane) == 0 or (hand & lane) == 0:
+                continue
+            top = _ONE << U64(highest_bit(everyone & lane))
+            if not (hand & top):
+                continue
+            if s != trump and trump < 4:
+                ruff = False
+                for q in range(4):
+                    hq = get_hand(W, q)
+                    if in_ms(W, q) != side and (hq & lane) == 0 and (hq & lane_of(trump)) != 0:
+                        ruff = True
+                if ruff:
+                    continue
+            ally_tricks, ally_winners = cashable(W, ally)
+            if ally_tricks > tricks:
+                tricks = ally_tricks
+                winners = ally_winners | top
+            break
+    return tricks, winners
+
+
+@hot
+def no_trump_sure_tricks(W, leader):
+    """In no trump: if the leader's side holds the top card of no suit the leader holds, the
+    other side wins the first trick at least; if one opponent holds all those top cards, it wins
+    that many. Returns (tricks for the other side, the top cards)."""
+    me = get_hand(W, leader)
+    everyone = all_cards(W)
+    side = in_ms(W, leader)
+    tops = U64(0)
+    for s in range(4):
+        lane = lane_of(s)
+        if me & lane:
+            b = _ONE << U64(highest_bit(everyone & lane))
+            if in_ms(W, owner_of(W, b)) == side:
+                return 0, U64(0)
+            tops |= b
+    if tops == 0:
+        return 0, U64(0)
+    for q in range(4):
+        if in_ms(W, q) != side and (get_hand(W, q) & tops) == tops:
+            return popcount(tops), tops
+    return 1, tops
+
+
+@hot
+def sure_trump_tricks(W, side):
+    """Tricks side ``side`` (True: the max side) surely takes with trumps, and the cards that
+    count.
+
+    Every trump a player holds is played in a different trick and wins it unless an opponent
+    plays a higher trump to that trick, and each opposing trump can beat at most one. So a
+    player wins at least (trumps held) - (the most of them the opponents' higher trumps can be
+    matched against); the side, at least the best of its players.
+    """
+    trump = W[TRUMP]
+    if trump > 3:
+        return 0, U64(0)
+    tr_lane = lane_of(trump)
+    all_tr = all_cards(W) & tr_lane
+    best = 0
+    for q in range(4):
+        if in_ms(W, q) != side:
+            continue
+        mine = get_hand(W, q) & tr_lane
+        if mine == 0:
+            continue
+        available = 0
+        wins = 0
+        rest = all_tr
+        while rest:
+            top = highest_bit(rest)
+            b = _ONE << U64(top)
+            if mine & b:
+                if available > 0:
+                    available -= 1
+                else:
+                    wins += 1
+            elif in_ms(W, owner_of(W, b)) != side:
+                available += 1
+            rest &= ~b
+        best = max(best, wins)
+    return best, (all_tr if best > 0 else U64(0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves
+
+
+@hot
+def representatives(cards, in_play):
+    """One card per run of ``cards`` adjacent among ``in_play`` (the highest of each run)."""
+    out = U64(0)
+    for s in range(4):
+        mine = cards & lane_of(s)
+        if mine == 0:
+            continue
+        rem = in_play & lane_of(s)
+        prev_mine = False
+        while rem:
+            b = _ONE << U64(highest_bit(rem))
+            if mine & b:
+                if not prev_mine:
+                    out |= b
+                prev_mine = True
+            else:
+                prev_mine = False
+            rem &= ~b
+    return out
+
+
+@hot
+def push(W, base, n, c):
+    W[base + n] = c
+    return n + 1
+
+
+@hot
+def push_ascending(W, base, n, cards, moves):
+    """Append the cards of ``cards & moves`` lowest first; returns (n, moves without them)."""
+    rest = cards & moves
+    while rest:
+        c = lowest_bit(rest)
+        n = push(W, base, n, c)
+        rest &= rest - _ONE
+    return n, moves & ~cards
+
+
+@hot
+def push_descending(W, base, n, cards, moves):
+    rest = cards & moves
+    while rest:
+        c = highest_bit(rest)
+        n = push(W, base, n, c)
+        rest &= ~(_ONE << U64(c))
+    return n, moves & ~cards
+
+
+@hot
+def nth_top(rem, k):
+    """The ``k``-th highest card (0 = top) of ``rem`` as a one-bit set, or 0."""
+    for _ in range(k):
+        if rem == 0:
+            return U64(0)
+        rem &= ~(_ONE << U64(highest_bit(rem)))
+    if rem == 0:
+        return U64(0)
+    return _ONE << U64(highest_bit(rem))
+
+
+@hot
+def top_and_bottom(cards):
+    if cards == 0:
+        return U64(0)
+    return (_ONE << U64(highest_bit(cards))) | (_ONE << U64(lowest_bit(cards)))
+
+
+@hot
+def order_lead(W, base, seat, moves):
+    """Lead ordering: give partner a ruff, finesse through the left-hand opponent, cash or set up
+    strong suits, then ordinary leads; leads that give a free finesse, trump leads, and suits the
+    opponents can ruff come last."""
+    trump = W[TRUMP]
+    side = in_ms(W, seat)
+    partner = (seat + 2) & 3
+    lho = (seat + 1) & 3
+    rho = (seat + 3) & 3
+    ally = in_ms(W, partner) == side
+    everyone = all_cards(W)
+    me = get_hand(W, seat)
+    pd = get_hand(W, partner) if ally else U64(0)
+    lh = get_hand(W, lho)
+    rh = get_hand(W, rho)
+    tr_lane = lane_of(trump)
+    ruff_leads = U64(0)
+    good = U64(0)
+    high = U64(0)
+    plain = U64(0)
+    bad = U64(0)
+    trump_leads = U64(0)
+    for s in range(4):
+        lane = lane_of(s)
+        mine = moves & lane
+        if mine == 0:
+            continue
+        if trump < 4:
+            if s == trump:
+                trump_leads |= top_and_bottom(mine)
+                continue
+            opp_ruff = False
+            for q in range(4):
+                hq = get_hand(W, q)
+                if in_ms(W, q) != side and (hq & lane) == 0 and (hq & tr_lane) != 0:
+                    opp_ruff = True
+            if opp_ruff:
+                continue
+        rem = everyone & lane
+        pds = pd & lane
+        lhs = lh & lane
+        rhs = rh & lane
+        ours = (me | pd) & lane
+        a = nth_top(rem, 0)
+        k = nth_top(rem, 1)
+        q_ = nth_top(rem, 2)
+        j = nth_top(rem, 3)
+        t = nth_top(rem, 4)
+        if ally and popcount(pds) >= 2 and popcount(lhs) >= 2 and in_ms(W, lho) != side:
+            if (
+                ((pds & k) and (lhs & a))
+                or ((pds & a) and (lhs & k) and ((pds & q_) or (ours & (q_ | j)) == (q_ | j)))
+                or ((pds & k) and (lhs & q_) and ((pds & j) or (ours & (j | t)) == (j | t)))
+            ):
+                good |= top_and_bottom(mine)
+                continue
+        if trump < 4 and popcount(me & lane) >= 2 and popcount(rhs) >= 2 and in_ms(W, rho) != side:
+            if ((me & a) and (rhs & k)) or ((me & k) and (rhs & a) and not (ours & q_)):
+                bad |= _ONE << U64(highest_bit(mine))
+                continue
+        if lhs and rhs and popcount(ours & (a | k | q_)) >= 2:
+            high |= top_and_bottom(mine)
+            continue
+        if (
+            trump < 4
+            and ally
+            and pds == 0
+            and lhs
+            and rhs
+            and (pd & tr_lane)
+            and popcount(pd & tr_lane) <= popcount(me & tr_lane)
+            and (_ONE << U64(lowest_bit(mine))) != a
+        ):
+            ruff_leads |= _ONE << U64(lowest_bit(mine))
+            continue
+        plain |= top_and_bottom(mine)
+    n = 0
+    rest = moves
+    n, rest = push_descending(W, base, n, ruff_leads, rest)
+    n, rest = push_descending(W, base, n, good, rest)
+    n, rest = push_descending(W, base, n, high, rest)
+    n, rest = push_descending(W, base, n, plain, rest)
+    n, rest = push_descending(W, base, n, bad, rest)
+    n, rest = push_descending(W, base, n, trump_leads, rest)
+    n, rest = push_descending(W, base, n, rest, rest)
+    return n
+
+
+@hot
+def beatable_after(W, card, seat, n_in):
+    """Whether an opponent of ``seat`` still to play to this trick can beat ``card``."""
+    trump = W[TRUMP]
+    led = W[LED]
+    side = in_ms(W, seat)
+    cs = card >> 4
+    for k in range(n_in + 1, 4):
+        q = (W[LEADER] + k) & 3
+        if in_ms(W, q) == side:
+            continue
+        h = get_hand(W, q)
+        follow = h & lane_of(led)
+        if follow:
+            if cs == led and (follow & above_card(card)):
+                return True
+        else:
+            tr = h & lane_of(trump)
+            if cs == trump:
+                if tr & above_card(card):
+                    return True
+            elif tr:
+                return True
+    return False
+
+
+@hot
+def order_follow(W, base, seat, moves):
+    """Following ordering: play low when an ally has the trick safely or the partner can win it,
+    win as cheaply as is safe, overruff or ruff low, else discard from the longest suit."""
+    n_in = W[NTRICK]
+    trump = W[TRUMP]
+    led = W[LED]
+    side = in_ms(W, seat)
+    partner = (seat + 2) & 3
+    lho = (seat + 1) & 3
+    last = n_in == 3
+    best = W[BEST_CARD]
+    ally_safe = in_ms(W, W[BEST_SEAT]) == side and not beatable_after(W, best, seat, n_in)
+    led_lane = lane_of(led)
+    pd_suit = get_hand(W, partner) & led_lane if in_ms(W, partner) == side else U64(0)
+    lho_suit = get_hand(W, lho) & led_lane if not last else U64(0)
+    mine = moves & led_lane
+    n = 0
+    rest = moves
+    if mine:
+        top = highest_bit(mine)
+        if ally_safe or not beats_card(top, best, trump):
+            n, rest = push_ascending(W, base, n, mine, rest)
+            return n
+        if n_in == 1 and pd_suit and (best >> 4) == led and highest_bit(pd_suit) > best:
+            pd_top = highest_bit(pd_suit)
+            if (
+                lho_suit
+                and highest_bit(lho_suit) > max(pd_top, top)
+                and (lho_suit & above_card(pd_top)) == (lho_suit & above_card(top))
+            ):
+                n, rest = push_ascending(W, base, n, mine, rest)
+                return n
+            if lho_suit == 0 or pd_top > highest_bit(lho_suit):
+                n, rest = push_ascending(W, base, n, mine, rest)
+                return n
+        higher = mine & above_card(best) if (best >> 4) == led else mine
+        if last or not beatable_after(W, lowest_bit(higher), seat, n_in):
+            n, rest = push_ascending(W, base, n, higher, rest)
+        else:
+            n, rest = push_descending(W, base, n, higher, rest)
+        n, rest = push_ascending(W, base, n, rest, rest)
+        return n
+    my_trumps = moves & lane_of(trump)
+    if trump < 4 and my_trumps and not ally_safe:
+        if (best >> 4) == trump:
+            if highest_bit(my_trumps) > best:
+                n, rest = push_ascending(W, base, n, my_trumps & above_card(best), rest)
+        elif not beatable_after(W, lowest_bit(my_trumps), seat, n_in):
+            n, rest = push_ascending(W, base, n, _ONE << U64(lowest_bit(my_trumps)), rest)
+        else:
+            n, rest = push_ascending(W, base, n, my_trumps, rest)
+    # discards: the lowest card of each side suit, longest suit first
+    start = n
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = rest & lane_of(s)
+        if cs:
+            n = push(W, base, n, lowest_bit(cs))
+            rest &= ~(_ONE << U64(lowest_bit(cs)))
+    me = get_hand(W, seat)
+    for i in range(start + 1, n):  # insertion sort by suit length, longest first
+        c = W[base + i]
+        length = popcount(me & lane_of(c >> 4))
+        j = i - 1
+        while j >= start and popcount(me & lane_of(W[base + j] >> 4)) < length:
+            W[base + j + 1] = W[base + j]
+            j -= 1
+        W[base + j + 1] = c
+    n, rest = push_descending(W, base, n, rest, rest)
+    return n
+
+
+@hot
+def order_moves(W, T, depth, seat, moves, hint_suit, hint_index):
+    """Write the cards of ``moves`` into the move list of ``depth``, best first; their number.
+
+    The table's best lead for this pattern, if it is among the moves, goes first."""
+    base = MOVES + 16 * depth
+    if popcount(moves) == 1:
+        W[base] = lowest_bit(moves)
+        return 1
+    if W[NTRICK] == 0:
+        n = order_lead(W, base, seat, moves)
+        if hint_suit >= 0:
+            rem = all_cards(W) & lane_of(hint_suit)
+            for i in range(n):
+                c = W[base + i]
+                if (c >> 4) == hint_suit and popcount(rem & above_card(c)) == hint_index:
+                    to_front(W, base, i)
+                    break
+    else:
+        n = order_follow(W, base, seat, moves)
+    cut = cut_card(W, T, depth, seat)
+    if cut >= 0 and (moves >> U64(cut)) & _ONE:
+        for i in range(n):
+            if W[base + i] == cut:
+                to_front(W, base, i)
+                break
+    return n
+
+
+@hot
+def to_front(W, base, i):
+    c = W[base + i]
+    for k in range(i, 0, -1):
+        W[base + k] = W[base + k - 1]
+    W[base] = c
+
+
+@hot
+def cut_key(W, seat):
+    """Cut-off cache key: the position in the trick and what the mover sees that matters most
+    (own hand when leading or discarding, the led suit and the winning card when following)."""
+    n_in = W[NTRICK]
+    hand = get_hand(W, seat)
+    if n_in == 0:
+        return mix(hand, U64(seat), U64(0), U64(W[TRUMP] | (W[MS_MASK] << 3)))
+    led_lane = lane_of(W[LED])
+    if hand & led_lane:
+        suit_cards = (all_cards(W) | U64(W[TRICK_SET])) & led_lane
+        return mix(suit_cards, U64(seat + 4 * n_in), U64(W[BEST_CARD] + 1), U64(W[TRUMP] | (W[MS_MASK] << 3)))
+    winner = W[BEST_SEAT] if W[TRUMP] > 3 else W[BEST_CARD]
+    return mix(hand, U64(seat + 4 * n_in + 64), U64(winner + 1), U64(W[TRUMP] | (W[MS_MASK] << 3)))
+
+
+@hot
+def cut_card(W, T, depth, seat):
+    key = cut_key(W, seat)
+    W[CUTKEY + depth] = np.int64(key)
+    e = T[CUT_BASE + np.int64(key >> U64(64 - CUT_BITS))]
+    if (U64(e) >> U64(8)) != (key >> U64(8)):
+        return -1
+    return e & 63
+
+
+# ---------------------------------------------------------------------------------------------
+# The search
+
+
+@hot
+def last_trick(W):
+    """(max side's tricks from the last trick, its rank winner) at a trick boundary."""
+    leader = W[LEADER]
+    trump = W[TRUMP]
+    best = lowest_bit(get_hand(W, leader))
+    best_seat = leader
+    for k in range(1, 4):
+        q = (leader + k) & 3
+        c = lowest_bit(get_hand(W, q))
+        if beats_card(c, best, trump):
+            best = c
+            best_seat = q
+    # the winner's rank matters if another card of its suit is in the trick
+    same = 0
+    for q in range(4):
+        if (lowest_bit(get_hand(W, q)) >> 4) == (best >> 4):
+            same += 1
+    rw = (_ONE << U64(best)) if same > 1 else U64(0)
+    return (1 if in_ms(W, best_seat) else 0), rw
+
+
+@hot
+def trick_rank_winner(W, depth):
+    """The rank winner of the trick completed by the card at ``depth`` (before undoing it)."""
+    best = W[BEST_CARD]
+    same = 0
+    for d in range(depth + 1, depth + 5):
+        if (W[CARD_AT + d] >> 4) == (best >> 4):
+            same += 1
+    return (_ONE << U64(best)) if same > 1 else U64(0)
+
+
+@hot
+def enter(W, T, beta, depth, codes, look):
+    """Evaluate a node on entry: (resolved, value, rank winners). ``value`` is a fail-soft bound
+    on the max side's final tricks: >= beta proves the target, < beta refutes it. If unresolved,
+    the move list of ``depth`` is ready."""
+    n_in = W[NTRICK]
+    leader = W[LEADER]
+    ms = W[MS_WON]
+    hint_suit = -1
+    hint_index = -1
+    if n_in == 0:
+        remaining = popcount(get_hand(W, leader))
+        if ms >= beta:
+            return True, ms, U64(0)
+        if ms + remaining < beta:
+            return True, ms + remaining, U64(0)
+        if remaining == 1:
+            won, rw = last_trick(W)
+            return True, ms + won, rw
+        shape = shape_and_codes(W, codes)
+        extra = leader | (W[TRUMP] << 2) | (W[MS_MASK] << 5)
+        W[SHAPE_AT + depth] = np.int64(shape)
+        for s in range(4):
+            W[CODES_AT + 4 * depth + s] = codes[s]
+        W[EXTRA_AT + depth] = extra
+        W[REM_AT + depth] = remaining
+        rw = tt_lookup(W, T, shape, codes, extra, beta, ms, look)
+        W[STATS] += 1
+        W[STATS + look[4]] += 1
+        if look[4] == 1:
+            return True, ms + look[0], rw
+        if look[4] == 2:
+            return True, ms + look[1], rw
+        hint_suit = look[2]
+        hint_index = look[3]
+        qt, qrw = quick_tricks(W, leader)
+        st_max, srw_max = sure_trump_tricks(W, True)
+        st_min, srw_min = sure_trump_tricks(W, False)
+        if W[TRUMP] > 3:
+            nt, nrw = no_trump_sure_tricks(W, leader)
+            if in_ms(W, leader):
+                st_min, srw_min = nt, nrw
+            else:
+                st_max, srw_max = nt, nrw
+        W[STATS + 3] += 1
+        if in_ms(W, leader):
+            if ms + qt >= beta:
+                return True, ms + qt, qrw
+            if ms + st_max >= beta:
+                return True, ms + st_max, srw_max
+            if ms + remaining - st_min < beta:
+                return True, ms + remaining - st_min, srw_min
+        else:
+            if ms + st_max >= beta:
+                return True, ms + st_max, srw_max
+            if ms + remaining - qt < beta:
+                return True, ms + remaining - qt, qrw
+            if ms + remaining - st_min < beta:
+                return True, ms + remaining - st_min, srw_min
+        W[STATS + 3] -= 1
+        W[STATS + 4] += 1
+    seat = (leader + n_in) & 3
+    hand = get_hand(W, seat)
+    if n_in == 0:
+        legal = hand
+    else:
+        follow = hand & lane_of(W[LED])
+        legal = follow if follow else hand
+    moves = representatives(legal, all_cards(W) | U64(W[TRICK_SET]))
+    W[NMOVES + depth] = order_moves(W, T, depth, seat, moves, hint_suit, hint_index)
+    W[IDX + depth] = 0
+    W[RES + depth] = -1 if in_ms(W, seat) else 99
+    W[RW + depth] = 0
+    for s in range(4):
+        W[MINREL + 4 * depth + s] = 0
+    return False, 0, U64(0)
+
+
+@hot
+def play(W, depth, card):
+    """Play ``card`` for the seat to move, saving what :func:`unplay` needs at ``depth``."""
+    n_in = W[NTRICK]
+    leader = W[LEADER]
+    seat = (leader + n_in) & 3
+    trump = W[TRUMP]
+    W[SV_BEST + depth] = W[BEST_CARD]
+    W[SV_BEST_SEAT + depth] = W[BEST_SEAT]
+    W[SV_LED + depth] = W[LED]
+    W[SV_SET + depth] = W[TRICK_SET]
+    W[CARD_AT + depth + 4] = card
+    W[seat] = np.int64(get_hand(W, seat) & ~(_ONE << U64(card)))
+    if n_in == 0:
+        W[LED] = card >> 4
+        W[BEST_CARD] = card
+        W[BEST_SEAT] = seat
+    elif beats_card(card, W[BEST_CARD], trump):
+        W[BEST_CARD] = card
+        W[BEST_SEAT] = seat
+    if n_in == 3:
+        winner = W[BEST_SEAT]
+        W[MS_WON] += 1 if in_ms(W, winner) else 0
+        W[LEADER] = winner
+        W[NTRICK] = 0
+        W[TRICK_SET] = 0
+    else:
+        W[NTRICK] = n_in + 1
+        W[TRICK_SET] |= np.int64(_ONE << U64(card))
+
+
+@hot
+def unplay(W, depth, leader_before, n_in_before, ms_before):
+    card = W[CARD_AT + depth + 4]
+    seat = (leader_before + n_in_before) & 3
+    W[seat] = np.int64(get_hand(W, seat) | (_ONE << U64(card)))
+    W[BEST_CARD] = W[SV_BEST + depth]
+    W[BEST_SEAT] = W[SV_BEST_SEAT + depth]
+    W[LED] = W[SV_LED + depth]
+    W[TRICK_SET] = W[SV_SET + depth]
+    W[LEADER] = leader_before
+    W[NTRICK] = n_in_before
+    W[MS_WON] = ms_before
+
+
+@hot
+def finish(W, T, depth, beta, value, rw, cut_card):
+    """Store a trick-start node's result; returns the rank winners to pass up."""
+    if W[NTRICK] != 0:
+        return rw
+    shape = U64(W[SHAPE_AT + depth])
+    extra = W[EXTRA_AT + depth]
+    remaining = W[REM_AT + depth]
+    ms = W[MS_WON]
+    p0, p1, fixed = make_pattern(W, shape, CODES_AT + 4 * depth, rw)
+    hs = -1
+    hi_ = -1
+    if cut_card >= 0:
+        hs = cut_card >> 4
+        hi_ = popcount(all_cards(W) & above_card(cut_card))
+    if value >= beta:
+        kind = tt_store(T, shape, extra, p0, p1, remaining, min(value - ms, remaining), remaining, hs, hi_)
+    else:
+        kind = tt_store(T, shape, extra, p0, p1, remaining, 0, max(value - ms, 0), hs, hi_)
+    W[STATS + 5 + (2 if kind == 0 else (1 if kind == 1 else 0))] += 1
+    return fixed
+
+
+@JIT
+def reach(W, T, beta):
+    """A fail-soft bound on the max side's tricks from the loaded position: at least ``beta``
+    if the max side can reach ``beta`` (then it is a lower bound), else an upper bound."""
+    return _reach(unmanaged(W), unmanaged(T), beta, np.empty(4 + 5 + 3 * DEPTHS, dtype=np.int64))
+
+
+@JIT
+def _reach(W, T, beta, scratch):
+    scratch = unmanaged(scratch)
+    codes = scratch[0:4]
+    look = scratch[4:9]
+    # per-depth state needed to undo: leader, cards in trick, max-side tricks before the move
+    leaders = scratch[9 : 9 + DEPTHS]
+    n_ins = scratch[9 + DEPTHS : 9 + 2 * DEPTHS]
+    mss = scratch[9 + 2 * DEPTHS : 9 + 3 * DEPTHS]
+    depth = 0
+    W[NODES] += 1
+    resolved, value, rw = enter(W, T, beta, depth, codes, look)
+    if resolved:
+        return value
+    while True:
+        i = W[IDX + depth]
+        # partition search: a card below every relevant rank of its suit (as a sibling already
+        # searched showed) would give the same result; skip it
+        while i < W[NMOVES + depth]:
+            c = W[MOVES + 16 * depth + i]
+            if (c & 15) >= W[MINREL + 4 * depth + (c >> 4)]:
+                break
+            i += 1
+        W[IDX + depth] = i
+        if i < W[NMOVES + depth]:
+            card = W[MOVES + 16 * depth + i]
+            leaders[depth] = W[LEADER]
+            n_ins[depth] = W[NTRICK]
+            mss[depth] = W[MS_WON]
+            play(W, depth, card)
+            depth += 1
+            W[NODES] += 1
+            resolved, value, rw = enter(W, T, beta, depth, codes, look)
+            if not resolved:
+                continue
+        else:
+            # every move searched without a cut-off
+            value = W[RES + depth]
+            rw = finish(W, T, depth, beta, value, U64(W[RW + depth]), -1)
+            if depth == 0:
+                return value
+        # pass (value, rw) up until a node still has moves to try
+        while True:
+            depth -= 1
+            if n_ins[depth] == 3:
+                rw |= trick_rank_winner(W, depth)
+            unplay(W, depth, leaders[depth], n_ins[depth], mss[depth])
+            seat = (leaders[depth] + n_ins[depth]) & 3
+            maximizing = in_ms(W, seat)
+            card = W[CARD_AT + depth + 4]
+            if (value >= beta) == maximizing:
+                if W[IDX + depth] > 0:
+                    key = U64(W[CUTKEY + depth])
+                    T[CUT_BASE + np.int64(key >> U64(64 - CUT_BITS))] = np.int64(
+                        ((key >> U64(8)) << U64(8)) | U64(card)
+                    )
+                rw = finish(W, T, depth, beta, value, rw, card)
+                if depth == 0:
+                    return value
+                continue
+            W[RES + depth] = max(W[RES + depth], value) if maximizing else min(W[RES + depth], value)
+            W[RW + depth] |= np.int64(rw)
+            suit_rw = rw & lane_of(card >> 4)
+            slot = MINREL + 4 * depth + (card >> 4)
+            if suit_rw == 0:
+                W[slot] = 16
+            elif card < lowest_bit(suit_rw):
+                W[slot] = max(W[slot], lowest_bit(suit_rw) & 15)
+            W[IDX + depth] += 1
+            break
+
+
+# ---------------------------------------------------------------------------------------------
+# Drivers
+
+
+@JIT
+def new_workspace():
+    return np.zeros(W_SIZE, dtype=np.int64)
+
+
+@JIT
+def setup(W, hands, trump, leader, ms_mask, trick_cards, n_trick):
+    """Load a position: ``hands`` uint64[4] (cards still held) and the cards already played to
+    the current trick, ``trick_cards[:n_trick]`` in order from ``leader``."""
+    for s in range(4):
+        W[s] = np.int64(hands[s])
+    W[LEADER] = leader
+    W[TRUMP] = trump
+    W[MS_MASK] = ms_mask
+    W[MS_WON] = 0
+    W[NTRICK] = n_trick
+    W[TRICK_SET] = 0
+    W[NODES] = 0
+    for i in range(STATS, STATS + 16):
+        W[i] = 0
+    if n_trick > 0:
+        best = trick_cards[0]
+        best_seat = leader
+        for k in range(n_trick):
+            c = trick_cards[k]
+            W[TRICK_SET] |= np.int64(_ONE << U64(c))
+            W[CARD_AT + 4 - n_trick + k] = c
+            if k > 0 and beats_card(c, best, trump):
+                best = c
+                best_seat = (leader + k) & 3
+        W[LED] = trick_cards[0] >> 4
+        W[BEST_CARD] = best
+        W[BEST_SEAT] = best_seat
+
+
+@JIT
+def solve_position(W, T, guess):
+    """Most tricks the max side takes from the loaded position (MTD(f) over :func:`reach`)."""
+    leader = W[LEADER]
+    n_in = W[NTRICK]
+    total = popcount(get_hand(W, leader)) + (1 if n_in > 0 else 0)
+    lower = 0
+    upper = total
+    g = min(max(guess, 0), total)
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = reach(W, T, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@JIT
+def ms_mask_for(mode, player):
+    """Max-side seats: ``player``'s partnership (team) or ``player`` alone (solo)."""
+    if mode == SOLO:
+        return 1 << player
+    return (1 << player) | (1 << ((player + 2) & 3))
+
+
+@JIT
+def guess_tricks(hands, trump, ms_mask):
+    """A starting guess for MTD(f): aces, kings and long trumps of the max side."""
+    size = popcount(hands[0])
+    g = 0.0
+    for q in range(4):
+        if (ms_mask >> q) & 1:
+            h = hands[q]
+            for s in range(4):
+                lane = (h >> U64(16 * s)) & _LANE
+                g += popcount(lane & U64(0x1000)) + 0.6 * popcount(lane & U64(0x0800))
+                if s == trump:
+                    g += 0.9 * max(0, popcount(lane) - 3)
+    if popcount(U64(ms_mask)) == 1:
+        g *= 0.8
+    return min(size, int(g * size / 13.0 + 0.5))
+
+
+@JIT
+def solve_one(W, T, hands, trump, leader, mode, player):
+    """Tricks for ``player``'s side (team) or ``player`` (solo) with ``leader`` on lead."""
+    mask = ms_mask_for(mode, player)
+    setup(W, hands, trump, leader, mask, np.zeros(4, dtype=np.int64), 0)
+    return solve_position(W, T, guess_tricks(hands, trump, mask))
+
+
+@PJIT
+def solve_batch(hands, trump, leader, mode, player, workspaces, tables):
+    """Solve many deals: hands uint64[n, 4]; workspaces int64[k, W_SIZE] and tables
+    int64[k, T_SIZE] for k workers run in ``prange`` (worker w takes deals w, w + k, ...; the
+    tables may be reused across calls). Returns (tricks int64[n], nodes int64[n])."""
+    n = hands.shape[0]
+    k = workspaces.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    nodes = np.empty(n, dtype=np.int64)
+    for w in prange(k):
+        W = workspaces[w]
+        T = tables[w]
+        for i in range(w, n, k):
+            out[i] = solve_one(W, T, hands[i], trump, leader, mode, player)
+            nodes[i] = W[NODES]
+    return out, nodes
+
+
+@JIT
+def card_scores(W, T, hands, trump, leader, mode, player):
+    """Tricks for the max side after each legal card of the leader (int64[64], -1 if not held)."""
+    mask = ms_mask_for(mode, player)
+    out = np.full(64, -1, dtype=np.int64)
+    hand = hands[leader]
+    trick = np.zeros(4, dtype=np.int64)
+    guess = guess_tricks(hands, trump, mask)
+    rest = hand
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - _ONE
+        after = hands.copy()
+        after[leader] = hand & ~(_ONE << U64(c))
+        trick[0] = c
+        setup(W, after, trump, leader, mask, trick, 1)
+        out[c] = solve_position(W, T, guess)
+    return out

@@ -1,0 +1,74 @@
+"""`t400 solve` through click's CliRunner."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+
+DEAL = "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_solve_one_deal_json():
+    r = run("solve", DEAL, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["tricks"] == 7 and data["side"] == [1, 3] and data["mode"] == "team"
+
+
+def test_solve_solo_and_other_leader():
+    r = run("solve", DEAL, "--mode", "solo", "--player", "3", "--json")
+    assert json.loads(r.stdout)["tricks"] == 3
+    r = run("solve", DEAL, "--leader", "2", "--trump", "none", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["side"] == [2, 4]
+
+
+def test_solve_cards():
+    r = run("solve", DEAL, "--cards", "--json")
+    cards = json.loads(r.stdout)["cards"]
+    assert cards["HK"] == 7 and cards["S5"] == 4 and len(cards) == 13
+    r = run("solve", DEAL, "--cards")
+    assert "♥K" in r.stdout and "seats 1+3 take 7 of 13 tricks" in r.stdout
+
+
+def test_solve_batch_from_stdin_in_input_order(tmp_path):
+    text = f"# two deals\n{DEAL}\n\nA.-.-.- -.A.-.- -.-.A.- -.-.-.A\n"
+    r = run("solve", "--file", "-", "--trump", "none", input=text)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.split() == ["4", "1"]
+    path = tmp_path / "deals.txt"
+    path.write_text(text)
+    r = run("solve", "--file", str(path), "--json")
+    data = json.loads(r.stdout)
+    assert [d["tricks"] for d in data] == [7, 0]  # hearts: seat 2 ruffs the spade ace
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["AKQ5.KJ4.T93.86 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73"], "hand 1"),
+        (
+            ["AKQ5.KJ4.T93.862 AT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73"],
+            "card SA is in hand 1 and in hand 2",
+        ),
+        (["AK.-.-.- QJ.-.-.- T9.-.-.- 8.-.-.-"], "the same number of cards"),
+        (["AK.-.-.- QJ.-.-.-"], "a deal needs 4 hands"),
+        ([DEAL, "--trump", "purple"], "--trump"),
+        ([], "give one DEAL"),
+    ],
+)
+def test_solve_bad_input(args, fragment):
+    r = run("solve", *args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: ") and fragment in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_solve_bad_batch_line():
+    r = run("solve", "--file", "-", input=f"{DEAL}\nAK.-.-.- QJ.-.-.-\n")
+    assert r.exit_code == 2 and "- line 2" in r.stderr

@@ -1,0 +1,141 @@
+"""The double-dummy solver: team mode against DDS (endplay), solo mode against brute force."""
+
+import random
+
+import numpy as np
+import pytest
+
+import naive
+from analyzer.solve import card_scores, solve, solve_many
+from kernels import dd
+
+endplay = pytest.importorskip("endplay")
+from endplay.dds import solve_board  # noqa: E402
+from endplay.dds.solve import SolveMode  # noqa: E402
+from endplay.types import Deal as EPDeal  # noqa: E402
+from endplay.types import Denom, Player  # noqa: E402
+
+DENOMS = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt]
+
+
+def random_bits(r: random.Random, size: int) -> list[int]:
+    deck = [16 * s + k for s in range(4) for k in range(13)]
+    r.shuffle(deck)
+    return [sum(1 << c for c in deck[size * q : size * (q + 1)]) for q in range(4)]
+
+
+def pbn(bits: list[int]) -> str:
+    hands = []
+    for b in bits:
+        suits = [
+            "".join("23456789TJQKA"[k] for k in range(12, -1, -1) if b >> (16 * s + k) & 1) for s in range(4)
+        ]
+        hands.append(".".join(suits))
+    return " ".join(hands)
+
+
+def dds_tricks(bits: list[int], strain: int, leader: int) -> int:
+    """DDS's tricks for the leader's side (seat k is compass player k-1: N E S W = seats 1-4)."""
+    deal = EPDeal.from_pbn("N:" + pbn(bits))
+    deal.trump = DENOMS[strain]
+    deal.first = Player(leader)
+    return max(score for _, score in solve_board(deal, SolveMode.OptimalOne))
+
+
+def compare_with_dds(seed: int, count: int, sizes) -> int:
+    r = random.Random(seed)
+    cases = [(random_bits(r, r.choice(sizes)), k % 5, r.randrange(4)) for k in range(count)]
+    mismatches = []
+    for strain in range(5):
+        for leader in range(4):
+            group = [c for c in cases if c[1] == strain and c[2] == leader]
+            if not group:
+                continue
+            ours = solve_many([pbn(b) for b, _, _ in group], trump=strain, leader=leader + 1, threads=2)
+            for (bits, _, _), got in zip(group, ours):
+                expected = dds_tricks(bits, strain, leader)
+                if got != expected:
+                    mismatches.append((pbn(bits), strain, leader, got, expected))
+    assert not mismatches, mismatches[:5]
+    return len(cases)
+
+
+def test_team_mode_equals_dds_on_300_full_deals_in_every_strain():
+    assert compare_with_dds(seed=1, count=300, sizes=[13]) == 300
+
+
+def test_team_mode_equals_dds_on_endings():
+    assert compare_with_dds(seed=2, count=400, sizes=[1, 2, 3, 4, 5, 6, 7, 8, 9]) == 400
+
+
+@pytest.mark.slow
+def test_team_mode_equals_dds_on_2000_full_deals():
+    assert compare_with_dds(seed=3, count=2000, sizes=[13]) == 2000
+
+
+def test_solo_mode_equals_brute_force_on_endings():
+    r = random.Random(4)
+    for k in range(300):
+        size = 5 if k % 12 == 0 else r.choice([1, 2, 3, 4])  # 25 endings of 5 cards a hand
+        bits = random_bits(r, size)
+        strain = k % 5
+        leader = r.randrange(4)
+        player = r.randrange(4)
+        hands = [frozenset(naive.cards_of(b)) for b in bits]
+        expected = naive.minimax_tricks(hands, leader, strain, frozenset([player]))
+        got = solve(pbn(bits), trump=strain, leader=leader + 1, mode="solo", player=player + 1)
+        assert got == expected, (pbn(bits), strain, leader, player)
+
+
+def test_team_mode_equals_brute_force_for_the_non_leading_side():
+    r = random.Random(5)
+    for k in range(150):
+        size = 5 if k % 10 == 0 else r.choice([2, 3, 4])
+        bits = random_bits(r, size)
+        strain, leader = k % 5, r.randrange(4)
+        player = (leader + 1) % 4  # the other partnership
+        hands = [frozenset(naive.cards_of(b)) for b in bits]
+        expected = naive.minimax_tricks(hands, leader, strain, frozenset([player, (player + 2) % 4]))
+        assert solve(pbn(bits), trump=strain, leader=leader + 1, player=player + 1) == expected
+
+
+def test_solo_never_beats_the_partnership_on_full_deals():
+    r = random.Random(6)
+    deals = [pbn(random_bits(r, 13)) for _ in range(40)]
+    for player in (1, 2):
+        solo = solve_many(deals, trump="hearts", leader=1, mode="solo", player=player)
+        team = solve_many(deals, trump="hearts", leader=1, mode="team", player=player)
+        assert (solo <= team).all()
+        assert (solo < team).any()
+
+
+def test_scores_of_all_cards_match_dds():
+    r = random.Random(7)
+    for k in range(20):
+        bits = random_bits(r, 13)
+        strain, leader = k % 5, r.randrange(4)
+        deal = EPDeal.from_pbn("N:" + pbn(bits))
+        deal.trump = DENOMS[strain]
+        deal.first = Player(leader)
+        expected = {(c.suit.value, c.rank.value.bit_length() - 3): s for c, s in solve_board(deal)}
+        ours = card_scores(pbn(bits), trump=strain, leader=leader + 1)
+        assert {(int(c.suit), int(c.rank)): v for c, v in ours.items()} == expected
+
+
+def test_results_do_not_depend_on_threads_or_batching():
+    r = random.Random(8)
+    deals = [pbn(random_bits(r, 13)) for _ in range(30)]
+    one = solve_many(deals, threads=1)
+    two = solve_many(deals, threads=2)
+    assert np.array_equal(one, two)
+    assert [solve(d) for d in deals[:5]] == list(one[:5])
+
+
+def test_table_memory_is_fixed():
+    table = dd.new_table()
+    assert table.nbytes == dd.TT_MEMORY_BYTES
+    w = dd.new_workspace()
+    r = random.Random(9)
+    for _ in range(10):
+        dd.solve_one(w, table, np.array(random_bits(r, 13), dtype=np.uint64), 1, 0, dd.TEAM, 0)
+    assert table.nbytes == dd.TT_MEMORY_BYTES
