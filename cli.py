@@ -151,11 +151,11 @@ def parse_int_list(text: str | None, what: str, count: int | None = None) -> lis
 
 @contextlib.contextmanager
 def progress_bar(label: str, total: int, enabled: bool = True):
-    """A progress bar on stderr (drawn only on a terminal); yields ``update(done, total)``."""
-    if not enabled:
+    """A progress bar on stderr, drawn only on a terminal; yields ``update(done, total)``."""
+    stream = sys.stderr
+    if not enabled or not stream.isatty():
         yield lambda done, total=None: None
         return
-    stream = sys.stderr
     with click.progressbar(length=max(total, 1), label=label, file=stream) as bar:
         seen = {"done": 0}
 
@@ -294,6 +294,145 @@ def score(variant, scores, bids, tricks, as_json):
         click.echo(f"No winner yet: {result.reason}.")
     else:
         click.echo("No winner yet.")
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 bid
+
+
+def _pct(p, se=None, digits=1):
+    if p is None or p != p:
+        return "-"
+    text = f"{100 * p:.{digits}f}%"
+    if se is not None and se == se:
+        text += f" ± {100 * se:.{digits}f}"
+    return text
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("hand")
+@click.option(
+    "--seat", type=int, default=1, show_default=True, help="Your seat: 1 bids first and leads, 4 deals."
+)
+@click.option(
+    "--scores", default="0,0,0,0", show_default=True, help="All four scores before the hand, seat 1 first."
+)
+@click.option(
+    "--bids", "earlier", default="", help="The bids already made by the seats before you, in order."
+)
+@variant_options
+@click.option("--model", type=click.Choice(["rollout", "dd"]), default="rollout", show_default=True,
+              help="rollout: bots bid and play the hand out; dd: solo double dummy (pessimistic).")  # fmt: skip
+@click.option("--policy", type=click.Choice(["standard", "greedy"]), default="standard", show_default=True,
+              help="Card play of all four players (rollout).")  # fmt: skip
+@click.option("--samples", type=int, help="Deals to sample (default: until every P(make) has SE <= 0.003).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--threads", type=int, help="Threads (default: all); the result does not depend on it.")
+@click.option(
+    "--infer/--no-infer",
+    default=True,
+    show_default=True,
+    help="Weight deals by how likely the earlier bids were.",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Write a PNG: trick distribution and EV per bid.",
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on, off with --json)."
+)
+@json_option
+def bid(
+    hand,
+    seat,
+    scores,
+    earlier,
+    variant,
+    model,
+    policy,
+    samples,
+    seed,
+    threads,
+    infer,
+    plot_path,
+    progress,
+    as_json,
+):
+    """What should I bid with HAND? Trick distribution and expected value of every legal bid.
+
+    HAND is 13 cards (AKQ5.KJ4.T93.862 or S:AKQ5 H:KJ4 D:T93 C:862). Seats are bidding order:
+    1 bids first and leads, 4 is the dealer; partners 1+3 and 2+4.
+    """
+    from analyzer.bidding import check_bid_inputs, recommend_bid
+
+    if seat not in (1, 2, 3, 4):
+        raise T400Error(f"--seat {seat}: expected 1..4 (1 bids first and leads, 4 deals)")
+    if samples is not None and samples < 1:
+        raise T400Error(f"--samples {samples}: expected at least 1")
+    if threads is not None and threads < 1:
+        raise T400Error(f"--threads {threads}: expected at least 1")
+    if plot_path:
+        _check_writable(plot_path)
+    score_list = parse_int_list(scores, "--scores", 4)
+    earlier_bids = parse_int_list(earlier, "--bids") or []
+    check_bid_inputs(hand, seat, score_list, earlier_bids, variant, model, samples)
+    show = (not as_json) if progress is None else progress
+    with progress_bar("sampling", 1, enabled=show) as update:
+        result = recommend_bid(
+            hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
+            samples=samples, seed=seed, threads=threads, infer=infer, progress=update,
+        )  # fmt: skip
+    if plot_path:
+        from analyzer.report import plot_bid
+
+        plot_bid(result, plot_path)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    _print_bid(result, variant)
+
+
+def _check_writable(path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(folder):
+        raise T400Error(f"--plot {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise T400Error(f"--plot {path}: cannot write in {folder}")
+
+
+def _print_bid(r, variant) -> None:
+    hand = analyzer.parse_hand(r.hand)
+    roles = {1: "bids first and leads", 2: "bids second", 3: "bids third", 4: "deals and bids last"}
+    click.echo(f"Hand {hand.to_symbols()}   seat {r.seat} ({roles[r.seat]})   "
+               f"scores {'/'.join(map(str, r.scores))}   variant {r.variant}")  # fmt: skip
+    if r.bids:
+        click.echo(f"Earlier bids: {', '.join(f'seat {i + 1}: {b}' for i, b in enumerate(r.bids))}"
+                   f"   (inference {'on' if r.infer else 'off'}; effective sample {r.effective_samples:,.0f})")  # fmt: skip
+    model = "rollout, bots bid and all play " + r.policy if r.model == "rollout" else "solo double dummy"
+    click.echo(f"Model: {model}; {r.samples:,} deals (seed {r.seed}), {r.elapsed_s:.2f} s"
+               + ("" if r.target_met else "; precision target not reached (cap)"))  # fmt: skip
+    if r.note:
+        click.echo(f"Note: {r.note}")
+    click.echo(
+        f"\nYour tricks if you bid {r.recommended} (hands played): mean {r.tricks_mean:.2f} ± {r.tricks_mean_se:.2f}"
+    )
+    ks = [k for k in range(14) if r.tricks[k] == r.tricks[k] and r.tricks[k] >= 0.0005]
+    click.echo(format_table(["tricks", *ks], [["P", *(f"{100 * r.tricks[k]:.1f}%" for k in ks)]]))
+    click.echo("")
+    rows = []
+    for row in r.rows:
+        mark = "*" if row.bid == r.recommended else ""
+        rows.append([f"{mark}{row.bid}", row.value, _pct(row.p_make, row.p_make_se), _pct(row.p_dead, None),
+                     f"{row.ev:+.2f} ± {row.ev_se:.2f}", _pct(row.p_best, None, 0)])  # fmt: skip
+    click.echo(
+        format_table(["bid", "value", "P(make)", "P(dead)", "EV (points)", "P(best)"], rows, align="rrrrrr")
+    )
+    line = f"\nRecommended: bid {r.recommended} (EV {r.row(r.recommended).ev:+.2f}; best with probability {100 * r.p_best:.0f}%"
+    if r.runner_up is not None:
+        line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"
+    click.echo(line + ")")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,6 +46,10 @@ def _warm_simulation() -> None:
                np.full(4, kp.STANDARD), bot, rules.values, rules.min_bids, rules.table_mins, True, 2.0)  # fmt: skip
     kp.play_hand(np.array([0x1, 0x2, 0x4, 0x8], dtype=np.uint64), zeros, 0, zeros, 1, np.zeros(4, dtype=np.int64),
                  np.zeros(52, dtype=np.int64))  # fmt: skip
+    hands, weights, later = kr.deal_and_bid(1, 0, 1, 4, np.uint64(0x1FFF), 1, zeros, np.array([3]), np.arange(2, 5),
+                                            zeros, bot, rules.values, rules.min_bids, rules.table_mins, True, 2.0)  # fmt: skip
+    kr.score_solved(hands, weights, later, np.zeros(4, dtype=np.int64), 1, zeros, np.arange(2, 5), rules.values,
+                    rules.table_mins, 1, 4)  # fmt: skip
 
 
 def _warm_double_dummy() -> None:

@@ -173,6 +173,51 @@ def training_hands(
     return hands_out, bids_out, tricks_out, focal_out
 
 
+@hot
+def weigh_earlier(hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins):
+    """Copy the earlier bids into ``bids``; the deal's weight: 1, or with ``infer`` the
+    likelihood of those bids under the bot model (a softmax of its expected values)."""
+    w = 1.0
+    prior = 0
+    for s in range(seat):
+        bids[s] = earlier_bids[s]
+        if infer:
+            w *= bid_likelihood(
+                bot, values, min_bids, table_mins, hands[s], s, scores, prior, earlier_bids[s], tau
+            )
+        prior += earlier_bids[s]
+    return w
+
+
+@hot
+def record_outcome(a, w, dead, own_tricks, bid, value):
+    """Add one weighted outcome of a candidate bid to its sums ``a``; returns its score change."""
+    w2 = w * w
+    a[R_W] += w
+    a[R_W2] += w2
+    if dead:
+        a[R_DEAD] += w
+        a[R_DEAD + 1] += w2
+        return 0.0
+    a[R_TRICKS + own_tricks] += w
+    x = -float(value)
+    if own_tricks >= bid:
+        x = float(value)
+        a[R_MAKE] += w
+        a[R_MAKE + 1] += w2
+    a[R_SCORE] += w * x
+    a[R_SCORE + 1] += w2 * x
+    a[R_SCORE + 2] += w2 * x * x
+    return x
+
+
+@hot
+def add_cross(cross_c, w2, x, m):
+    for j in range(m):
+        for k in range(m):
+            cross_c[j, k] += w2 * x[j] * x[k]
+
+
 @PJIT
 def rollout(
     seed, first_chunk, n_chunks, chunk_size, hand, seat, scores, earlier_bids, candidates,
@@ -181,9 +226,10 @@ def rollout(
     """Evaluate candidate bids for a known hand on the same sampled deals.
 
     hand: uint64, the player's cards; seat: 0..3; scores: int64[4] in seat order;
-    earlier_bids: int64[seat], the bids of seats before the player; candidates: int64[m];
-    bidders/policies: int64[4]; bot: a bot array (:func:`kernels.bidder.make_bot`); infer: weight each deal by the likelihood of the earlier bids
-    under the bot model (softmax of its expected values, temperature ``tau``).
+    earlier_bids: int64[>= seat], the bids of seats before the player; candidates: int64[m];
+    bidders/policies: int64[4]; bot: a bot array (:func:`kernels.bidder.make_bot`); infer:
+    weight each deal by the likelihood of the earlier bids under the bot model (softmax of its
+    expected values, temperature ``tau``).
     Per deal: deal the 39 unseen cards; for each candidate, the later seats bid by bot, a dead
     hand scores 0, else all play out and the player scores +/- the candidate's value.
     Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, m, m] = sum w^2 x_a x_b
@@ -197,8 +243,6 @@ def rollout(
     later = np.zeros((n_chunks, m, 4, 14))
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
-    known = np.zeros(4, dtype=np.uint64)
-    known[seat] = hand
     earlier_sum = 0
     for s in range(seat):
         earlier_sum += earlier_bids[s]
@@ -213,54 +257,123 @@ def rollout(
         x = np.empty(m)
         for _ in range(chunk_size):
             for s in range(4):
-                hands[s] = known[s]
+                hands[s] = U64(0)
+            hands[seat] = hand
             deal_pool(state, pool, counts, hands)
-            w = 1.0
-            prior = 0
-            for s in range(seat):
-                bids[s] = earlier_bids[s]
-                if infer:
-                    w *= bid_likelihood(
-                        bot, values, min_bids, table_mins, hands[s], s, scores, prior, earlier_bids[s], tau
-                    )
-                prior += earlier_bids[s]
+            w = weigh_earlier(
+                hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins
+            )
             if w == 0.0:
                 continue
-            w2 = w * w
             for s in range(4):
                 hearts_out[c, s] += w * popcount(hands[s] & U64(0x1FFF << 16))
             for j in range(m):
                 bid = candidates[j]
                 bids[seat] = bid
-                total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, seat + 1,
-                                 earlier_sum + bid)  # fmt: skip
-                a = acc[c, j]
-                a[R_W] += w
-                a[R_W2] += w2
+                total = bot_bids(
+                    bidders, bot, min_bids, table_mins, hands, scores, bids, seat + 1, earlier_sum + bid
+                )
                 for s in range(seat + 1, 4):
                     later[c, j, s, bids[s]] += w
-                if total < tmin:
-                    x[j] = 0.0
-                    a[R_DEAD] += w
-                    a[R_DEAD + 1] += w2
-                    continue
-                play_deal(hands, bids, policies, tricks)
-                own = tricks[seat]
-                a[R_TRICKS + own] += w
-                v = values[own_row, bid]
-                if own >= bid:
-                    x[j] = v
-                    a[R_MAKE] += w
-                    a[R_MAKE + 1] += w2
-                else:
-                    x[j] = -v
-                a[R_SCORE] += w * x[j]
-                a[R_SCORE + 1] += w2 * x[j]
-                a[R_SCORE + 2] += w2 * x[j] * x[j]
-            for j in range(m):
-                for k in range(m):
-                    cross[c, j, k] += w2 * x[j] * x[k]
+                dead = total < tmin
+                own = 0
+                if not dead:
+                    play_deal(hands, bids, policies, tricks)
+                    own = tricks[seat]
+                x[j] = record_outcome(acc[c, j], w, dead, own, bid, values[own_row, bid])
+            add_cross(cross[c], w * w, x, m)
     return acc, cross, hearts_out, later
+
+
+@PJIT
+def deal_and_bid(
+    seed, first_chunk, n_chunks, chunk_size, hand, seat, scores, earlier_bids, candidates,
+    bidders, bot, values, min_bids, table_mins, infer, tau,
+):  # fmt: skip
+    """The deals, weights and later bids of :func:`rollout` (same streams), without play.
+
+    Returns (hands uint64[n, 4], weights float64[n], later int64[n, m, 4]: each seat's bid
+    for each candidate, the player's own seat holding the candidate).
+    """
+    m = candidates.shape[0]
+    n = n_chunks * chunk_size
+    hands_out = np.zeros((n, 4), dtype=np.uint64)
+    weights = np.zeros(n)
+    later = np.zeros((n, m, 4), dtype=np.int64)
+    counts = np.full(4, 13, dtype=np.int64)
+    counts[seat] = 0
+    earlier_sum = 0
+    for s in range(seat):
+        earlier_sum += earlier_bids[s]
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        pool = pool_of(~hand & U64(0x1FFF1FFF1FFF1FFF))
+        hands = np.empty(4, dtype=np.uint64)
+        bids = np.empty(4, dtype=np.int64)
+        for i in range(chunk_size):
+            k = c * chunk_size + i
+            for s in range(4):
+                hands[s] = U64(0)
+            hands[seat] = hand
+            deal_pool(state, pool, counts, hands)
+            w = weigh_earlier(
+                hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins
+            )
+            for s in range(4):
+                hands_out[k, s] = hands[s]
+            weights[k] = w
+            if w == 0.0:
+                continue
+            for j in range(m):
+                bids[seat] = candidates[j]
+                bot_bids(
+                    bidders,
+                    bot,
+                    min_bids,
+                    table_mins,
+                    hands,
+                    scores,
+                    bids,
+                    seat + 1,
+                    earlier_sum + candidates[j],
+                )
+                for s in range(4):
+                    later[k, j, s] = bids[s]
+    return hands_out, weights, later
+
+
+@JIT
+def score_solved(
+    hands, weights, later, tricks, seat, scores, candidates, values, table_mins, n_chunks, chunk_size
+):
+    """The sums of :func:`rollout` for deals whose player's tricks are known (``tricks[n]``),
+    from :func:`deal_and_bid`'s output; same shapes as :func:`rollout`'s results."""
+    m = candidates.shape[0]
+    acc = np.zeros((n_chunks, m, R_SIZE))
+    cross = np.zeros((n_chunks, m, m))
+    hearts_out = np.zeros((n_chunks, 4))
+    later_out = np.zeros((n_chunks, m, 4, 14))
+    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
+    own_row = value_row(scores[seat])
+    x = np.empty(m)
+    for c in range(n_chunks):
+        for i in range(chunk_size):
+            k = c * chunk_size + i
+            w = weights[k]
+            if w == 0.0:
+                continue
+            for s in range(4):
+                hearts_out[c, s] += w * popcount(hands[k, s] & U64(0x1FFF << 16))
+            for j in range(m):
+                total = 0
+                for s in range(4):
+                    total += later[k, j, s]
+                    if s > seat:
+                        later_out[c, j, s, later[k, j, s]] += w
+                bid = candidates[j]
+                x[j] = record_outcome(acc[c, j], w, total < tmin, tricks[k], bid, values[own_row, bid])
+            add_cross(cross[c], w * w, x, m)
+    return acc, cross, hearts_out, later_out
 
 
 @PJIT

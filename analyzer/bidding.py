@@ -1,0 +1,513 @@
+"""What should I bid? Trick distributions and expected value per bid for one hand.
+
+The 39 unseen cards are dealt at random, consistently with what the player knows. With the
+``rollout`` model the players after the player bid with the bot bidder, a dead hand scores
+nothing, and all four play the hand out with the chosen policy; with ``dd`` the player's tricks
+are the ``solo`` double-dummy result of each deal (perfect defence by the other three: a
+pessimistic figure). Every legal bid of the player is evaluated on the same deals (common
+random numbers), so differences between bids are far more precise than the bids' own figures.
+
+Earlier bids are evidence about the earlier bidders' hands: each deal is weighted by the
+probability that the bot bidder would have made those bids with the dealt hands (a softmax of
+its expected values; self-normalised importance sampling; the effective sample size is
+reported). ``infer=False`` turns that off.
+
+Every estimate comes with a standard error. Without ``samples``, sampling goes on in batches of
+whole chunks until every P(make) has a standard error of at most ``target_se`` (or a cap is
+reached); the batches are fixed, so the answer for a seed does not depend on the thread count.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.bidder import INFER_TAU
+from analyzer.errors import T400Error
+from analyzer.notation import Hand, as_hand
+from analyzer.parallel import check_seed, threads_used
+from analyzer.rules import MAX_BID, Variant, as_variant, check_bids
+from analyzer.simulate import bot_array, per_seat, policy_id
+from kernels import rollout as kr
+
+MODELS = ("rollout", "dd")
+#: Deals per chunk (the unit of random streams) and chunks per batch between precision checks.
+CHUNK = 256
+BATCH_CHUNKS = 16
+DEFAULT_TARGET_SE = 0.003
+#: Without --samples: stop at this many deals even if the precision target is not met.
+MAX_DEALS = {"rollout": 400_000, "dd": 4_096}
+DD_DEFAULT_DEALS = 512
+DD_NOTE = (
+    "dd: the player's tricks are the solo double-dummy result of each deal (the other three "
+    "defend perfectly and see all cards): a pessimistic, perfect-defence figure"
+)
+
+
+@dataclass
+class BidRow:
+    """One candidate bid."""
+
+    bid: int
+    value: int
+    p_make: float | None
+    p_make_se: float | None
+    ev: float
+    ev_se: float
+    p_dead: float
+    p_dead_se: float
+    p_best: float
+    tricks: list[float]
+    later_bids_mean: list[float | None]
+
+
+@dataclass
+class BidAnalysis:
+    """The answer to "what should I bid with this hand?" (see :func:`recommend_bid`)."""
+
+    hand: str
+    seat: int
+    scores: tuple[int, int, int, int]
+    bids: tuple[int, ...]
+    variant: str
+    model: str
+    policy: str
+    samples: int
+    seed: int
+    infer: bool
+    effective_samples: float
+    rows: list[BidRow]
+    recommended: int
+    p_best: float
+    margin: float
+    margin_se: float
+    runner_up: int | None
+    tricks: list[float]
+    tricks_se: list[float]
+    tricks_mean: float
+    tricks_mean_se: float
+    target_met: bool
+    elapsed_s: float
+    note: str | None = None
+    earlier_hearts: list[float | None] = field(default_factory=list)
+
+    def row(self, bid: int) -> BidRow:
+        for r in self.rows:
+            if r.bid == bid:
+                return r
+        raise KeyError(bid)
+
+    def to_dict(self) -> dict:
+        return {
+            "hand": self.hand,
+            "seat": self.seat,
+            "scores": list(self.scores),
+            "earlier_bids": list(self.bids),
+            "variant": self.variant,
+            "model": self.model,
+            "policy": self.policy,
+            "samples": self.samples,
+            "effective_samples": round(self.effective_samples, 1),
+            "seed": self.seed,
+            "infer": self.infer,
+            "tricks": [round(p, 6) for p in self.tricks],
+            "tricks_se": [round(p, 6) for p in self.tricks_se],
+            "tricks_mean": round(self.tricks_mean, 4),
+            "tricks_mean_se": round(self.tricks_mean_se, 4),
+            "tricks_for_bid": self.recommended,
+            "bids": [
+                {
+                    "bid": r.bid,
+                    "value": r.value,
+                    "p_make": None if r.p_make is None else round(r.p_make, 6),
+                    "p_make_se": None if r.p_make_se is None else round(r.p_make_se, 6),
+                    "ev": round(r.ev, 4),
+                    "ev_se": round(r.ev_se, 4),
+                    "p_dead": round(r.p_dead, 6),
+                    "p_dead_se": round(r.p_dead_se, 6),
+                    "p_best": round(r.p_best, 4),
+                    "later_bids_mean": [None if m is None else round(m, 3) for m in r.later_bids_mean],
+                }
+                for r in self.rows
+            ],
+            "recommended": self.recommended,
+            "p_best": round(self.p_best, 4),
+            "runner_up": self.runner_up,
+            "ev_margin": round(self.margin, 4),
+            "ev_margin_se": round(self.margin_se, 4),
+            "precision_target_met": self.target_met,
+            "earlier_hearts_mean": [None if h is None else round(h, 3) for h in self.earlier_hearts],
+            "note": self.note,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+    def dataframe(self):
+        """The bid table as a pandas DataFrame (one row per legal bid)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            [
+                {
+                    "bid": r.bid,
+                    "value": r.value,
+                    "p_make": r.p_make,
+                    "p_make_se": r.p_make_se,
+                    "ev": r.ev,
+                    "ev_se": r.ev_se,
+                    "p_dead": r.p_dead,
+                    "p_best": r.p_best,
+                }
+                for r in self.rows
+            ]
+        )
+        return frame.set_index("bid")
+
+
+# ---------------------------------------------------------------------------------------------
+# Input checks
+
+
+def check_bid_inputs(hand, seat, scores, bids, variant, model="rollout", samples=None):
+    """Check a bid query; returns (hand, scores, bids, variant), converted."""
+    h = as_hand(hand)
+    if isinstance(seat, bool) or seat not in (1, 2, 3, 4):
+        raise T400Error(f"seat {seat!r}: expected 1..4 (1 bids first and leads, 4 deals)")
+    scores = tuple(scores)
+    if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) for s in scores):
+        raise T400Error(f"scores {list(scores)}: expected 4 whole numbers, seat 1 first")
+    bids = tuple(bids)
+    if len(bids) != seat - 1:
+        raise T400Error(
+            f"{len(bids)} earlier bids given for seat {seat}: seat {seat} bids after {seat - 1} "
+            f"other{'s' if seat != 2 else ''}"
+        )
+    v = as_variant(variant)
+    check_bids(v, [int(s) for s in scores], list(bids))
+    if model not in MODELS:
+        raise T400Error(f"unknown model {model!r} (expected rollout or dd)")
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+        raise T400Error(f"samples {samples!r}: expected a whole number of at least 1")
+    return h, tuple(int(s) for s in scores), tuple(int(b) for b in bids), v
+
+
+def candidate_bids(variant: Variant, seat: int, scores: Sequence[int]) -> list[int]:
+    """Every legal bid of the player: from their minimum to 13 (a dealer's include the bids
+    that leave the total short and kill the hand)."""
+    return list(range(variant.min_bid(scores[seat - 1]), MAX_BID + 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Estimates from the merged weighted sums
+
+
+@dataclass
+class _Totals:
+    acc: np.ndarray  # [m, R_SIZE]
+    cross: np.ndarray  # [m, m]
+    hearts: np.ndarray  # [4]
+    later: np.ndarray  # [m, 4, 14]
+    deals: int
+
+    @classmethod
+    def empty(cls, m: int) -> _Totals:
+        return cls(np.zeros((m, kr.R_SIZE)), np.zeros((m, m)), np.zeros(4), np.zeros((m, 4, 14)), 0)
+
+    def add(self, acc, cross, hearts, later, deals):
+        """Merge chunk results, chunk by chunk in order (float sums depend on the order)."""
+        for c in range(acc.shape[0]):
+            self.acc += acc[c]
+            self.cross += cross[c]
+            self.hearts += hearts[c]
+            self.later += later[c]
+        self.deals += deals
+
+
+def _ratio_se(sum_w, sum_w2, sum_wx, sum_w2x, sum_w2x2):
+    """Mean and standard error of a self-normalised weighted mean."""
+    if sum_w <= 0:
+        return float("nan"), float("nan")
+    mu = float(sum_wx / sum_w)
+    var = float((sum_w2x2 - 2 * mu * sum_w2x + mu * mu * sum_w2) / (sum_w * sum_w))
+    return mu, math.sqrt(max(var, 0.0))
+
+
+def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
+    a = t.acc
+    m = len(candidates)
+    w = a[:, kr.R_W]
+    w2 = a[:, kr.R_W2]
+    rows = []
+    evs = np.zeros(m)
+    ev_ses = np.zeros(m)
+    for j, bid in enumerate(candidates):
+        ev, ev_se = _ratio_se(w[j], w2[j], a[j, kr.R_SCORE], a[j, kr.R_SCORE + 1], a[j, kr.R_SCORE + 2])
+        dead_w, dead_w2 = a[j, kr.R_DEAD], a[j, kr.R_DEAD + 1]
+        p_dead, p_dead_se = _ratio_se(w[j], w2[j], dead_w, dead_w2, dead_w2)
+        alive_w = w[j] - dead_w
+        alive_w2 = w2[j] - dead_w2
+        if alive_w > 1e-12 * max(w[j], 1e-300):
+            mk_w, mk_w2 = a[j, kr.R_MAKE], a[j, kr.R_MAKE + 1]
+            p_make, p_make_se = _ratio_se(alive_w, alive_w2, mk_w, mk_w2, mk_w2)
+            hist = a[j, kr.R_TRICKS : kr.R_TRICKS + 14]
+            tricks = [float(x) for x in hist / hist.sum()]
+        else:
+            p_make = p_make_se = None
+            tricks = [float("nan")] * 14
+        later_w = t.later[j]
+        later = []
+        for s in range(4):
+            total = later_w[s].sum()
+            later.append(
+                float((later_w[s] * np.arange(14)).sum() / total) if total > 0 and s >= seat else None
+            )
+        evs[j] = ev
+        ev_ses[j] = ev_se
+        rows.append(
+            BidRow(
+                bid=bid,
+                value=variant.bid_value(bid, own_score),
+                p_make=p_make,
+                p_make_se=p_make_se,
+                ev=ev,
+                ev_se=ev_se,
+                p_dead=p_dead,
+                p_dead_se=p_dead_se,
+                p_best=0.0,
+                tricks=tricks,
+                later_bids_mean=later,
+            )
+        )
+    cov = _covariance(t, evs)
+    p_best = _probability_best(evs, cov, seed)
+    for r, p in zip(rows, p_best):
+        r.p_best = float(p)
+    return rows, evs, cov
+
+
+def _covariance(t: _Totals, mu: np.ndarray) -> np.ndarray:
+    """Covariance of the EV estimates (they share deals, so they are strongly correlated)."""
+    a = t.acc
+    sw = a[0, kr.R_W]
+    sw2 = a[0, kr.R_W2]
+    swx = a[:, kr.R_SCORE + 1]  # sum w^2 x
+    cross = t.cross - np.outer(mu, swx) - np.outer(swx, mu) + np.outer(mu, mu) * sw2
+    return cross / (sw * sw)
+
+
+def _probability_best(mu: np.ndarray, cov: np.ndarray, seed: int, draws: int = 20_000) -> np.ndarray:
+    """P(each candidate has the highest true EV), over the sampling noise of the estimates."""
+    m = len(mu)
+    if m == 1:
+        return np.ones(1)
+    rng = np.random.default_rng([seed, 0x7E4])
+    vals, vecs = np.linalg.eigh((cov + cov.T) / 2)
+    root = vecs * np.sqrt(np.clip(vals, 0, None))
+    z = rng.standard_normal((draws, m))
+    sims = mu + z @ root.T
+    winners = np.argmax(sims + 1e-9 * np.arange(m)[::-1], axis=1)  # ties to the lower bid
+    return np.bincount(winners, minlength=m) / draws
+
+
+# ---------------------------------------------------------------------------------------------
+# The analysis
+
+
+def recommend_bid(
+    hand: Hand | str,
+    seat: int = 1,
+    scores: Sequence[int] = (0, 0, 0, 0),
+    bids: Sequence[int] = (),
+    variant: Variant | str | None = "dananeer",
+    model: str = "rollout",
+    policy: str = "standard",
+    samples: int | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    infer: bool = True,
+    target_se: float = DEFAULT_TARGET_SE,
+    progress: Callable[[int, int], None] | None = None,
+) -> BidAnalysis:
+    """Trick distribution and expected value of every legal bid for ``hand`` in ``seat``.
+
+    >>> a = recommend_bid("-.AKQJT98765432.-.-", samples=512)
+    >>> a.recommended, a.row(13).p_make, a.row(a.recommended).value
+    (10, 1.0, 40)
+    """
+    start = time.perf_counter()
+    check_seed(seed)
+    h, scores, bids, v = check_bid_inputs(hand, seat, scores, bids, variant, model, samples)
+    pol = per_seat(policy, policy_id, "policy")
+    candidates = candidate_bids(v, seat, scores)
+    infer = bool(infer) and seat > 1
+    if model == "dd":
+        totals, target_met = _run_dd(
+            h, seat, scores, bids, v, candidates, samples, seed, threads, infer, progress
+        )
+        note = DD_NOTE
+    else:
+        totals, target_met = _run_rollout(
+            h, seat, scores, bids, v, pol, candidates, samples, seed, threads, infer, target_se, progress
+        )
+        note = None
+    own = scores[seat - 1]
+    rows, evs, cov = _estimates(totals, candidates, v, own, seat, seed)
+    best = int(np.argmax(evs + 1e-9 * np.arange(len(evs))[::-1]))  # ties to the lower bid
+    order = np.argsort(-evs, kind="stable")
+    runner = (
+        int(order[1]) if len(order) > 1 and order[0] == best else (int(order[0]) if len(order) > 1 else None)
+    )
+    if runner is not None:
+        margin = float(evs[best] - evs[runner])
+        margin_se = float(math.sqrt(max(cov[best, best] + cov[runner, runner] - 2 * cov[best, runner], 0.0)))
+    else:
+        margin = margin_se = 0.0
+    rec = rows[best]
+    tricks = rec.tricks if rec.p_make is not None else _pooled_tricks(totals)
+    a = totals.acc[best]
+    alive_w = a[kr.R_W] - a[kr.R_DEAD]
+    alive_w2 = a[kr.R_W2] - a[kr.R_DEAD + 1]
+    ess_alive = alive_w * alive_w / alive_w2 if alive_w2 > 0 else 0.0
+    t = np.array(tricks)
+    mean = float(np.nansum(t * np.arange(14)))
+    var = float(np.nansum(t * (np.arange(14) - mean) ** 2))
+    tricks_se = [math.sqrt(max(p * (1 - p), 0.0) / ess_alive) if ess_alive > 0 else float("nan") for p in t]
+    w_total = totals.acc[0, kr.R_W]
+    w2_total = totals.acc[0, kr.R_W2]
+    hearts = [float(totals.hearts[s] / w_total) if s < seat - 1 else None for s in range(4)]
+    return BidAnalysis(
+        hand=h.to_dot(),
+        seat=seat,
+        scores=scores,
+        bids=bids,
+        variant=v.label,
+        model=model,
+        policy=policy if isinstance(policy, str) else "/".join(policy),
+        samples=totals.deals,
+        seed=seed,
+        infer=infer,
+        effective_samples=float(w_total * w_total / w2_total) if w2_total > 0 else 0.0,
+        rows=rows,
+        recommended=rec.bid,
+        p_best=rec.p_best,
+        margin=margin,
+        margin_se=margin_se,
+        runner_up=rows[runner].bid if runner is not None else None,
+        tricks=[float(x) for x in tricks],
+        tricks_se=tricks_se,
+        tricks_mean=mean,
+        tricks_mean_se=math.sqrt(var / ess_alive) if ess_alive > 0 else float("nan"),
+        target_met=target_met,
+        elapsed_s=time.perf_counter() - start,
+        note=note,
+        earlier_hearts=hearts,
+    )
+
+
+def _pooled_tricks(t: _Totals) -> list[float]:
+    hist = t.acc[:, kr.R_TRICKS : kr.R_TRICKS + 14].sum(axis=0)
+    return list(hist / hist.sum()) if hist.sum() > 0 else [float("nan")] * 14
+
+
+def _max_p_make_se(t: _Totals) -> float:
+    worst = 0.0
+    a = t.acc
+    for j in range(a.shape[0]):
+        alive_w = a[j, kr.R_W] - a[j, kr.R_DEAD]
+        alive_w2 = a[j, kr.R_W2] - a[j, kr.R_DEAD + 1]
+        if alive_w <= 0:
+            continue
+        _, se = _ratio_se(alive_w, alive_w2, a[j, kr.R_MAKE], a[j, kr.R_MAKE + 1], a[j, kr.R_MAKE + 1])
+        worst = max(worst, se)
+    return worst
+
+
+def _run_rollout(
+    h, seat, scores, bids, v, pol, candidates, samples, seed, threads, infer, target_se, progress
+):
+    rules = v.kernel_tables()
+    bot = bot_array(v)
+    bidders = np.zeros(4, dtype=np.int64)
+    cand = np.array(candidates, dtype=np.int64)
+    earlier = np.array(bids if bids else [0], dtype=np.int64)
+    score_arr = np.array(scores, dtype=np.int64)
+    totals = _Totals.empty(len(candidates))
+
+    def run(first, n_chunks, chunk):
+        out = kr.rollout(
+            seed, first, n_chunks, chunk, np.uint64(h.bits), seat - 1, score_arr, earlier, cand, bidders, pol,
+            bot, rules.values, rules.min_bids, rules.table_mins, infer, INFER_TAU,
+        )  # fmt: skip
+        totals.add(*out, deals=n_chunks * chunk)
+
+    with threads_used(threads):
+        if samples is not None:
+            chunk = min(CHUNK, samples)
+            n_chunks = math.ceil(samples / chunk)
+            done = 0
+            while done < n_chunks:
+                step = min(BATCH_CHUNKS, n_chunks - done)
+                run(done, step, chunk)
+                done += step
+                if progress:
+                    progress(done, n_chunks)
+            return totals, _max_p_make_se(totals) <= target_se
+        cap = MAX_DEALS["rollout"] // CHUNK
+        done = 0
+        while done < cap:
+            run(done, BATCH_CHUNKS, CHUNK)
+            done += BATCH_CHUNKS
+            worst = _max_p_make_se(totals)
+            if progress:
+                # progress towards the precision target (the SE falls as 1/sqrt(deals))
+                needed = done * (worst / target_se) ** 2 if worst > 0 else done
+                progress(done, int(min(cap, max(done, needed))))
+            if worst <= target_se:
+                return totals, True
+        return totals, False
+
+
+def _run_dd(h, seat, scores, bids, v, candidates, samples, seed, threads, infer, progress):
+    """Deal and bid as the rollout does; the player's tricks are solo double dummy."""
+    from analyzer.solve import solve_many
+
+    rules = v.kernel_tables()
+    bot = bot_array(v)
+    cand = np.array(candidates, dtype=np.int64)
+    earlier = np.array(bids if bids else [0], dtype=np.int64)
+    score_arr = np.array(scores, dtype=np.int64)
+    n = samples if samples is not None else DD_DEFAULT_DEALS
+    chunk = min(CHUNK, n)
+    n_chunks = math.ceil(n / chunk)
+    with threads_used(threads):
+        hands, weights, later = kr.deal_and_bid(
+            seed, 0, n_chunks, chunk, np.uint64(h.bits), seat - 1, score_arr, earlier, cand,
+            np.zeros(4, dtype=np.int64), bot, rules.values, rules.min_bids, rules.table_mins, infer, INFER_TAU,
+        )  # fmt: skip
+        live = np.flatnonzero(weights > 0)
+        tricks = np.zeros(len(weights), dtype=np.int64)
+        if len(live):
+            deals = [tuple(int(x) for x in hands[i]) for i in live]
+            tricks[live] = solve_many(
+                [[Hand(b) for b in d] for d in deals], trump="hearts", leader=1, mode="solo", player=seat,
+                threads=threads, progress=progress,
+            )  # fmt: skip
+    totals = _Totals.empty(len(candidates))
+    out = kr.score_solved(
+        hands,
+        weights,
+        later,
+        tricks,
+        seat - 1,
+        score_arr,
+        cand,
+        rules.values,
+        rules.table_mins,
+        n_chunks,
+        chunk,
+    )
+    totals.add(*out, deals=n_chunks * chunk)
+    return totals, _max_p_make_se(totals) <= DEFAULT_TARGET_SE

@@ -1,0 +1,147 @@
+"""`t400 bid` and `recommend_bid`: the sanity checks a player would make, and the CLI."""
+
+import json
+
+import numba
+import pytest
+from click.testing import CliRunner
+
+from analyzer.bidding import recommend_bid
+from cli import cli
+
+EXAMPLE = "AKQ5.KJ4.T93.862"
+
+
+def test_thirteen_hearts_make_thirteen_and_recommend_a_bid_worth_40():
+    a = recommend_bid("-.AKQJT98765432.-.-", samples=2048)
+    assert a.row(13).p_make == 1.0
+    assert a.row(a.recommended).value == 40
+    assert a.tricks[13] == 1.0
+
+
+def test_twos_and_threes_without_hearts_recommend_the_minimum():
+    a = recommend_bid("5432.-.5432.65432", samples=4096)
+    assert a.recommended == 2
+
+
+def test_making_gets_harder_as_the_bid_rises():
+    a = recommend_bid(EXAMPLE, samples=8192)
+    made = [r.p_make for r in a.rows]
+    ses = [r.p_make_se for r in a.rows]
+    for lower, higher, se in zip(made, made[1:], ses):
+        assert higher <= lower + 2 * se + 1e-12
+
+
+def test_where_no_hand_dies_ev_is_value_times_two_p_make_minus_one():
+    a = recommend_bid(EXAMPLE, seat=4, bids=[4, 4, 4], samples=4096)  # 12 already bid: nothing dies
+    for r in a.rows:
+        assert r.p_dead == 0.0
+        assert r.ev == pytest.approx(r.value * (2 * r.p_make - 1), abs=1e-9)
+
+
+def test_the_dealer_sees_which_bids_kill_the_hand():
+    a = recommend_bid(EXAMPLE, seat=4, bids=[2, 2, 2], samples=2048)  # table minimum 11
+    for r in a.rows:
+        if r.bid < 5:
+            assert r.p_dead == 1.0 and r.ev == 0.0 and r.p_make is None
+        else:
+            assert r.p_dead == 0.0
+
+
+def test_inference_from_a_bid_of_nine():
+    uniform = recommend_bid(EXAMPLE, seat=2, bids=[9], samples=8192, infer=False)
+    inferred = recommend_bid(EXAMPLE, seat=2, bids=[9], samples=8192, infer=True)
+    expected_uniform = (13 - 3) * 13 / 39  # hearts left for seat 1 out of the 39 unseen cards
+    assert uniform.earlier_hearts[0] == pytest.approx(expected_uniform, abs=0.1)
+    assert inferred.earlier_hearts[0] > expected_uniform + 1.5, "a 9 bidder holds clearly more hearts"
+    assert inferred.effective_samples < inferred.samples
+    assert inferred.tricks_mean < uniform.tricks_mean - 0.1, "a strong seat 1 costs the player tricks"
+
+
+def test_same_seed_same_answer_whatever_the_threads():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread only")
+    one = recommend_bid(EXAMPLE, seat=3, bids=[3, 4], seed=7, threads=1, samples=6000).to_dict()
+    two = recommend_bid(EXAMPLE, seat=3, bids=[3, 4], seed=7, threads=2, samples=6000).to_dict()
+    one.pop("elapsed_s")
+    two.pop("elapsed_s")
+    assert one == two
+
+
+def test_default_precision_meets_the_target():
+    a = recommend_bid("KQ3.AKQJ7.A4.K52", seat=2, bids=[3])
+    assert a.target_met
+    assert all(r.p_make_se is None or r.p_make_se <= 0.003 for r in a.rows)
+    assert 0.0 <= a.p_best <= 1.0 and a.rows  # the recommendation comes with a confidence
+
+
+def test_double_dummy_is_not_above_the_rollout_for_a_strong_trump_hand():
+    hand = "K.AKQJT98.A4.K52"
+    dd = recommend_bid(hand, model="dd", samples=64)
+    rollout = recommend_bid(hand, samples=4096)
+    assert dd.note and "pessimistic" in dd.note
+    noise = 3 * (dd.tricks_mean_se + rollout.tricks_mean_se)
+    assert dd.tricks_mean <= rollout.tricks_mean + noise
+
+
+def test_dataframe_and_dict():
+    a = recommend_bid(EXAMPLE, samples=1024)
+    frame = a.dataframe()
+    assert list(frame.index) == list(range(2, 14))
+    d = a.to_dict()
+    for key in ("tricks", "tricks_mean", "bids", "recommended", "samples", "seed", "variant", "model", "policy",
+                "elapsed_s", "p_best"):  # fmt: skip
+        assert key in d
+    assert len(d["tricks"]) == 14 and abs(sum(d["tricks"]) - 1) < 1e-9
+    for row in d["bids"]:
+        assert set(row) >= {"bid", "value", "p_make", "ev", "ev_se", "p_dead"}
+
+
+# -- the command ---------------------------------------------------------------------------------
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_bid_json_and_table(tmp_path):
+    r = run("bid", EXAMPLE, "--samples", "2048", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["samples"] == 2048 and data["seed"] == 0 and data["variant"] == "dananeer"
+    plot = tmp_path / "bid.png"
+    r = run(
+        "bid",
+        "S:AKQ5 H:KJ4 D:T93 C:862",
+        "--seat",
+        "2",
+        "--bids",
+        "4",
+        "--samples",
+        "1024",
+        "--plot",
+        str(plot),
+    )
+    assert r.exit_code == 0, r.output
+    assert "Recommended: bid" in r.stdout and "P(make)" in r.stdout
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["AKQ5.KJ4.T93.86"], "12 cards, a hand needs 13"),
+        (["AKQ5.KJX.T93.862"], "unknown rank 'X'"),
+        ([EXAMPLE, "--seat", "5"], "--seat 5"),
+        ([EXAMPLE, "--scores", "1,2,3"], "--scores: expected 4 values"),
+        ([EXAMPLE, "--seat", "3", "--bids", "4"], "1 earlier bids given for seat 3"),
+        ([EXAMPLE, "--seat", "2", "--bids", "14"], "seat 1 bid 14"),
+        ([EXAMPLE, "--seat", "2", "--bids", "2", "--scores", "35,0,0,0"], "below its minimum of 3"),
+        ([EXAMPLE, "--samples", "0"], "--samples 0"),
+        ([EXAMPLE, "--variant", "chess"], "unknown variant"),
+        ([EXAMPLE, "--plot", "/nonexistent/folder/x.png"], "does not exist"),
+    ],
+)
+def test_bid_bad_input(args, fragment):
+    r = run("bid", *args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: ") and fragment in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
