@@ -6,7 +6,7 @@ The Python API. Everything here checks its input and raises :class:`T400Error` (
 
 __version__ = "0.1.0"
 
-from analyzer.errors import T400Error
+from analyzer.errors import ClusterError, Interrupted, T400Error
 from analyzer.notation import Card, Deal, Hand, Rank, Suit, parse_deal, parse_hand
 from analyzer.rules import (
     PRESETS,
@@ -18,9 +18,36 @@ from analyzer.rules import (
     settle_round,
 )
 
+
+def simulate_matches(*args, **kwargs):
+    """See :func:`analyzer.matches.simulate_matches` (imported lazily: it loads the kernels)."""
+    from analyzer.matches import simulate_matches as run
+
+    return run(*args, **kwargs)
+
+
+def summarize_matches(*args, **kwargs):
+    """See :func:`analyzer.matches.summarize_matches`."""
+    from analyzer.matches import summarize_matches as run
+
+    return run(*args, **kwargs)
+
+
+def recommend_bid(*args, **kwargs):
+    """See :func:`analyzer.bidding.recommend_bid`."""
+    from analyzer.bidding import recommend_bid as run
+
+    return run(*args, **kwargs)
+
+
 __all__ = [
     "__version__",
     "T400Error",
+    "ClusterError",
+    "Interrupted",
+    "simulate_matches",
+    "summarize_matches",
+    "recommend_bid",
     "Card",
     "Deal",
     "Hand",

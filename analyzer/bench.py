@@ -24,6 +24,7 @@ from kernels import play as kp
 from kernels import rollout as kr
 
 CHUNK = 2048
+MATCHES_PER_UNIT = 64
 
 
 def _warm_simulation() -> None:
@@ -52,6 +53,21 @@ def _warm_simulation() -> None:
                     rules.table_mins, 1, 4)  # fmt: skip
 
 
+def _match_args(variant: Variant):
+    from analyzer.matches import Lineup
+
+    return Lineup.make(variant).kernel_args()
+
+
+def _warm_matches() -> None:
+    from kernels import match as km
+
+    args = _match_args(Variant.preset("dananeer"))
+    rows = km.play_matches(1, 0, 2, 1, *args, 10)
+    offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)
+    km.record_matches(1, 0, offsets, 1, *args, 10)
+
+
 def _warm_double_dummy() -> None:
     from analyzer.solve import card_scores, solve
 
@@ -61,7 +77,7 @@ def _warm_double_dummy() -> None:
 
 
 #: Kernel groups, compiled in parallel processes by :func:`cold_compile_seconds`.
-WARM_UPS = {"simulation": _warm_simulation, "double_dummy": _warm_double_dummy}
+WARM_UPS = {"simulation": _warm_simulation, "matches": _warm_matches, "double_dummy": _warm_double_dummy}
 
 
 def warm_up(groups=None) -> float:
@@ -133,7 +149,11 @@ def _rate(make_run, work_of, seconds: float, repeats: int) -> dict:
 
 def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progress=None) -> dict:
     """Measure deals/s and full hands/s (greedy and standard) on 1 thread and on all threads."""
-    compile_s = warm_up(["simulation"])
+    from analyzer.matches import KERNEL_CHUNK
+    from kernels import match as km
+
+    compile_s = warm_up(["simulation", "matches"])
+    match_args = _match_args(Variant.preset("dananeer"))
     variant = Variant.preset("dananeer")
     rules = variant.kernel_tables()
     bot = bot_array(variant)
@@ -149,13 +169,14 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
         "compile_s": compile_s,
         "deals_per_s": {},
         "hands_per_s": {"greedy": {}, "standard": {}},
+        "matches_per_s": {},
         "repeats": repeats,
         "seconds_per_run": seconds,
         "chunk_size": CHUNK,
         "bidder": "ev",
     }
     runs = {}
-    steps = len(thread_counts) * 3 + (1 if cold else 0)
+    steps = len(thread_counts) * 4 + (1 if cold else 0)
     step = 0
     for threads in thread_counts:
         with threads_used(threads):
@@ -197,11 +218,23 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
                 step += 1
                 if progress:
                     progress(step, steps)
+            r = _rate(
+                lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, KERNEL_CHUNK, *match_args, 200),
+                lambda out, n: n * MATCHES_PER_UNIT,
+                seconds,
+                repeats,
+            )
+            result["matches_per_s"][str(threads)] = r["median"]
+            runs[f"matches/{threads}"] = r["runs"]
+            step += 1
+            if progress:
+                progress(step, steps)
     top = str(all_threads)
     result["speedup"] = {
         "deals": result["deals_per_s"][top] / result["deals_per_s"]["1"],
         "greedy": result["hands_per_s"]["greedy"][top] / result["hands_per_s"]["greedy"]["1"],
         "standard": result["hands_per_s"]["standard"][top] / result["hands_per_s"]["standard"]["1"],
+        "matches": result["matches_per_s"][top] / result["matches_per_s"]["1"],
     }
     result["runs"] = runs
     if cold:

@@ -200,3 +200,32 @@ def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: f
         return max(results) if seat in max_seats else min(results)
 
     return best(tuple(hands), leader, ())
+
+
+def play_match_reference(variant, deals, bidders, policies, cap):
+    """A match played in plain Python from a given sequence of deals (each four hands in the
+    seat order of its round): bot bids one seat at a time, the rules engine's dead-hand test,
+    the hand played out, the round settled by :class:`analyzer.rules.MatchState`.
+
+    bidders/policies are per player 1..4. Returns (state, per-round (bids, tricks or None)).
+    """
+    from analyzer.rules import MatchState
+    from analyzer.simulate import bot_bid, play_deal
+
+    state = MatchState(variant)
+    rounds = []
+    for hands in deals:
+        if state.over or len(rounds) >= cap:
+            break
+        players = state.seat_players()
+        scores = state.seat_scores()
+        bids = []
+        for seat in range(1, 5):
+            bids.append(bot_bid(hands[seat - 1], seat, scores, bids, variant, bidders[players[seat - 1] - 1]))
+        tricks = None
+        if not variant.is_dead(bids, scores):
+            deal = " ".join(str(h) for h in hands)
+            tricks = list(play_deal(deal, bids, [policies[p - 1] for p in players]).tricks)
+        rounds.append((bids, tricks))
+        state = state.play_round(bids, tricks)
+    return state, rounds

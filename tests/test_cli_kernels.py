@@ -19,6 +19,7 @@ def test_bench_json_has_the_documented_fields():
     for policy in ("greedy", "standard"):
         assert set(data["hands_per_s"][policy]) == {"1", threads}
         assert all(v > 0 for v in data["hands_per_s"][policy].values())
+    assert set(data["matches_per_s"]) == {"1", threads} and data["speedup"]["matches"] > 0
     assert data["compile_s"] >= 0
 
 

@@ -1,0 +1,139 @@
+"""`t400 simulate`, `t400 variants` and `t400 duel` through click's CliRunner (and Ctrl-C
+through a real process)."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+from click.testing import CliRunner
+
+from cli import cli
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_simulate_json_reports_every_figure():
+    r = run("simulate", "--variant", "qahwa", "--target", "31", "--matches", "400", "--seed", "2", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["matches"] == 400 and d["variant"] == "qahwa target=31"
+    for key in ("hands_per_match", "dead_rate", "bid_distribution", "make_rate_by_bid", "first_partnership_win",
+                "endings", "mean_final_scores", "cap_hits", "elapsed_s"):  # fmt: skip
+        assert key in d
+    assert len(d["first_partnership_win"]["ci95"]) == 2
+
+
+def test_simulate_table_and_files(tmp_path):
+    hands = tmp_path / "hands.csv"
+    summary = tmp_path / "summary.parquet"
+    r = run("simulate", "--matches", "120", "--seed", "1", "--hands", hands, "--parquet", summary)
+    assert r.exit_code == 0, r.output
+    assert "Hands per match" in r.stdout and "First-bidding partnership" in r.stdout
+    rounds = pd.read_csv(hands)
+    assert set(rounds["match"]) == set(range(120))
+    assert {"bid1", "tricks4", "cards2", "score_before3", "dead"} <= set(rounds.columns)
+    table = pd.read_parquet(summary)
+    assert int(table[(table.section == "run") & (table.key == "matches")]["value"].iloc[0]) == 120
+    assert not (tmp_path / "hands.csv.parts").exists()
+
+
+def test_variants_table_plot_and_csv(tmp_path):
+    png = tmp_path / "v.png"
+    out = tmp_path / "v.csv"
+    r = run(
+        "variants",
+        "dananeer",
+        "syrian41",
+        "dananeer:target=31",
+        "--matches",
+        "300",
+        "--plot",
+        png,
+        "--csv",
+        out,
+    )
+    assert r.exit_code == 0, r.output
+    assert "dead-hand rate" in r.stdout and "dananeer target=31" in r.stdout
+    assert png.read_bytes()[:8] == PNG
+    table = pd.read_csv(out)
+    assert set(table["variant"]) == {"dananeer", "syrian41", "dananeer target=31"}
+    base = table[table["variant"] == "dananeer"]
+    assert (base["diff"] == 0).all()
+
+
+def test_duel_json():
+    r = run("duel", "--a", "ev/standard", "--b", "counting/greedy", "--matches", "200", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["matches"] == 400 and d["pairs"] == 200
+    assert d["ci95"][0] <= d["win_rate"] <= d["ci95"][1]
+    assert "points_per_hand" in d
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    cases = [
+        ("simulate", "--matches", "-3"),
+        ("simulate", "--variant", "nope"),
+        ("simulate", "--policy", "clever"),
+        ("simulate", "--hands", tmp_path / "missing" / "h.csv"),
+        ("simulate", "--hands", tmp_path / "h.xlsx"),
+        ("simulate", "--resume"),
+        ("variants", "qahwa:target=x"),
+        ("variants", "qahwa", "qahwa"),
+        ("duel", "--a", "psychic/standard"),
+        ("simulate", "--scheduler", "local:zero"),
+    ]
+    for args in cases:
+        r = run(*args)
+        assert r.exit_code == 2, (args, r.output)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: "), (args, r.stderr)
+        assert "Traceback" not in r.output
+
+
+def test_unreachable_scheduler_exits_1():
+    r = run("simulate", "--matches", "10", "--scheduler", "tcp://127.0.0.1:9")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Error: cannot connect to the Dask scheduler")
+
+
+def test_resume_refuses_other_settings(tmp_path):
+    parts = tmp_path / "h.csv.parts"
+    parts.mkdir()
+    (parts / "settings.json").write_text(json.dumps({"command": "simulate", "seed": 99}))
+    r = run("simulate", "--matches", "50", "--hands", tmp_path / "h.csv", "--resume")
+    assert r.exit_code == 2
+    assert "different settings" in r.stderr
+
+
+def test_ctrl_c_keeps_finished_chunks_and_resume_finishes(tmp_path):
+    out = tmp_path / "summary.csv"
+    args = [sys.executable, "-c", "import cli; cli.main()", "simulate", "--matches", "400000", "--seed", "5",
+            "--threads", "1", "--csv", str(out), "--no-progress"]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    parts = tmp_path / "summary.csv.parts"
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(parts.glob("block-*.npz"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip().startswith("Error: interrupted after") and "--resume" in err
+    kept = len(list(parts.glob("block-*.npz")))
+    assert kept >= 2 and not out.exists()
+    r = run("simulate", "--matches", "400000", "--seed", "5", "--csv", out, "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    resumed = json.loads(r.stdout)
+    assert resumed["matches"] == 400_000 and out.exists() and not parts.exists()
+    whole = json.loads(run("simulate", "--matches", "400000", "--seed", "5", "--json").stdout)
+    for d in (resumed, whole):
+        d.pop("elapsed_s")
+    assert resumed == whole
