@@ -1007,6 +1007,52 @@ def duel(config_a, config_b, matches, variant, seed, threads, cap, scheduler, pr
                f"matches stopped at the cap: {out['cap_hits']:,}")  # fmt: skip
 
 
+# ---------------------------------------------------------------------------------------------
+# t400 report
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--out", "out", default="reports", show_default=True, type=click.Path(file_okay=False),
+              help="The report folder (replaced as a whole when the new report is complete).")  # fmt: skip
+@click.option("--samples", type=click.IntRange(1000), default=8_000_000, show_default=True,
+              help="Bidding guide: deals per seat and score bracket.")  # fmt: skip
+@click.option("--matches", type=click.IntRange(1), default=200_000, show_default=True,
+              help="Variants report: matches per variant (and duplicate pairs per duel).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(1), help="Kernel threads (default: all).")
+@click.option("--scheduler", metavar="ADDRESS|local:N", help="Run the simulations on a Dask cluster.")
+@click.option("--html", is_flag=True, help="Also write report.html: one page, figures embedded.")
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal)."
+)
+@json_option
+def report(out, samples, matches, seed, threads, scheduler, html, progress, as_json):
+    """Write the strategy report: a bidding guide, a variants report and the method.
+
+    Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
+    index README.md stating the command and its run time.
+    """
+    from analyzer.strategy_report import build_report
+
+    parts = ["t400 report", f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
+    if html:
+        parts.append("--html")
+    show = (not as_json) if progress is None else progress
+    with progress_bar("report", 1000, enabled=show) as update:
+
+        def step(label, fraction):
+            update(int(1000 * fraction))
+
+        result = build_report(out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step)
+        update(1000)
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(
+        f"wrote {result['out']}/ ({len(result['files'])} files) in {result['elapsed_s'] / 60:.1f} minutes"
+    )
+
+
 def main():
     cli(prog_name="t400")
 

@@ -66,6 +66,9 @@ def _warm_matches() -> None:
     rows = km.play_matches(1, 0, 2, 1, *args, 10)
     offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)
     km.record_matches(1, 0, offsets, 1, *args, 10)
+    from analyzer.guide import simulate_seat
+
+    simulate_seat(4, ">=30", 64, 1)
 
 
 def _warm_double_dummy() -> None:

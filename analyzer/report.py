@@ -104,3 +104,123 @@ def _wrap(label: str, width: int = 16) -> str:
             line = f"{line} {w}".strip()
     lines.append(line)
     return "\n".join(lines)
+
+
+def plot_heatmaps(panels, path: str, x: str, y: str, value: str, title: str, label: str,
+                  annotate: str | None = None, fmt: str = "{:.0f}") -> None:  # fmt: skip
+    """A grid of heatmaps: ``panels`` maps (row title, column title) to a DataFrame with
+    columns ``x``, ``y``, ``value`` (and ``annotate``, the number written in each cell; NaN
+    or negative cells are left blank)."""
+    rows = sorted({r for r, _ in panels}, key=list(dict.fromkeys(r for r, _ in panels)).index)
+    cols = sorted({c for _, c in panels}, key=list(dict.fromkeys(c for _, c in panels)).index)
+    xs = sorted({int(v) for df in panels.values() for v in df[x]})
+    ys = sorted({int(v) for df in panels.values() for v in df[y]})
+    values = [df[value][df[value] >= 0].to_numpy() for df in panels.values()]
+    vmin = min(v.min() for v in values if len(v))
+    vmax = max(v.max() for v in values if len(v))
+    with plt.style.context({**STYLE, "axes.grid": False}):
+        size = (max(3.3 * len(cols), 7.0), max(2.6 * len(rows), 4.2) + 0.6)
+        fig, axes = plt.subplots(len(rows), len(cols), figsize=size,
+                                 squeeze=False, sharex=True, sharey=True)  # fmt: skip
+        image = None
+        for i, r in enumerate(rows):
+            for j, c in enumerate(cols):
+                ax = axes[i, j]
+                df = panels.get((r, c))
+                grid = np.full((len(ys), len(xs)), np.nan)
+                notes = np.full((len(ys), len(xs)), np.nan)
+                if df is not None:
+                    for rec in df.itertuples(index=False):
+                        v = getattr(rec, value)
+                        if v is None or v != v or v < 0:
+                            continue
+                        yi, xi = ys.index(int(getattr(rec, y))), xs.index(int(getattr(rec, x)))
+                        grid[yi, xi] = v
+                        notes[yi, xi] = getattr(rec, annotate or value)
+                image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=vmin, vmax=vmax, aspect="auto")
+                for yi in range(len(ys)):
+                    for xi in range(len(xs)):
+                        if notes[yi, xi] == notes[yi, xi]:
+                            shade = (grid[yi, xi] - vmin) / max(vmax - vmin, 1e-9)
+                            ax.text(xi, yi, fmt.format(notes[yi, xi]), ha="center", va="center", fontsize=7,
+                                    color="white" if shade < 0.6 else "black")  # fmt: skip
+                ax.set_xticks(range(len(xs)))
+                ax.set_xticklabels(
+                    [f"{v}+" if v == xs[-1] and x == "hearts" and v >= 8 else str(v) for v in xs]
+                )
+                ax.set_yticks(range(len(ys)))
+                ax.set_yticklabels([str(v) for v in ys])
+                ax.set_title(f"{c}, {r}", fontsize=9)
+                if i == len(rows) - 1:
+                    ax.set_xlabel(x.replace("_", " "))
+                if j == 0:
+                    ax.set_ylabel(y.replace("_", " "))
+        fig.suptitle(title)
+        fig.tight_layout(rect=(0, 0, 0.93, 1))
+        cax = fig.add_axes((0.94, 0.15, 0.012, 0.7))
+        fig.colorbar(image, cax=cax, label=label)
+        fig.savefig(path, format="png")
+        plt.close(fig)
+
+
+def plot_trick_distributions(examples, path: str, cols: int = 4) -> None:
+    """One panel per example hand: P(own tricks = k) at the recommended bid, with 95% bars."""
+    rows = (len(examples) + cols - 1) // cols
+    with plt.style.context(STYLE):
+        fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.6 * rows), squeeze=False, sharey=True)
+        for ax, a in zip(axes.flat, examples):
+            k = np.arange(14)
+            p = np.nan_to_num(np.array(a.tricks))
+            se = np.nan_to_num(np.array(a.tricks_se))
+            ax.bar(k, 100 * p, yerr=196 * se, color=MAIN, capsize=1.5)
+            ax.axvline(a.recommended - 0.5, color=ACCENT, linewidth=1.2)
+            ax.set_title(f"{a.hand}\nbid {a.recommended}, mean {a.tricks_mean:.2f}", fontsize=8)
+            ax.set_xticks(k[::2])
+        for ax in axes[:, 0]:
+            ax.set_ylabel("P(tricks) (%)")
+        for ax in list(axes.flat)[len(examples) :]:
+            ax.axis("off")
+        fig.suptitle("Own tricks of example hands (seat 1, scores 0; orange line: the recommended bid)")
+        fig.tight_layout()
+        fig.savefig(path, format="png")
+        plt.close(fig)
+
+
+def plot_lines(series, path: str, xlabel: str, ylabel: str, title: str) -> None:
+    """Lines with 95% bands: ``series`` maps a label to (x, y, se) arrays."""
+    with plt.style.context(STYLE):
+        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        for label, (x, y, se) in series.items():
+            x, y, se = (np.asarray(v, dtype=float) for v in (x, y, se))
+            ax.plot(x, y, marker="o", markersize=3, label=label)
+            ax.fill_between(x, y - 1.96 * se, y + 1.96 * se, alpha=0.2)
+        ax.axhline(0, color="black", linewidth=0.7)
+        ax.set_xlabel(xlabel)
+        _finish(fig, ax, ylabel, title, path)
+
+
+def plot_grouped_bars(groups, path: str, ylabel: str, title: str) -> None:
+    """Grouped bars with 95% intervals: ``groups`` maps a series label to {category: (y, se)}."""
+    labels = list(groups)
+    cats = list(dict.fromkeys(c for g in groups.values() for c in g))
+    width = 0.8 / max(len(labels), 1)
+    with plt.style.context(STYLE):
+        fig, ax = plt.subplots(figsize=(7.5, 4.0))
+        for i, label in enumerate(labels):
+            y = [groups[label].get(c, (np.nan, 0))[0] for c in cats]
+            se = [groups[label].get(c, (np.nan, 0))[1] for c in cats]
+            ax.bar(np.arange(len(cats)) + (i - (len(labels) - 1) / 2) * width, y, width, yerr=1.96 * np.array(se),
+                   capsize=2, label=label, color=[MAIN, ACCENT, "#5a9e5a", "#9e5a9e"][i % 4])  # fmt: skip
+        ax.set_xticks(np.arange(len(cats)))
+        ax.set_xticklabels(cats)
+        _finish(fig, ax, ylabel, title, path)
+
+
+def _finish(fig, ax, ylabel: str, title: str, path: str) -> None:
+    """Label, legend, save as PNG and close one-panel figure."""
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)

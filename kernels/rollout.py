@@ -48,6 +48,12 @@ def new_deck():
     return deck
 
 
+@JIT
+def scratch():
+    """Per-chunk work arrays: (deck int64[52], hands uint64[4], bids int64[4], tricks int64[4])."""
+    return new_deck(), np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
+
+
 @hot
 def play_deal(hands, bids, policies, tricks):
     """Play out ``hands`` (seat 1 leads, hearts trump); tricks per seat into ``tricks``."""
@@ -142,10 +148,7 @@ def training_hands(
     focal_out = np.empty(n, dtype=np.int64)
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
-        deck = new_deck()
-        hands = np.empty(4, dtype=np.uint64)
-        bids = np.empty(4, dtype=np.int64)
-        tricks = np.empty(4, dtype=np.int64)
+        deck, hands, bids, tricks = scratch()
         scores = np.empty(4, dtype=np.int64)
         policies = np.full(4, policy, dtype=np.int64)
         for i in range(chunk_size):

@@ -1,0 +1,722 @@
+"""``t400 report``: the bidding guide, the variants report and the method, as a report folder.
+
+Everything is computed here from seeded simulations (the bidding guide's deal kernel, the bid
+analyzer, the match kernel and the double-dummy solver), written as Markdown, CSV and PNG, and
+optionally as one self-contained HTML page. The folder is built aside and moved into place at
+the end, so an interrupted run leaves the previous report untouched.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import analyzer
+from analyzer import guide as gd
+from analyzer import matches as am
+from analyzer import report as rp
+from analyzer.document import Document, to_html, to_markdown
+from analyzer.rules import as_variant, parse_variant_spec
+
+SEAT_NAMES = {1: "seat 1 (bids first, leads)", 2: "seat 2", 3: "seat 3", 4: "seat 4 (dealer)"}
+FINE = ["hearts", "top_hearts", "side_aces", "side_kings"]
+
+#: Characteristic hands for the trick distributions (seat 1, scores 0).
+EXAMPLE_HANDS = (
+    ("weak, five small hearts", "T98.65432.987.62"),
+    ("balanced, three hearts to the K J", "AKQ5.KJ4.T93.862"),
+    ("two hearts to the ace, side honours", "J94.A2.KQ86.QJ73"),
+    ("five hearts to the queen, two side A K", "AK.Q8643.AK72.95"),
+    ("strong five hearts A K Q J", "KQ3.AKQJ7.A4.K52"),
+    ("one heart, side-suit powerhouse", "AKQJ.A.AKQJ.AK32"),
+    ("seven hearts to the A K Q J, two side aces", "A2.AKQJT98.K3.A4"),
+    ("seven hearts, a void, side A K Q", "-.AKQ9876.AKQ5.43"),
+)
+
+PRESET_SPECS = ("dananeer", "qahwa", "syrian41")
+QAHWA_SWITCHES = (
+    "qahwa",
+    "qahwa:target=31",
+    "qahwa:target=61",
+    "qahwa:table-min=12",
+    "qahwa:table-min=13",
+    "qahwa:table-min-rises=no",
+    "qahwa:min-bid-rises=no",
+    "qahwa:score-table=classic",
+    "qahwa:score-table=syrian",
+    "qahwa:tie-break=leader-then-total",
+    "qahwa:redeal=same",
+)
+
+DEFAULT_SAMPLES = 8_000_000
+DEFAULT_MATCHES = 200_000
+DD_DEALS = 300
+
+
+def _pm(value, se, digits=2) -> str:
+    if value is None or value != value:
+        return "-"
+    return f"{value:.{digits}f} ± {se:.{digits}f}"
+
+
+def _pct(value, se=None, digits=1) -> str:
+    if value is None or value != value:
+        return "-"
+    return f"{100 * value:.{digits}f}%" + (f" ± {100 * se:.{digits}f}" if se is not None else "")
+
+
+class _Dask:
+    """Runs chunk jobs on a Dask client (the guide's deals; matches go through run_jobs)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def __call__(self, fn, items):
+        futures = self.client.map(fn, items, pure=False)
+        return self.client.gather(futures)
+
+
+def build_report(
+    out: str | Path = "reports",
+    samples: int = DEFAULT_SAMPLES,
+    matches: int = DEFAULT_MATCHES,
+    seed: int = 0,
+    scheduler: str | None = None,
+    threads: int | None = None,
+    html: bool = False,
+    command: str | None = None,
+    progress: Callable[[str, float], None] | None = None,
+) -> dict:
+    """Write the report folder ``out``; returns {"files": [...], "elapsed_s": ...}.
+
+    ``samples``: deals per seat and score bracket for the bidding guide; ``matches``: matches
+    per variant (and duplicate pairs per duel) for the variants report.
+    """
+    from analyzer.parallel import check_seed
+
+    check_seed(seed)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1000:
+        raise analyzer.T400Error(f"samples {samples!r}: expected at least 1000 deals per seat and bracket")
+    am.check_matches(matches)
+    out = Path(out)
+    parent = out.resolve().parent
+    if not parent.is_dir():
+        raise analyzer.T400Error(f"--out {out}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise analyzer.T400Error(f"--out {out}: cannot write in {parent}")
+    command = command or f"t400 report --out {out} --samples {samples} --matches {matches} --seed {seed}"
+    start = time.perf_counter()
+    client = cluster = None
+    if scheduler:
+        client, cluster = am.open_client(scheduler)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp.chmod(0o777 & ~umask)
+    try:
+        (tmp / "figures").mkdir()
+        (tmp / "data").mkdir()
+        ctx = _Context(tmp, samples, matches, seed, threads, client, progress)
+        guide_doc = _bidding_guide(ctx)
+        variants_doc = _variants(ctx)
+        method_doc = _method(ctx, command)
+        elapsed = time.perf_counter() - start
+        index = _index(ctx, command, elapsed, scheduler)
+        docs = [index, guide_doc, variants_doc, method_doc]
+        for d in docs:
+            (tmp / d.name).write_text(to_markdown(d), encoding="utf-8")
+        if html:
+            (tmp / "report.html").write_text(
+                to_html(docs, tmp, "tarneeb400 strategy report"), encoding="utf-8"
+            )
+        old = None
+        if out.exists():
+            old = parent / f".{out.name}-old-{os.getpid()}"
+            out.rename(old)
+        tmp.rename(out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    finally:
+        if cluster is not None:
+            client.close()
+            cluster.close()
+    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    return {"out": str(out), "files": files, "elapsed_s": time.perf_counter() - start}
+
+
+class _Context:
+    def __init__(self, folder, samples, matches, seed, threads, client, progress):
+        self.folder = folder
+        self.samples = samples
+        self.matches = matches
+        self.seed = seed
+        self.threads = threads
+        self.client = client
+        self.progress = progress or (lambda step, fraction: None)
+        self.timings: dict[str, float] = {}
+        self.facts: dict = {}
+
+    def csv(self, df: pd.DataFrame, name: str) -> str:
+        path = f"data/{name}.csv"
+        df.to_csv(self.folder / path, index=False, float_format="%.6g")
+        return path
+
+    def fig(self, name: str) -> tuple[str, str]:
+        path = f"figures/{name}.png"
+        return path, str(self.folder / path)
+
+    def map_chunks(self):
+        return _Dask(self.client) if self.client is not None else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The bidding guide
+
+
+def _bidding_guide(ctx: _Context) -> Document:
+    t0 = time.perf_counter()
+    groupings = {
+        "hearts_top": ["hearts", "top_hearts"],
+        "hearts_aces": ["hearts", "side_aces"],
+        "aces_kings": ["side_aces", "side_kings"],
+        "shape": ["shape"],
+        "fine": FINE,
+    }
+    tables = {name: [] for name in groupings}
+    seat_rows, dealer_rows, dealer_prior = [], [], []
+    fine_best = {}
+    combos = [(seat, b[0]) for b in gd.BRACKETS for seat in (1, 2, 3, 4)]
+    for n, (seat, bracket) in enumerate(combos):
+        ctx.progress(f"bidding guide: {SEAT_NAMES[seat]}, score {bracket}", n / len(combos))
+        data = gd.simulate_seat(seat, bracket, ctx.samples, ctx.seed, threads=ctx.threads,
+                                map_chunks=ctx.map_chunks())  # fmt: skip
+        for name, by in groupings.items():
+            tables[name].append(gd.cell_table(data, by))
+        # Every seat knows the earlier bids' total (seat 1's is always 0) and bids with it.
+        value, value_se, _, chosen = gd.policy_value(data, [*FINE, "prior"], FINE)
+        at_bid = data.tricks[np.arange(data.deals), chosen].astype(np.int64)
+        live = at_bid >= 0
+        seat_rows.append({"seat": seat, "bracket": bracket, "deals": data.deals,
+                          "points_per_hand": value, "points_per_hand_se": value_se,
+                          "mean_bid": float(gd.CANDIDATES[chosen].mean()),
+                          "mean_tricks": float(at_bid[live].mean()) if live.any() else float("nan"),
+                          "p_dead": float(1 - live.mean())})  # fmt: skip
+        fine_best[(seat, bracket)] = tables["fine"][-1]
+        if seat == 4:
+            with_prior = gd.policy_value(data, [*FINE, "prior"], FINE)
+            plain = gd.policy_value(data, FINE)
+            d = with_prior[2] - plain[2]
+            dealer_rows.append({"bracket": bracket, "deals": data.deals, "ignoring_bids": plain[0],
+                                "ignoring_bids_se": plain[1], "using_bids": with_prior[0],
+                                "using_bids_se": with_prior[1], "gain": float(d.mean()),
+                                "gain_se": float(d.std(ddof=1) / math.sqrt(len(d)))})  # fmt: skip
+            prior_cells = gd.cell_table(data, ["hearts", "prior"])
+            dealer_prior.append(prior_cells)
+        del data
+    ctx.timings["bidding guide deals"] = time.perf_counter() - t0
+    for name in tables:
+        tables[name] = pd.concat(tables[name], ignore_index=True)
+    seats = pd.DataFrame(seat_rows)
+    dealer = pd.DataFrame(dealer_rows)
+    prior = pd.concat(dealer_prior, ignore_index=True)
+
+    doc = Document("bidding-guide.md", "Bidding guide for Tarneeb 400")
+    doc.p(
+        f"What a hand is worth, by its features, for each seat and each score bracket of the value "
+        f"table. Each seat and bracket is {ctx.samples:,} random full deals (seed {ctx.seed}); on each deal "
+        f"the seats before bid with the EV bot, then **every** bid of the player from 2 to 13 is played "
+        f"out on that same deal: the later seats bid by bot, a dead hand scores 0, all four play the "
+        f"`standard` policy. A group's **EV-best bid** is the bid with the highest mean points over the "
+        f"deals in the group; the figure after ± is a standard error. Dananeer rules (the default). "
+        f"See [the method](method.md) for the model and its limits."
+    )
+    doc.p(
+        "Score brackets: **<=29** means every score is 0 (the start of a match); **>=30** means the "
+        "player is at 30 and the others at 15, so the player's minimum bid is 3, the table minimum "
+        "is 12, and the value table's second row applies (bids 2-6 are worth their number: 5 is "
+        "worth 5, not 10)."
+    )
+    # Tables: hearts x top hearts
+    doc.h(1, "Hearts length and top hearts")
+    ht = tables["hearts_top"]
+    for bracket in ("<=29", ">=30"):
+        doc.h(2, f"EV-best bid, score {bracket} (seat 1 / 2 / 3 / 4)")
+        doc.p("Rows: hearts held (8 means 8 or more); columns: how many of the A, K, Q of hearts. "
+              "A dash: too few deals (under 200) to say.")  # fmt: skip
+        _wide_bids(doc, ht[ht["bracket"] == bracket], "hearts", "top_hearts", "top hearts")
+    doc.h(2, "Expected own tricks at the EV-best bid, seat 1, score <=29")
+    _wide_values(doc, ht[(ht["bracket"] == "<=29") & (ht["seat"] == 1)], "hearts", "top_hearts",
+                 "top hearts", "tricks_mean", "tricks_se")  # fmt: skip
+    for quantity, label in (("best_bid", "EV-best bid"), ("tricks_mean", "expected own tricks")):
+        path, full = ctx.fig(f"guide_{quantity}_hearts_top")
+        rp.plot_heatmaps(_panels(ht), full, "hearts", "top_hearts", quantity,
+                         f"{label[0].upper() + label[1:]} by hearts length and top hearts", label,
+                         fmt="{:.0f}" if quantity == "best_bid" else "{:.1f}")  # fmt: skip
+        doc.figure(path, f"{label[0].upper() + label[1:]} by hearts length (x) and top hearts A/K/Q (y), per seat "
+                   "(columns) and score bracket (rows).")  # fmt: skip
+    doc.p(f"Numbers for every seat and bracket, with EV of every bid and its SE: "
+          f"[{ctx.csv(ht, 'guide_hearts_top')}]({'data/guide_hearts_top.csv'}).")  # fmt: skip
+
+    doc.h(1, "Hearts length and side aces")
+    ha = tables["hearts_aces"]
+    for bracket in ("<=29", ">=30"):
+        doc.h(2, f"EV-best bid, score {bracket} (seat 1 / 2 / 3 / 4)")
+        _wide_bids(doc, ha[ha["bracket"] == bracket], "hearts", "side_aces", "side aces")
+    path, full = ctx.fig("guide_best_bid_hearts_aces")
+    rp.plot_heatmaps(_panels(ha), full, "hearts", "side_aces", "best_bid",
+                     "EV-best bid by hearts length and side aces", "EV-best bid")  # fmt: skip
+    doc.figure(path, "EV-best bid by hearts length (x) and side aces (y), per seat and score bracket.")
+    doc.p(f"Data: [{ctx.csv(ha, 'guide_hearts_aces')}](data/guide_hearts_aces.csv).")
+
+    doc.h(1, "Side aces and kings")
+    ak = tables["aces_kings"]
+    doc.p("All hands of seat 1 at score <=29, whatever their hearts: expected own tricks (± SE) and "
+          "the EV-best bid.")  # fmt: skip
+    part = ak[(ak["seat"] == 1) & (ak["bracket"] == "<=29")]
+    kings = sorted(part["side_kings"].unique())
+    rows = []
+    for a in sorted(part["side_aces"].unique()):
+        row = [str(a)]
+        for k in kings:
+            cell = part[(part["side_aces"] == a) & (part["side_kings"] == k)]
+            row.append("-" if cell.empty or cell["best_bid"].iloc[0] < 0 else
+                       f"{cell['tricks_mean'].iloc[0]:.2f} ± {cell['tricks_se'].iloc[0]:.2f} → {cell['best_bid'].iloc[0]}")  # fmt: skip
+        rows.append(row)
+    doc.table(["side aces \\ side kings", *map(str, kings)], rows)
+    doc.p(f"Data: [{ctx.csv(ak, 'guide_aces_kings')}](data/guide_aces_kings.csv).")
+
+    doc.h(1, "Shape")
+    sh = tables["shape"]
+    part = sh[(sh["bracket"] == "<=29")].copy()
+    total = part[part["seat"] == 1]["deals"].sum()
+    common = part[part["seat"] == 1].sort_values("deals", ascending=False).head(14)["shape"].tolist()
+    rows = []
+    for code in common:
+        cells = part[part["shape"] == code].set_index("seat")
+        s1 = cells.loc[1]
+        rows.append([gd.shape_label(code), _pct(s1["deals"] / total), _pm(s1["tricks_mean"], s1["tricks_se"]),
+                     " / ".join(str(int(cells.loc[s]["best_bid"])) if s in cells.index and cells.loc[s]["best_bid"] > 0
+                                else "-" for s in (1, 2, 3, 4))])  # fmt: skip
+    doc.p("The 14 commonest shapes (longest suit first, any suit), score <=29: how often seat 1 holds "
+          "them, its expected own tricks, and the EV-best bid for seats 1 / 2 / 3 / 4. Shape alone "
+          "says little: hearts length and honours matter far more (see above).")  # fmt: skip
+    doc.table(["shape", "share", "tricks, seat 1", "EV-best bid by seat"], rows)
+    doc.p(f"Data: [{ctx.csv(sh, 'guide_shape')}](data/guide_shape.csv).")
+
+    # When is 9 better than 8?
+    doc.h(1, "When is 9 (worth 27) better than 8 (worth 16)?")
+    fine = tables["fine"]
+    strong = fine[(fine["seat"] == 1) & (fine["bracket"] == "<=29") & (fine["deals"] >= gd.MIN_CELL)
+                  & (fine[["ev_8", "ev_9"]].max(axis=1) > 0)].copy()  # fmt: skip
+    strong["nine_minus_eight"] = strong["ev_9"] - strong["ev_8"]
+    strong = strong.sort_values(["hearts", "top_hearts", "side_aces", "side_kings"])
+    ctx.csv(strong, "nine_vs_eight")
+    rows = []
+    for r in strong.itertuples():
+        if max(r.ev_8, r.ev_9) < 5:
+            continue
+        rows.append([f"{r.hearts}{'+' if r.hearts >= gd.HEARTS_CAP else ''}", r.top_hearts, r.side_aces, r.side_kings,
+                     f"{r.deals:,}", f"{r.ev_7:.1f}", f"{r.ev_8:.1f}", f"{r.ev_9:.1f}", f"{r.ev_10:.1f}",
+                     str(r.best_bid)])  # fmt: skip
+    doc.p("Hands of seat 1 at score <=29 grouped by hearts, top hearts, side aces and side kings, "
+          "among the groups where 8 or 9 is worth 5 points or more: expected points of bidding 7, 8, "
+          "9 and 10 (standard errors in the CSV). A 9 scores 27·(2·P(9+) - 1) against 16·(2·P(8+) - 1) "
+          "for an 8: when 8 tricks are nearly sure, 9 is the better bid once the hand takes 9 tricks "
+          "about 4 times in 5 (P(9+) > 0.80).")  # fmt: skip
+    if rows:
+        doc.table(
+            ["hearts", "top", "side A", "side K", "deals", "EV 7", "EV 8", "EV 9", "EV 10", "best"], rows
+        )
+    nine = strong[strong["best_bid"] >= 9]
+    ctx.facts["nine_groups"] = len(nine)
+    curves = {}
+    picks = strong[strong["best_bid"] >= 7].sort_values("best_ev", ascending=False).head(5)
+    for r in picks.itertuples():
+        bids = np.arange(2, 14)
+        evs = [getattr(r, f"ev_{b}") for b in bids]
+        ses = [getattr(r, f"ev_{b}_se") for b in bids]
+        curves[f"{r.hearts} hearts, {r.top_hearts} top, {r.side_aces} A, {r.side_kings} K"] = (bids, evs, ses)
+    if curves:
+        path, full = ctx.fig("ev_by_bid_strong")
+        rp.plot_lines(
+            curves,
+            full,
+            "bid",
+            "expected points",
+            "Expected points of each bid, strong groups (seat 1, <=29)",
+        )
+        doc.figure(path, "Expected points of every bid for the strongest groups of seat-1 hands (95% bands).")
+    doc.p("The full lookup table (every group of hearts, top hearts, side aces and side kings, every "
+          "seat and bracket, EV of every bid ± SE, trick distribution at the best bid): "
+          "[data/guide_fine.csv](data/guide_fine.csv).")  # fmt: skip
+    ctx.csv(fine, "guide_fine")
+
+    # Seats
+    doc.h(1, "How much does bidding first (and leading) matter?")
+    rows = []
+    for r in seats.itertuples():
+        rows.append([SEAT_NAMES[r.seat], r.bracket, _pm(r.points_per_hand, r.points_per_hand_se, 3),
+                     f"{r.mean_tricks:.2f}", f"{r.mean_bid:.2f}", _pct(r.p_dead)])  # fmt: skip
+    doc.p("Points per hand a player scores by following this guide (the EV-best bid of its group of "
+          "hearts, top hearts, side aces and side kings and of the earlier bids' total; chosen on half "
+          "the deals and scored on the other half so that noise does not flatter it), with the mean own "
+          "tricks at that bid (hands played), the mean bid, and how often the hand dies at that bid. Seat 1 leads the first trick; seat 4 bids last and "
+          "sees every other bid.")  # fmt: skip
+    doc.table(["seat", "score", "points per hand", "own tricks", "mean bid", "hand dies"], rows)
+    groups = {b: {SEAT_NAMES[r.seat].split(" (")[0]: (r.points_per_hand, r.points_per_hand_se)
+                  for r in seats[seats["bracket"] == b].itertuples()} for b in ("<=29", ">=30")}  # fmt: skip
+    path, full = ctx.fig("seats")
+    rp.plot_grouped_bars(groups, full, "points per hand", "Points per hand following the guide, by seat")
+    doc.figure(path, "Points per hand following the guide, by seat and score bracket (95% intervals).")
+    ctx.csv(seats, "seat_value")
+    ctx.facts["seats"] = seats
+
+    # Dealer
+    doc.h(1, "What the dealer's last-bid information is worth")
+    rows = []
+    for r in dealer.itertuples():
+        rows.append([r.bracket, _pm(r.ignoring_bids, r.ignoring_bids_se, 3), _pm(r.using_bids, r.using_bids_se, 3),
+                     _pm(r.gain, r.gain_se, 3)])  # fmt: skip
+    doc.p("The dealer bids last, knowing the three other bids (and so how close the table is to its "
+          "minimum). Points per hand of the dealer choosing the EV-best bid of its hand group "
+          "*ignoring* the earlier bids, against choosing it for the hand group *and* the earlier "
+          "bids' total (both cross-fitted; the gain is a paired difference on the same deals):")  # fmt: skip
+    doc.table(["score", "ignoring the bids", "using the bids", "gain per hand"], rows)
+    ctx.csv(dealer, "dealer_information")
+    ctx.facts["dealer"] = dealer
+    part = prior[prior["bracket"] == "<=29"]
+    path, full = ctx.fig("dealer_best_bid_by_prior")
+    panels = {("score <=29", "seat 4 (dealer)"): part.rename(columns={"prior": "earlier_bids_total"})}
+    rp.plot_heatmaps(panels, full, "hearts", "earlier_bids_total", "best_bid",
+                     "Dealer's EV-best bid by hearts length and the earlier bids' total", "EV-best bid")  # fmt: skip
+    doc.figure(path, "The dealer's EV-best bid by hearts length (x) and the total of the three earlier bids (y), "
+               "score <=29: low totals push the dealer up to keep the hand alive when that pays.")  # fmt: skip
+    ctx.csv(prior, "dealer_best_bid_by_prior")
+
+    # Examples
+    t1 = time.perf_counter()
+    ctx.progress("bidding guide: example hands", 0.95)
+    doc.h(1, "Example hands: the full own-trick distribution")
+    examples = []
+    rows = []
+    records = []
+    fine_1 = fine_best[(1, "<=29")].set_index(FINE)
+    for label, text in EXAMPLE_HANDS:
+        a = analyzer.recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads)
+        examples.append(a)
+        feats = gd.hand_features(np.array([analyzer.parse_hand(text).bits], dtype=np.uint64)).iloc[0]
+        key = tuple(int(feats[f]) for f in FINE)
+        table_bid = int(fine_1.loc[key]["best_bid"]) if key in fine_1.index else -1
+        best = a.row(a.recommended)
+        rows.append([f"`{text}`", label, _pm(a.tricks_mean, a.tricks_mean_se, 3), str(a.recommended),
+                     _pm(best.ev, best.ev_se), _pct(a.p_best),
+                     str(table_bid) if table_bid > 0 else "-"])  # fmt: skip
+        rec = {"hand": text, "label": label, "recommended": a.recommended, "tricks_mean": a.tricks_mean,
+               "tricks_mean_se": a.tricks_mean_se, "ev": best.ev, "ev_se": best.ev_se, "p_best": best.p_best,
+               "samples": a.samples, "guide_table_bid": table_bid}  # fmt: skip
+        for k, p in enumerate(a.tricks):
+            rec[f"p_tricks_{k}"] = p
+        for r in a.rows:
+            rec[f"ev_{r.bid}"] = r.ev
+            rec[f"ev_{r.bid}_se"] = r.ev_se
+        records.append(rec)
+    doc.p(f"Each hand analysed by `t400 bid HAND --seed {ctx.seed}` (seat 1, scores 0, rollout model, "
+          "sampling until every P(make) has SE <= 0.003): the mean own tricks at the recommended bid, "
+          "the recommendation, its expected points, the probability that it is truly the best bid, and "
+          "the EV-best bid of the hand's group in the lookup table above, for comparison.")  # fmt: skip
+    doc.table(["hand", "kind", "own tricks", "bid", "EV", "P(best)", "group's bid"], rows, align="llrrrrr")
+    path, full = ctx.fig("example_trick_distributions")
+    rp.plot_trick_distributions(examples, full)
+    doc.figure(path, "Own-trick distributions of the example hands at the recommended bid (95% bars).")
+    doc.p(f"Data: [{ctx.csv(pd.DataFrame(records), 'example_hands')}](data/example_hands.csv).")
+    ctx.facts["examples"] = records
+    ctx.timings["example hands"] = time.perf_counter() - t1
+    return doc
+
+
+def _panels(df: pd.DataFrame) -> dict:
+    return {(f"score {b}", SEAT_NAMES[s]): df[(df["seat"] == s) & (df["bracket"] == b)]
+            for b in ("<=29", ">=30") for s in (1, 2, 3, 4)}  # fmt: skip
+
+
+def _wide_bids(doc: Document, df: pd.DataFrame, row: str, col: str, col_label: str) -> None:
+    cols = sorted(df[col].unique())
+    out = []
+    for r in sorted(df[row].unique()):
+        line = [f"{r}{'+' if row == 'hearts' and r >= gd.HEARTS_CAP else ''}"]
+        for c in cols:
+            cell = df[(df[row] == r) & (df[col] == c)].set_index("seat")
+            bids = [str(int(cell.loc[s]["best_bid"])) if s in cell.index and cell.loc[s]["best_bid"] > 0 else "-"
+                    for s in (1, 2, 3, 4)]  # fmt: skip
+            line.append("/".join(bids) if any(b != "-" for b in bids) else "-")
+        out.append(line)
+    doc.table([f"{row} \\ {col_label}", *map(str, cols)], out)
+
+
+def _wide_values(
+    doc: Document, df: pd.DataFrame, row: str, col: str, col_label: str, value: str, se: str
+) -> None:
+    cols = sorted(df[col].unique())
+    out = []
+    for r in sorted(df[row].unique()):
+        line = [f"{r}{'+' if row == 'hearts' and r >= gd.HEARTS_CAP else ''}"]
+        for c in cols:
+            cell = df[(df[row] == r) & (df[col] == c)]
+            ok = not cell.empty and cell["deals"].iloc[0] >= gd.MIN_CELL
+            line.append(_pm(cell[value].iloc[0], cell[se].iloc[0]) if ok else "-")
+        out.append(line)
+    doc.table([f"{row} \\ {col_label}", *map(str, cols)], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Variants
+
+
+def _compare(ctx: _Context, specs, tag: str) -> pd.DataFrame:
+    lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
+    jobs = [
+        am.Job(f"{i}-{f}", lu, ctx.seed, f, c)
+        for i, lu in enumerate(lineups)
+        for f, c in am.blocks_of(ctx.matches)
+    ]
+    results = am.run_jobs(jobs, ctx.threads, ctx.client)
+    rows = {lu.variant.label: am.collect(results, [j.key for j in jobs if j.key.startswith(f"{i}-")], "rows")
+            for i, lu in enumerate(lineups)}  # fmt: skip
+    return am.compare(rows)
+
+
+def _variants(ctx: _Context) -> Document:
+    t0 = time.perf_counter()
+    doc = Document("variants.md", "Rule variants compared")
+    doc.p(f"Each variant plays {ctx.matches:,} complete matches with four EV bots and `standard` play, "
+          f"on the **same deals** (match *i* deals its hands from the random stream (seed {ctx.seed}, *i*) "
+          "whatever the rules), so differences between variants are measured on paired matches: the "
+          "± after a difference is its standard error from the paired per-match differences. This is "
+          "`t400 variants` (see the [method](method.md)).")  # fmt: skip
+    for n, (title, specs, tag) in enumerate((
+        ("The presets", PRESET_SPECS, "presets"),
+        ("Each Qahwa switch, one at a time", QAHWA_SWITCHES, "qahwa_switches"),
+    )):  # fmt: skip
+        ctx.progress(f"variants: {title.lower()}", 0.0 + 0.4 * n)
+        table = _compare(ctx, specs, tag)
+        labels = list(dict.fromkeys(table["variant"]))
+        doc.h(1, title)
+        doc.p(f"Against `{labels[0]}`. Command: `t400 variants {' '.join(specs)} --matches {ctx.matches} "
+              f"--seed {ctx.seed}`.")  # fmt: skip
+        metrics = list(dict.fromkeys(table["metric"]))
+        rows = []
+        for label in labels:
+            part = table[table["variant"] == label].set_index("metric")
+            row = [label]
+            for metric in ("hands per match", "dead-hand rate", "mean bid", "make rate", "first partnership wins",
+                           "ended by tie-break", "winners' combined score"):  # fmt: skip
+                r = part.loc[metric]
+                cell = _fmt_metric(r["value"], r["se"], r["kind"])
+                if label != labels[0]:
+                    cell += f" ({_signed(r['diff'], r['diff_se'], r['kind'])})"
+                row.append(cell)
+            rows.append(row)
+        doc.table(["variant", "hands/match", "dead hands", "mean bid", "bids made", "first pair wins",
+                   "tie-breaks", "winners' total"], rows)  # fmt: skip
+        path, full = ctx.fig(f"variants_{tag}")
+        rp.plot_variants(table, full, title=f"{title} ({ctx.matches:,} matches each, same deals)")
+        doc.figure(path, f"{title}: the main figures with 95% intervals.")
+        doc.p(f"All {len(metrics)} figures with standard errors and paired differences: "
+              f"[{ctx.csv(table, 'variants_' + tag)}](data/variants_{tag}.csv).")  # fmt: skip
+        ctx.facts[f"variants_{tag}"] = table
+    # Duels per preset
+    ctx.progress("variants: EV bidder against the counting bidder", 0.8)
+    doc.h(1, "The EV bidder against the public apps' counting bidder")
+    rows, recs = [], []
+    for spec in PRESET_SPECS:
+        d = am.duel("ev/standard", "counting/standard", ctx.matches, ctx.seed, as_variant(spec),
+                    threads=ctx.threads, scheduler=ctx.client)  # fmt: skip
+        recs.append(d)
+        rows.append([spec, f"{d['pairs']:,}", f"{100 * d['win_rate']:.1f}% [{100 * d['ci95'][0]:.1f}, {100 * d['ci95'][1]:.1f}]",
+                     _pm(d["margin_per_hand"], d["margin_per_hand_se"], 3)])  # fmt: skip
+    doc.p("Duplicate matches (`t400 duel --a ev/standard --b counting/standard`): every deal sequence is "
+          "played twice with the partnerships' seats swapped. The EV bidder's match win rate with its "
+          "95% interval, and its points per hand minus the counting side's:")  # fmt: skip
+    doc.table(["rules", "pairs", "EV bidder wins", "points per hand, EV - counting"], rows)
+    doc.p(f"Data: [{ctx.csv(pd.DataFrame(recs), 'duels')}](data/duels.csv).")
+    ctx.facts["duels"] = recs
+    ctx.timings["variants and duels"] = time.perf_counter() - t0
+    return doc
+
+
+def _fmt_metric(value, se, kind) -> str:
+    if kind == "rate":
+        return _pct(value, se, 2 if se < 0.001 else 1)
+    return _pm(value, se, 2 if se >= 0.005 else 3)
+
+
+def _signed(diff, se, kind) -> str:
+    if kind == "rate":
+        digits = 2 if se < 0.001 else 1
+        return f"{100 * diff:+.{digits}f} ± {100 * se:.{digits}f}"
+    digits = 2 if se >= 0.005 else 3
+    return f"{diff:+.{digits}f} ± {se:.{digits}f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Method
+
+
+def _dd_check(ctx: _Context) -> pd.DataFrame:
+    """Bots against perfect play: seat 1's partnership tricks under `standard` play (EV-bot
+    bids) and by the team double-dummy solver, on the same random deals."""
+    from analyzer.notation import Deal, Hand
+    from analyzer.simulate import bot_bid, deal_hands, play_deal
+    from analyzer.solve import solve_many
+
+    hands = deal_hands(DD_DEALS, seed=ctx.seed + 1)
+    deals = [Deal(tuple(Hand(int(h)) for h in row)) for row in hands]
+    dd = solve_many(deals, trump="hearts", leader=1, mode="team", threads=ctx.threads)
+    rows = []
+    for deal, team in zip(deals, dd):
+        bids = []
+        for seat in range(1, 5):
+            bids.append(bot_bid(deal.hands[seat - 1], seat, (0, 0, 0, 0), bids))
+        played = play_deal(deal, bids, "standard")
+        rows.append({"deal": str(deal), "bids": ",".join(map(str, bids)), "dd_team_13": int(team),
+                     "standard_team_13": played.tricks[0] + played.tricks[2]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _method(ctx: _Context, command: str) -> Document:
+    t0 = time.perf_counter()
+    ctx.progress("method: double-dummy check", 0.9)
+    dd = _dd_check(ctx)
+    ctx.timings["double-dummy check"] = time.perf_counter() - t0
+    diff = dd["standard_team_13"] - dd["dd_team_13"]
+    ctx.facts["dd"] = {"deals": len(dd), "mean_diff": float(diff.mean()),
+                       "se": float(diff.std(ddof=1) / math.sqrt(len(dd))),
+                       "equal": float((diff == 0).mean()), "mean_abs": float(diff.abs().mean())}  # fmt: skip
+    doc = Document("method.md", "Method")
+    doc.h(1, "The model")
+    doc.bullets([
+        "**Rules**: Tarneeb 400 as in `t400 rules` (Dananeer unless a variant is named), hearts trump; "
+        "the rules engine settles every round and is tested against the rule texts.",
+        "**Sampling**: full deals are dealt uniformly from a seeded xoshiro256** stream per chunk of "
+        "deals (or per match), so every figure is a function of the seed alone, whatever the number of "
+        "threads or Dask workers.",
+        "**Bot bidding**: the EV bidder estimates its own tricks from hand features with a table fitted "
+        "from simulated hands (`t400 fit-bidder`), turns it into a trick distribution and bids the legal "
+        "number with the best expected value; the dealer counts a bid that kills the hand as 0.",
+        "**Play**: all four players use the `standard` policy: bid-aware card play that uses only what a "
+        "player can see (own hand, bids, cards played, shown voids).",
+        "**Bidding guide**: for each seat and bracket, every candidate bid is played out on the same deals "
+        "(common random numbers); groups of hands are compared by mean points, a dead hand counting 0.",
+        "**Example hands**: the bid analyzer (`t400 bid`), which also weights deals by how likely the "
+        "earlier bids were (none here: seat 1).",
+        "**Matches**: the match kernel plays whole matches (rotation, dead hands and re-deals, settling, "
+        "the target rule and tie-breaks, the classic outright 13, a cap of 200 deals); its rounds are "
+        "checked against the rules engine in the tests.",
+    ])  # fmt: skip
+    f = ctx.facts["dd"]
+    doc.h(1, "Double-dummy check")
+    doc.p(f"How far are the bots from perfect play? On {f['deals']} random deals (seed {ctx.seed + 1}), "
+          f"hearts trump, seat 1 leading, the partnership of seats 1 and 3 took {f['mean_diff']:+.2f} ± "
+          f"{f['se']:.2f} tricks per deal under `standard` play (with EV-bot bids) compared with the "
+          f"team double-dummy result (both sides perfect and seeing all cards); the two agree exactly on "
+          f"{100 * f['equal']:.0f}% of deals, and differ by {f['mean_abs']:.2f} tricks on average. The "
+          "double-dummy solver agrees with DDS on every deal of the test suite.")  # fmt: skip
+    doc.p(f"Data: [{ctx.csv(dd, 'dd_check')}](data/dd_check.csv).")
+    doc.h(1, "Sizes, seeds and uncertainty")
+    doc.bullets([
+        f"Bidding guide: {ctx.samples:,} deals per seat and score bracket (8 runs), seed {ctx.seed}; each "
+        "run draws from its own part of the seed's stream space. Groups with fewer than "
+        f"{gd.MIN_CELL} deals show no bid.",
+        f"Variants and duels: {ctx.matches:,} matches per variant and {ctx.matches:,} duplicate pairs per "
+        f"duel, seed {ctx.seed}.",
+        "Every ± is one standard error: of a mean over deals (guide), of a ratio over matches with each "
+        "match as a cluster of hands (variants), of a paired difference (variants against the first one, "
+        "bids within a group, the dealer's gain, duels). Intervals in brackets are 95%.",
+        "The EV-best bid of a group is the bid with the highest mean; where its lead over the runner-up "
+        "is within noise, the `lead` and `lead_se` columns of the CSVs say so.",
+    ])  # fmt: skip
+    doc.h(1, "Software")
+    import numba
+    import numpy
+
+    versions = [["tarneeb400", analyzer.__version__], ["Python", platform.python_version()],
+                ["numba", numba.__version__], ["numpy", numpy.__version__], ["pandas", pd.__version__]]  # fmt: skip
+    try:
+        import matplotlib
+
+        versions.append(["matplotlib", matplotlib.__version__])
+    except ImportError:  # pragma: no cover
+        pass
+    doc.table(["package", "version"], versions)
+    doc.h(1, "Regenerating this folder")
+    doc.code(command)
+    doc.p("The same seed and sizes give the same numbers (run times differ).")
+    return doc
+
+
+# ---------------------------------------------------------------------------------------------
+# Index
+
+
+def _index(ctx: _Context, command: str, elapsed: float, scheduler: str | None) -> Document:
+    doc = Document("README.md", "tarneeb400 strategy report")
+    where = f"on the Dask cluster `{scheduler}`" if scheduler else f"on this machine ({os.cpu_count()} cores)"
+    doc.p(f"Generated by `{command}` {where} in **{elapsed / 60:.1f} minutes** "
+          f"(tarneeb400 {analyzer.__version__}).")  # fmt: skip
+    doc.h(1, "Contents")
+    doc.bullets([
+        "[Bidding guide](bidding-guide.md): expected tricks and the EV-best bid by hearts length, top "
+        "hearts, side aces and kings and shape, for each seat and score bracket; when 9 beats 8; the "
+        "value of bidding first and of the dealer's information; example hands.",
+        "[Rule variants](variants.md): the presets and each Qahwa switch compared on the same deals; the "
+        "EV bidder against the counting bidder.",
+        "[Method](method.md): the model, the double-dummy check, sizes, seeds, standard errors, software.",
+        "`data/`: every table as CSV; `figures/`: every figure as PNG.",
+    ])  # fmt: skip
+    doc.h(1, "Key findings")
+    items = []
+    seats = ctx.facts.get("seats")
+    if seats is not None:
+        low = seats[seats["bracket"] == "<=29"].set_index("seat")
+        items.append("Points per hand following the guide, score <=29: " + ", ".join(
+            f"seat {s} {_pm(low.loc[s]['points_per_hand'], low.loc[s]['points_per_hand_se'], 3)}" for s in (1, 2, 3, 4)) + ".")  # fmt: skip
+    dealer = ctx.facts.get("dealer")
+    if dealer is not None:
+        r = dealer[dealer["bracket"] == "<=29"].iloc[0]
+        items.append(f"Knowing the other three bids is worth {_pm(r['gain'], r['gain_se'], 3)} points per hand "
+                     "to the dealer at score <=29.")  # fmt: skip
+    duels = ctx.facts.get("duels")
+    if duels:
+        d = duels[0]
+        items.append(f"The EV bidder wins {100 * d['win_rate']:.1f}% of duplicate matches against the counting "
+                     f"bidder (95% CI {100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}%, dananeer).")  # fmt: skip
+    table = ctx.facts.get("variants_qahwa_switches")
+    if table is not None:
+        hands = table[table["metric"] == "hands per match"].set_index("variant")
+        dead = table[table["metric"] == "dead-hand rate"].set_index("variant")
+        items.append(f"A 31 target shortens a Qahwa match from {hands.loc['qahwa']['value']:.1f} to "
+                     f"{hands.loc['qahwa target=31']['value']:.1f} hands; a table minimum of 13 raises the dead-hand "
+                     f"rate from {100 * dead.loc['qahwa']['value']:.1f}% to {100 * dead.loc['qahwa table-min=13']['value']:.1f}%.")  # fmt: skip
+    f = ctx.facts.get("dd")
+    if f:
+        items.append(
+            f"Standard play is within {f['mean_abs']:.2f} tricks per deal of double-dummy play on average."
+        )
+    doc.bullets(items)
+    doc.h(1, "Run time")
+    doc.table(
+        ["part", "seconds"], [[k, f"{v:.0f}"] for k, v in ctx.timings.items()] + [["total", f"{elapsed:.0f}"]]
+    )
+    return doc

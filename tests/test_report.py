@@ -1,0 +1,60 @@
+"""`t400 report` with tiny sizes: every linked file exists, figures are PNGs, CSVs parse."""
+
+import json
+import re
+
+import pandas as pd
+from click.testing import CliRunner
+
+from analyzer.document import links_of
+from cli import cli
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_small_report_is_complete(tmp_path, monkeypatch):
+    import analyzer.strategy_report as sr
+
+    monkeypatch.setattr(sr, "DD_DEALS", 12)
+    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:2])
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "stale.txt").write_text("from an older report")
+    r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "4096", "--matches", "300",
+                                 "--seed", "3", "--html", "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    result = json.loads(r.stdout)
+    assert not (out / "stale.txt").exists()  # the folder is replaced as a whole
+    index = (out / "README.md").read_text()
+    assert "t400 report" in index and "minutes" in index
+    docs = ["README.md"] + [t for t in links_of(index) if t.endswith(".md")]
+    assert {"bidding-guide.md", "variants.md", "method.md"} <= set(docs)
+    linked = set()
+    for doc in docs:
+        text = (out / doc).read_text()
+        for target in links_of(text):
+            assert (out / target).is_file(), (doc, target)
+            linked.add(target)
+    pngs = [t for t in linked if t.endswith(".png")]
+    csvs = [t for t in linked if t.endswith(".csv")]
+    assert len(pngs) >= 6 and len(csvs) >= 8
+    for t in pngs:
+        assert (out / t).read_bytes()[:8] == PNG
+    for t in csvs:
+        assert len(pd.read_csv(out / t)) > 0
+    for f in (out / "figures").iterdir():
+        assert f"figures/{f.name}" in linked
+    html = (out / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == len(pngs)
+    assert not re.search(r'src="(?!data:)', html)
+    assert set(result["files"]) >= {"README.md", "report.html"}
+    guide = pd.read_csv(out / "data" / "guide_hearts_top.csv")
+    assert set(guide["seat"]) == {1, 2, 3, 4} and set(guide["bracket"]) == {"<=29", ">=30"}
+    assert (guide["deals"].groupby([guide["seat"], guide["bracket"]]).sum() == 4096).all()
+
+
+def test_report_bad_input():
+    r = CliRunner().invoke(cli, ["report", "--samples", "10"])
+    assert r.exit_code == 2 and r.stderr.startswith("Error: ")
+    r = CliRunner().invoke(cli, ["report", "--out", "/nonexistent/dir/rep"])
+    assert r.exit_code == 2 and "does not exist" in r.stderr
