@@ -58,3 +58,16 @@ def test_report_bad_input():
     assert r.exit_code == 2 and r.stderr.startswith("Error: ")
     r = CliRunner().invoke(cli, ["report", "--out", "/nonexistent/dir/rep"])
     assert r.exit_code == 2 and "does not exist" in r.stderr
+
+
+def test_same_seed_same_numbers_whatever_the_threads(tmp_path, monkeypatch):
+    import analyzer.strategy_report as sr
+
+    monkeypatch.setattr(sr, "DD_DEALS", 6)
+    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:1])
+    a = sr.build_report(tmp_path / "a", samples=3000, matches=200, seed=5, threads=1)
+    b = sr.build_report(tmp_path / "b", samples=3000, matches=200, seed=5, threads=2)
+    csvs = [f for f in a["files"] if f.endswith(".csv")]
+    assert csvs and csvs == [f for f in b["files"] if f.endswith(".csv")]
+    for f in csvs:
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
