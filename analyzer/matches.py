@@ -272,10 +272,13 @@ def open_client(scheduler: str):
             workers = 0
         if workers < 1:
             raise T400Error(f"scheduler {scheduler!r}: expected local:N with N a positive number of workers")
-        cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=50,
-        )  # fmt: skip
+        try:
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=50,
+            )  # fmt: skip
+        except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
+            raise ClusterError(f"cannot start a local Dask cluster of {workers} workers: {exc}") from None
         return Client(cluster), cluster
     try:
         return Client(text, timeout="5s"), None
