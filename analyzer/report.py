@@ -116,8 +116,9 @@ def plot_heatmaps(panels, path: str, x: str, y: str, value: str, title: str, lab
     xs = sorted({int(v) for df in panels.values() for v in df[x]})
     ys = sorted({int(v) for df in panels.values() for v in df[y]})
     values = [df[value][df[value] >= 0].to_numpy() for df in panels.values()]
-    vmin = min(v.min() for v in values if len(v))
-    vmax = max(v.max() for v in values if len(v))
+    shown = [v for v in values if len(v)]
+    vmin = min(v.min() for v in shown) if shown else 0.0  # nothing to show: empty panels
+    vmax = max(v.max() for v in shown) if shown else 1.0
     with plt.style.context({**STYLE, "axes.grid": False}):
         size = (max(3.3 * len(cols), 7.0), max(2.6 * len(rows), 4.2) + 0.6)
         fig, axes = plt.subplots(len(rows), len(cols), figsize=size,

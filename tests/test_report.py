@@ -71,3 +71,16 @@ def test_same_seed_same_numbers_whatever_the_threads(tmp_path, monkeypatch):
     assert csvs and csvs == [f for f in b["files"] if f.endswith(".csv")]
     for f in csvs:
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+
+
+def test_smallest_sizes_still_make_a_report(tmp_path, monkeypatch):
+    """With too few deals for any group to show a bid, the tables and figures are empty, not broken."""
+    import analyzer.strategy_report as sr
+
+    monkeypatch.setattr(sr, "DD_DEALS", 4)
+    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:1])
+    r = CliRunner().invoke(
+        cli, ["report", "--out", str(tmp_path / "r"), "--samples", "1000", "--matches", "2"]
+    )
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "r" / "figures" / "dealer_best_bid_by_prior.png").read_bytes()[:8] == PNG
