@@ -229,3 +229,29 @@ def play_match_reference(variant, deals, bidders, policies, cap):
         rounds.append((bids, tricks))
         state = state.play_round(bids, tricks)
     return state, rounds
+
+
+def seat_outcomes_reference(variant, hands, seat, scores, candidates):
+    """The bidding guide's deal seen from ``seat`` (1..4), in plain Python: earlier seats bid by
+    the EV bot; for each candidate bid, later seats bid by bot, the rules engine says whether the
+    hand dies (-1), else it is played out with ``standard`` and the seat's tricks are returned;
+    a candidate below the seat's minimum is -2. Returns (earlier bids' total, [outcome, ...])."""
+    from analyzer.simulate import bot_bid, play_deal
+
+    earlier = []
+    for s in range(1, seat):
+        earlier.append(bot_bid(hands[s - 1], s, scores, earlier, variant))
+    outcomes = []
+    for bid in candidates:
+        if bid < variant.min_bid(scores[seat - 1]):
+            outcomes.append(-2)
+            continue
+        bids = [*earlier, bid]
+        for s in range(seat + 1, 5):
+            bids.append(bot_bid(hands[s - 1], s, scores, bids, variant))
+        if variant.is_dead(bids, scores):
+            outcomes.append(-1)
+            continue
+        deal = " ".join(str(h) for h in hands)
+        outcomes.append(play_deal(deal, bids, "standard").tricks[seat - 1])
+    return sum(earlier), outcomes
