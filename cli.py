@@ -494,15 +494,7 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
     side = dd_solve.side_of(mode, leader, player)
     if path is not None:
         deals = _read_deal_lines(path)
-        with progress_bar("solving", len(deals), enabled=not as_json and len(deals) > 1) as update:
-            results = dd_solve.solve_many(
-                deals, trump=trump, leader=leader, mode=mode, player=player, threads=threads, progress=update
-            )
-        if as_json:
-            emit_json([_solve_record(d, t, trump, leader, mode, who, side) for d, t in zip(deals, results)])
-        else:
-            for t in results:
-                click.echo(int(t))
+        _solve_batch(deals, trump, leader, mode, player, threads, as_json, who, side)
         return
     parsed = analyzer.parse_deal(deal)
     tricks = dd_solve.solve(parsed, trump=trump, leader=leader, mode=mode, player=player)
@@ -520,6 +512,35 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
     if scores:
         click.echo(f"After each lead by seat {leader}:")
         click.echo(format_table(["card", "tricks"], [[c.symbol, v] for c, v in scores.items()]))
+
+
+def _solve_batch(deals, trump, leader, mode, player, threads, as_json, who, side) -> None:
+    """Solve a batch, printing each block's results as it finishes: Ctrl-C stops after the
+    current block, and everything finished stays printed (a JSON list is closed properly)."""
+    from analyzer import solve as dd_solve
+    from analyzer.parallel import deferred_interrupt
+
+    hands = dd_solve.deals_array(deals)
+    done = 0
+    show = not as_json and len(deals) > 1
+    with deferred_interrupt() as stop, progress_bar("solving", len(deals), enabled=show) as update:
+        for start, block in dd_solve.solve_blocks(hands, trump, leader, mode, player, threads):
+            for i, t in enumerate(block):
+                if as_json:
+                    text = to_json(_solve_record(deals[start + i], t, trump, leader, mode, who, side))
+                    click.echo(("[\n  " if done == 0 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
+                else:
+                    click.echo(int(t))
+                done += 1
+            update(done, len(deals))
+            if stop():
+                break
+    if as_json:
+        click.echo("\n]" if done else "[]")
+    if done < len(deals):
+        raise Interrupted(
+            f"interrupted after {done:,} of {len(deals):,} deals; their results are printed above"
+        )
 
 
 def _solve_record(deal, tricks, trump, leader, mode, player, side):

@@ -14,12 +14,9 @@ rows into the figures ``t400 simulate`` prints, each with its standard error or 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import shutil
-import signal
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import ClusterError, Interrupted, T400Error
-from analyzer.parallel import check_seed, threads_used
+from analyzer.parallel import check_seed, deferred_interrupt, threads_used
 from analyzer.rules import MAX_BID, MIN_BID, Variant, as_variant
 from analyzer.simulate import bidder_id, bot_array, per_seat, policy_id
 from kernels import match as km
@@ -234,7 +231,7 @@ def run_jobs(
         if progress:
             progress(done, total)
 
-    with _deferred_interrupt() as stop:
+    with deferred_interrupt() as stop:
         try:
             if scheduler is None:
                 for job in todo:
@@ -284,31 +281,6 @@ def open_client(scheduler: str):
         return Client(text, timeout="5s"), None
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot connect to the Dask scheduler at {text}: {exc}") from None
-
-
-@contextlib.contextmanager
-def _deferred_interrupt():
-    """Turn the first Ctrl-C into a flag checked between blocks (a kernel is never cut
-    half-way); a second Ctrl-C interrupts at once. Yields ``stop() -> bool``."""
-    hit = []
-    if threading.current_thread() is not threading.main_thread():
-        yield lambda: False
-        return
-
-    def handler(signum, frame):
-        if hit:
-            raise KeyboardInterrupt
-        hit.append(signum)
-
-    try:
-        before = signal.signal(signal.SIGINT, handler)
-    except (ValueError, OSError):
-        yield lambda: False
-        return
-    try:
-        yield lambda: bool(hit)
-    finally:
-        signal.signal(signal.SIGINT, before)
 
 
 def _run_on_dask(jobs: list[Job], scheduler, threads, finish, stop) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import signal
+import threading
 
 import numba
 
@@ -56,3 +58,28 @@ def check_seed(seed) -> int:
 def chunks_for(n: int, chunk_size: int = DEFAULT_CHUNK) -> int:
     """Number of chunks of ``chunk_size`` covering ``n`` items (at least one)."""
     return max(1, math.ceil(n / chunk_size))
+
+
+@contextlib.contextmanager
+def deferred_interrupt():
+    """Turn the first Ctrl-C into a flag checked between blocks (a kernel is never cut
+    half-way); a second Ctrl-C interrupts at once. Yields ``stop() -> bool``."""
+    hit = []
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+
+    def handler(signum, frame):
+        if hit:
+            raise KeyboardInterrupt
+        hit.append(signum)
+
+    try:
+        before = signal.signal(signal.SIGINT, handler)
+    except (ValueError, OSError):
+        yield lambda: False
+        return
+    try:
+        yield lambda: bool(hit)
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -9,7 +9,7 @@ three, partner included, minimise them; so solo(p) <= team(p's partnership).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -92,21 +92,35 @@ def solve_many(
     progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """:func:`solve` for many deals (int64 array, input order), in parallel on ``threads``."""
+    hands = deals_array(deals)
+    out = np.empty(len(hands), dtype=np.int64)
+    for start, block in solve_blocks(hands, trump, leader, mode, player, threads):
+        out[start : start + len(block)] = block
+        if progress:
+            progress(start + len(block), len(hands))
+    return out
+
+
+def solve_blocks(
+    deals: Iterable[Deal | str] | np.ndarray,
+    trump: str | int = "hearts",
+    leader: int = 1,
+    mode: str = "team",
+    player: int | None = None,
+    threads: int | None = None,
+) -> Iterator[tuple[int, np.ndarray]]:
+    """:func:`solve_many` block by block: yields (index of the block's first deal, its tricks)
+    as each block of up to ``BATCH`` deals is solved, so a caller can keep finished work."""
     strain = strain_id(trump)
     mode_id, lead, who = _check(mode, leader, player)
-    hands = _hands_array(deals)
+    hands = deals if isinstance(deals, np.ndarray) else deals_array(deals)
     workers = min(check_threads(threads), max(1, len(hands)))
-    out = np.empty(len(hands), dtype=np.int64)
     workspaces, tables = _SOLVERS.get(workers)
-    with threads_used(workers):
-        for start in range(0, len(hands), BATCH):
-            block = hands[start : start + BATCH]
-            out[start : start + len(block)], _ = dd.solve_batch(
-                block, strain, lead, mode_id, who, workspaces, tables
-            )
-            if progress:
-                progress(start + len(block), len(hands))
-    return out
+    for start in range(0, len(hands), BATCH):
+        block = hands[start : start + BATCH]
+        with threads_used(workers):
+            tricks, _ = dd.solve_batch(block, strain, lead, mode_id, who, workspaces, tables)
+        yield start, tricks
 
 
 def card_scores(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",
@@ -114,7 +128,7 @@ def card_scores(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, 
     """Tricks for the side (or player) after each card the leader may lead, best first."""
     strain = strain_id(trump)
     mode_id, lead, who = _check(mode, leader, player)
-    hands = _hands_array([deal])[0]
+    hands = deals_array([deal])[0]
     workspaces, tables = _SOLVERS.get(1)
     scores = dd.card_scores(workspaces[0], tables[0], hands, strain, lead, mode_id, who)
     found = {Card.from_index(i): int(v) for i, v in enumerate(scores) if v >= 0}
@@ -127,7 +141,7 @@ def side_of(mode: str, leader: int = 1, player: int | None = None) -> list[int]:
     return [p] if mode == "solo" else sorted({p, (p + 1) % 4 + 1})
 
 
-def _hands_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
+def deals_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
     rows = []
     for n, deal in enumerate(deals, start=1):
         try:
