@@ -1043,11 +1043,12 @@ def duel(config_a, config_b, matches, variant, seed, threads, cap, scheduler, pr
 @click.option("--threads", type=click.IntRange(1), help="Kernel threads (default: all).")
 @click.option("--scheduler", metavar="ADDRESS|local:N", help="Run the simulations on a Dask cluster.")
 @click.option("--html", is_flag=True, help="Also write report.html: one page, figures embedded.")
+@click.option("--resume", is_flag=True, help="Reuse the parts an interrupted run with the same sizes kept.")
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal)."
 )
 @json_option
-def report(out, samples, matches, seed, threads, scheduler, html, progress, as_json):
+def report(out, samples, matches, seed, threads, scheduler, html, resume, progress, as_json):
     """Write the strategy report: a bidding guide, a variants report and the method.
 
     Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
@@ -1064,7 +1065,9 @@ def report(out, samples, matches, seed, threads, scheduler, html, progress, as_j
         def step(label, fraction):
             update(int(1000 * fraction))
 
-        result = build_report(out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step)
+        result = build_report(
+            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume
+        )
         update(1000)
     if as_json:
         emit_json(result)

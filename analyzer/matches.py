@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import ClusterError, Interrupted, T400Error
-from analyzer.parallel import check_seed, deferred_interrupt, threads_used
+from analyzer.parallel import caused_by_interrupt, check_seed, deferred_interrupt, threads_used
 from analyzer.rules import MAX_BID, MIN_BID, Variant, as_variant
 from analyzer.simulate import bidder_id, bot_array, per_seat, policy_id
 from kernels import match as km
@@ -243,7 +243,7 @@ def run_jobs(
         except KeyboardInterrupt:
             pass
         except SystemError as exc:  # a second Ctrl-C inside a kernel call surfaces like this
-            if not isinstance(exc.__cause__, KeyboardInterrupt):
+            if not caused_by_interrupt(exc):
                 raise
         if stop() or done < total:
             kept = ""

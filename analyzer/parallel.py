@@ -83,3 +83,15 @@ def deferred_interrupt():
         yield lambda: bool(hit)
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was raised because of, a Ctrl-C (Numba wraps a KeyboardInterrupt
+    that arrives inside a kernel call in one or more ``SystemError``)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False

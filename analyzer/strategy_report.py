@@ -8,8 +8,10 @@ the end, so an interrupted run leaves the previous report untouched.
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import pickle
 import platform
 import shutil
 import tempfile
@@ -25,6 +27,8 @@ from analyzer import guide as gd
 from analyzer import matches as am
 from analyzer import report as rp
 from analyzer.document import Document, to_html, to_markdown
+from analyzer.errors import Interrupted
+from analyzer.parallel import caused_by_interrupt, check_seed
 from analyzer.rules import as_variant, parse_variant_spec
 
 SEAT_NAMES = {1: "seat 1 (bids first, leads)", 2: "seat 2", 3: "seat 3", 4: "seat 4 (dealer)"}
@@ -95,14 +99,15 @@ def build_report(
     html: bool = False,
     command: str | None = None,
     progress: Callable[[str, float], None] | None = None,
+    resume: bool = False,
 ) -> dict:
     """Write the report folder ``out``; returns {"files": [...], "elapsed_s": ...}.
 
     ``samples``: deals per seat and score bracket for the bidding guide; ``matches``: matches
-    per variant (and duplicate pairs per duel) for the variants report.
+    per variant (and duplicate pairs per duel) for the variants report. Finished parts are kept
+    in a hidden folder beside ``out`` until the report is complete; after an interruption
+    (:class:`analyzer.Interrupted`), ``resume=True`` reuses them.
     """
-    from analyzer.parallel import check_seed
-
     check_seed(seed)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1000:
         raise analyzer.T400Error(f"samples {samples!r}: expected at least 1000 deals per seat and bracket")
@@ -118,6 +123,8 @@ def build_report(
     client = cluster = None
     if scheduler:
         client, cluster = am.open_client(scheduler)
+    settings = {"samples": samples, "matches": matches, "seed": seed, "version": analyzer.__version__}
+    parts = Parts(parent / f".{out.name}-parts", settings, resume)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
     umask = os.umask(0)
     os.umask(umask)
@@ -125,7 +132,7 @@ def build_report(
     try:
         (tmp / "figures").mkdir()
         (tmp / "data").mkdir()
-        ctx = _Context(tmp, samples, matches, seed, threads, client, progress)
+        ctx = _Context(tmp, samples, matches, seed, threads, client, progress, parts)
         guide_doc = _bidding_guide(ctx)
         variants_doc = _variants(ctx)
         method_doc = _method(ctx, command)
@@ -145,6 +152,14 @@ def build_report(
         tmp.rename(out)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+        parts.remove()
+    except (KeyboardInterrupt, SystemError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not caused_by_interrupt(exc):
+            raise
+        raise Interrupted(
+            f"interrupted; the finished parts are kept in {parts.path} (run again with --resume)"
+        ) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -156,8 +171,43 @@ def build_report(
     return {"out": str(out), "files": files, "elapsed_s": time.perf_counter() - start}
 
 
+class Parts:
+    """Finished parts of a report kept on disk (one pickle each) so that an interrupted run can
+    be resumed; tied to the settings that made them."""
+
+    def __init__(self, path: Path, settings: dict, resume: bool):
+        self.path = path
+        stored = path / "settings.json"
+        if path.exists() and not resume:
+            shutil.rmtree(path)
+        if resume and stored.exists() and json.loads(stored.read_text()) != settings:
+            raise analyzer.T400Error(
+                f"resume folder {path} was made with other settings; run without --resume to start again"
+            )
+        path.mkdir(parents=True, exist_ok=True)
+        stored.write_text(json.dumps(settings, indent=1))
+        self.loaded = 0
+
+    def get(self, key: str, compute: Callable, *args, **kwargs):
+        """The kept part ``key``, or ``compute(*args, **kwargs)``, kept."""
+        f = self.path / f"{key}.pkl"
+        if f.exists():
+            self.loaded += 1
+            with f.open("rb") as fh:
+                return pickle.load(fh)
+        value = compute(*args, **kwargs)
+        tmp = self.path / f".{key}.tmp"
+        with tmp.open("wb") as fh:
+            pickle.dump(value, fh)
+        tmp.replace(f)
+        return value
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
 class _Context:
-    def __init__(self, folder, samples, matches, seed, threads, client, progress):
+    def __init__(self, folder, samples, matches, seed, threads, client, progress, parts):
         self.folder = folder
         self.samples = samples
         self.matches = matches
@@ -165,6 +215,7 @@ class _Context:
         self.threads = threads
         self.client = client
         self.progress = progress or (lambda step, fraction: None)
+        self.parts = parts
         self.timings: dict[str, float] = {}
         self.facts: dict = {}
 
@@ -187,44 +238,21 @@ class _Context:
 
 def _bidding_guide(ctx: _Context) -> Document:
     t0 = time.perf_counter()
-    groupings = {
-        "hearts_top": ["hearts", "top_hearts"],
-        "hearts_aces": ["hearts", "side_aces"],
-        "aces_kings": ["side_aces", "side_kings"],
-        "shape": ["shape"],
-        "fine": FINE,
-    }
-    tables = {name: [] for name in groupings}
+    tables = {name: [] for name in GROUPINGS}
     seat_rows, dealer_rows, dealer_prior = [], [], []
     fine_best = {}
     combos = [(seat, b[0]) for b in gd.BRACKETS for seat in (1, 2, 3, 4)]
     for n, (seat, bracket) in enumerate(combos):
         ctx.progress(f"bidding guide: {SEAT_NAMES[seat]}, score {bracket}", n / len(combos))
-        data = gd.simulate_seat(seat, bracket, ctx.samples, ctx.seed, threads=ctx.threads,
-                                map_chunks=ctx.map_chunks())  # fmt: skip
-        for name, by in groupings.items():
-            tables[name].append(gd.cell_table(data, by))
-        # Every seat knows the earlier bids' total (seat 1's is always 0) and bids with it.
-        value, value_se, _, chosen = gd.policy_value(data, [*FINE, "prior"], FINE)
-        at_bid = data.tricks[np.arange(data.deals), chosen].astype(np.int64)
-        live = at_bid >= 0
-        seat_rows.append({"seat": seat, "bracket": bracket, "deals": data.deals,
-                          "points_per_hand": value, "points_per_hand_se": value_se,
-                          "mean_bid": float(gd.CANDIDATES[chosen].mean()),
-                          "mean_tricks": float(at_bid[live].mean()) if live.any() else float("nan"),
-                          "p_dead": float(1 - live.mean())})  # fmt: skip
-        fine_best[(seat, bracket)] = tables["fine"][-1]
+        part = ctx.parts.get(f"guide-seat{seat}-{'low' if bracket == '<=29' else 'high'}",
+                             _guide_combo, ctx, seat, bracket)  # fmt: skip
+        for name in GROUPINGS:
+            tables[name].append(part["tables"][name])
+        seat_rows.append(part["seat_row"])
+        fine_best[(seat, bracket)] = part["tables"]["fine"]
         if seat == 4:
-            with_prior = gd.policy_value(data, [*FINE, "prior"], FINE)
-            plain = gd.policy_value(data, FINE)
-            d = with_prior[2] - plain[2]
-            dealer_rows.append({"bracket": bracket, "deals": data.deals, "ignoring_bids": plain[0],
-                                "ignoring_bids_se": plain[1], "using_bids": with_prior[0],
-                                "using_bids_se": with_prior[1], "gain": float(d.mean()),
-                                "gain_se": float(d.std(ddof=1) / math.sqrt(len(d)))})  # fmt: skip
-            prior_cells = gd.cell_table(data, ["hearts", "prior"])
-            dealer_prior.append(prior_cells)
-        del data
+            dealer_rows.append(part["dealer_row"])
+            dealer_prior.append(part["prior_cells"])
     ctx.timings["bidding guide deals"] = time.perf_counter() - t0
     for name in tables:
         tables[name] = pd.concat(tables[name], ignore_index=True)
@@ -413,8 +441,9 @@ def _bidding_guide(ctx: _Context) -> Document:
     rows = []
     records = []
     fine_1 = fine_best[(1, "<=29")].set_index(FINE)
-    for label, text in EXAMPLE_HANDS:
-        a = analyzer.recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads)
+    analyses = ctx.parts.get("examples", lambda: [
+        analyzer.recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads) for _, text in EXAMPLE_HANDS])  # fmt: skip
+    for (label, text), a in zip(EXAMPLE_HANDS, analyses):
         examples.append(a)
         feats = gd.hand_features(np.array([analyzer.parse_hand(text).bits], dtype=np.uint64)).iloc[0]
         key = tuple(int(feats[f]) for f in FINE)
@@ -444,6 +473,39 @@ def _bidding_guide(ctx: _Context) -> Document:
     ctx.facts["examples"] = records
     ctx.timings["example hands"] = time.perf_counter() - t1
     return doc
+
+
+GROUPINGS = {
+    "hearts_top": ["hearts", "top_hearts"],
+    "hearts_aces": ["hearts", "side_aces"],
+    "aces_kings": ["side_aces", "side_kings"],
+    "shape": ["shape"],
+    "fine": FINE,
+}
+
+
+def _guide_combo(ctx: _Context, seat: int, bracket: str) -> dict:
+    """One seat and bracket of the guide: its deals, reduced to the tables the report uses."""
+    data = gd.simulate_seat(seat, bracket, ctx.samples, ctx.seed, threads=ctx.threads,
+                            map_chunks=ctx.map_chunks())  # fmt: skip
+    part = {"tables": {name: gd.cell_table(data, by) for name, by in GROUPINGS.items()}}
+    # Every seat knows the earlier bids' total (seat 1's is always 0) and bids with it.
+    value, value_se, with_prior, chosen = gd.policy_value(data, [*FINE, "prior"], FINE)
+    at_bid = data.tricks[np.arange(data.deals), chosen].astype(np.int64)
+    live = at_bid >= 0
+    part["seat_row"] = {"seat": seat, "bracket": bracket, "deals": data.deals,
+                        "points_per_hand": value, "points_per_hand_se": value_se,
+                        "mean_bid": float(gd.CANDIDATES[chosen].mean()),
+                        "mean_tricks": float(at_bid[live].mean()) if live.any() else float("nan"),
+                        "p_dead": float(1 - live.mean())}  # fmt: skip
+    if seat == 4:
+        plain = gd.policy_value(data, FINE)
+        d = with_prior - plain[2]
+        part["dealer_row"] = {"bracket": bracket, "deals": data.deals, "ignoring_bids": plain[0],
+                              "ignoring_bids_se": plain[1], "using_bids": value, "using_bids_se": value_se,
+                              "gain": float(d.mean()), "gain_se": float(d.std(ddof=1) / math.sqrt(len(d)))}  # fmt: skip
+        part["prior_cells"] = gd.cell_table(data, ["hearts", "prior"])
+    return part
 
 
 def _panels(df: pd.DataFrame) -> dict:
@@ -510,7 +572,7 @@ def _variants(ctx: _Context) -> Document:
         ("Each Qahwa switch, one at a time", QAHWA_SWITCHES, "qahwa_switches"),
     )):  # fmt: skip
         ctx.progress(f"variants: {title.lower()}", 0.0 + 0.4 * n)
-        table = _compare(ctx, specs, tag)
+        table = ctx.parts.get(f"variants-{tag}", _compare, ctx, specs, tag)
         labels = list(dict.fromkeys(table["variant"]))
         doc.h(1, title)
         doc.p(f"Against `{labels[0]}`. Command: `t400 variants {' '.join(specs)} --matches {ctx.matches} "
@@ -541,8 +603,8 @@ def _variants(ctx: _Context) -> Document:
     doc.h(1, "The EV bidder against the public apps' counting bidder")
     rows, recs = [], []
     for spec in PRESET_SPECS:
-        d = am.duel("ev/standard", "counting/standard", ctx.matches, ctx.seed, as_variant(spec),
-                    threads=ctx.threads, scheduler=ctx.client)  # fmt: skip
+        d = ctx.parts.get(f"duel-{spec}", am.duel, "ev/standard", "counting/standard", ctx.matches, ctx.seed,
+                          as_variant(spec), threads=ctx.threads, scheduler=ctx.client)  # fmt: skip
         recs.append(d)
         rows.append([spec, f"{d['pairs']:,}", f"{100 * d['win_rate']:.1f}% [{100 * d['ci95'][0]:.1f}, {100 * d['ci95'][1]:.1f}]",
                      _pm(d["margin_per_hand"], d["margin_per_hand_se"], 3)])  # fmt: skip
@@ -598,7 +660,7 @@ def _dd_check(ctx: _Context) -> pd.DataFrame:
 def _method(ctx: _Context, command: str) -> Document:
     t0 = time.perf_counter()
     ctx.progress("method: double-dummy check", 0.9)
-    dd = _dd_check(ctx)
+    dd = ctx.parts.get("dd-check", _dd_check, ctx)
     ctx.timings["double-dummy check"] = time.perf_counter() - t0
     diff = dd["standard_team_13"] - dd["dd_team_13"]
     ctx.facts["dd"] = {"deals": len(dd), "mean_diff": float(diff.mean()),
@@ -673,7 +735,8 @@ def _method(ctx: _Context, command: str) -> Document:
 def _index(ctx: _Context, command: str, elapsed: float, scheduler: str | None) -> Document:
     doc = Document("README.md", "tarneeb400 strategy report")
     where = f"on the Dask cluster `{scheduler}`" if scheduler else f"on this machine ({os.cpu_count()} cores)"
-    doc.p(f"Generated by `{command}` {where} in **{elapsed / 60:.1f} minutes** "
+    resumed = f", resumed after an interruption ({ctx.parts.loaded} parts reused)" if ctx.parts.loaded else ""
+    doc.p(f"Generated by `{command}` {where} in **{elapsed / 60:.1f} minutes**{resumed} "
           f"(tarneeb400 {analyzer.__version__}).")  # fmt: skip
     doc.h(1, "Contents")
     doc.bullets([

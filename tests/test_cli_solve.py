@@ -88,7 +88,16 @@ def test_ctrl_c_keeps_the_finished_results(tmp_path):
     path = tmp_path / "deals.txt"
     path.write_text("\n".join(" ".join(str(Hand(int(h))) for h in row) for row in hands) + "\n")
     for as_json in (False, True):
-        args = [sys.executable, "-c", "import cli; cli.main()", "solve", "--file", str(path), "--threads", "1"]
+        args = [
+            sys.executable,
+            "-c",
+            "import cli; cli.main()",
+            "solve",
+            "--file",
+            str(path),
+            "--threads",
+            "1",
+        ]
         proc = subprocess.Popen(args + (["--json"] if as_json else []), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip

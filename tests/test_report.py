@@ -84,3 +84,38 @@ def test_smallest_sizes_still_make_a_report(tmp_path, monkeypatch):
     )
     assert r.exit_code == 0, r.output
     assert (tmp_path / "r" / "figures" / "dealer_best_bid_by_prior.png").read_bytes()[:8] == PNG
+
+
+def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, monkeypatch):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import analyzer.strategy_report as sr
+
+    out = tmp_path / "rep"
+    parts = tmp_path / ".rep-parts"
+    args = [sys.executable, "-c", "import cli; cli.main()", "report", "--out", str(out), "--samples", "100000",
+            "--matches", "200", "--seed", "2", "--no-progress"]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    deadline = time.time() + 240
+    while time.time() < deadline and len(list(parts.glob("guide-*.pkl"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=240)
+    assert proc.returncode == 130, err
+    assert err.startswith("Error: interrupted") and "--resume" in err
+    kept = len(list(parts.glob("*.pkl")))
+    assert kept >= 2 and not out.exists()
+    monkeypatch.setattr(sr, "DD_DEALS", 4)
+    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:1])
+    r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "100000", "--matches", "200",
+                                 "--seed", "2", "--resume"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert f"{kept} parts reused" in (out / "README.md").read_text()
+    assert not parts.exists()
+    assert len(pd.read_csv(out / "data" / "seat_value.csv")) == 8
+    r = CliRunner().invoke(cli, ["report", "--out", str(tmp_path / "other"), "--samples", "5000", "--resume"])
+    assert r.exit_code == 0  # nothing kept for these settings: a fresh run
