@@ -1,4 +1,4 @@
-.PHONY: test test-all lint format bench
+.PHONY: test test-all lint format bench report
 
 test:
 	python -m pytest
@@ -16,3 +16,6 @@ format:
 
 bench:
 	t400 bench
+
+report:
+	t400 report --html

@@ -876,10 +876,12 @@ def _print_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
               help="Write the summary as a Parquet table.")  # fmt: skip
 @click.option("--hands", "hands_path", type=click.Path(dir_okay=False),
               help="Write every deal (bids, tricks, scores, cards) to a .parquet or .csv file.")  # fmt: skip
+@click.option("--per-match", "matches_path", type=click.Path(dir_okay=False),
+              help="Write one row per match (winner, ending, hands, scores, bids) to a .parquet or .csv file.")  # fmt: skip
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its kept chunks.")
 @json_option
 def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, progress, csv_path,
-             parquet_path, hands_path, resume, as_json):  # fmt: skip
+             parquet_path, hands_path, matches_path, resume, as_json):  # fmt: skip
     """Play whole matches with four bots and report what the rules do to the game.
 
     Match lengths, dead-hand rate, bids and make rates, the first partnership's edge, how
@@ -888,15 +890,16 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
     from analyzer import matches as am
 
     lineup = am.Lineup.make(variant, bidder, policy, cap)
-    outs = _outputs(csv=csv_path, parquet=parquet_path, hands=hands_path)
+    outs = _outputs(csv=csv_path, parquet=parquet_path, hands=hands_path, per_match=matches_path)
     if csv_path:
         _table_format(csv_path, "csv")
     hands_fmt = _table_format(hands_path, "hands") if hands_path else None
+    matches_fmt = _table_format(matches_path, "per-match") if matches_path else None
     record = hands_path is not None
     jobs = [am.Job(f"0-{f}", lineup, seed, f, c, record) for f, c in am.blocks_of(matches)]
     settings = {"command": "simulate", "seed": seed, "matches": matches, "record": record,
                 "lineups": [lineup.settings()]}  # fmt: skip
-    keep = hands_path or parquet_path or csv_path
+    keep = hands_path or matches_path or parquet_path or csv_path
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
     results, checkpoint = _run_matches(jobs, settings, threads, scheduler, keep, resume, show)
@@ -907,6 +910,8 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
     if hands_path:
         frame = am.rounds_frame(am.collect(results, keys, "rounds"), am.collect(results, keys, "hands"))
         _write_table(frame, hands_path, hands_fmt)
+    if matches_path:
+        _write_table(am.match_frame(rows), matches_path, matches_fmt)
     if "csv" in outs:
         _write_table(_summary_table(summary), csv_path, "csv")
     if "parquet" in outs:

@@ -33,8 +33,12 @@ def test_simulate_json_reports_every_figure():
 def test_simulate_table_and_files(tmp_path):
     hands = tmp_path / "hands.csv"
     summary = tmp_path / "summary.parquet"
-    r = run("simulate", "--matches", "120", "--seed", "1", "--hands", hands, "--parquet", summary)
+    per_match = tmp_path / "matches.parquet"
+    r = run("simulate", "--matches", "120", "--seed", "1", "--hands", hands, "--parquet", summary,
+            "--per-match", per_match)  # fmt: skip
     assert r.exit_code == 0, r.output
+    rows = pd.read_parquet(per_match)
+    assert list(rows["match"]) == list(range(120)) and set(rows["winner"]) <= {"1+3", "2+4"}
     assert "Hands per match" in r.stdout and "First-bidding partnership" in r.stdout
     rounds = pd.read_csv(hands)
     assert set(rounds["match"]) == set(range(120))
