@@ -696,6 +696,20 @@ def _method(ctx: _Context, command: str) -> Document:
           f"{100 * f['equal']:.0f}% of deals, and differ by {f['mean_abs']:.2f} tricks on average. The "
           "double-dummy solver agrees with DDS on every deal of the test suite.")  # fmt: skip
     doc.p(f"Data: [{ctx.csv(dd, 'dd_check')}](data/dd_check.csv).")
+    doc.h(1, "Limits")
+    doc.bullets([
+        "The figures are what happens when four bots of this project bid and play. Better players "
+        "take more of their tricks and defend better, so absolute trick counts are model-bound; "
+        "comparisons (between bids on the same deals, between variants on the same matches) are "
+        "far more robust than levels.",
+        "A group of the guide averages over all hands that share its features; the full analysis of "
+        "one hand (`t400 bid`) can differ, as the example-hand table shows where the two columns "
+        "disagree (weak side suits, long side suits, voids).",
+        "The >=30 bracket fixes the other players at 15; their scores move the table minimum, so "
+        "other score combinations give somewhat different dealer figures.",
+        "Bots bid for the points of the hand, not for the match situation (for example bidding "
+        "to stop an opponent who is about to win); hearts are always trump.",
+    ])  # fmt: skip
     doc.h(1, "Sizes, seeds and uncertainty")
     doc.bullets([
         f"Bidding guide: {ctx.samples:,} deals per seat and score bracket (8 runs), seed {ctx.seed}; each "
