@@ -11,7 +11,6 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -20,6 +19,7 @@ import click
 import analyzer
 from analyzer import rules as rules_mod
 from analyzer.errors import Interrupted, T400Error
+from analyzer.fmt import pct as _pct
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -299,15 +299,6 @@ def score(variant, scores, bids, tricks, as_json):
 
 # ---------------------------------------------------------------------------------------------
 # t400 bid
-
-
-def _pct(p, se=None, digits=1):
-    if p is None or p != p:
-        return "-"
-    text = f"{100 * p:.{digits}f}%"
-    if se is not None and se == se:
-        text += f" ± {100 * se:.{digits}f}"
-    return text
 
 
 @cli.command(context_settings=CONTEXT)
@@ -616,25 +607,13 @@ def compile_kernels(as_json):
 
     Kernels are cached on disk; this only saves the first command's compile time.
     """
-    from analyzer.bench import WARM_UPS
+    from analyzer.bench import compile_groups
 
-    start = time.perf_counter()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", f"from analyzer.bench import warm_up; print(warm_up([{n!r}]))"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        for n in WARM_UPS
-    ]
-    groups = {}
-    for name, proc in zip(WARM_UPS, procs):
-        out, err = proc.communicate()
-        if proc.returncode != 0:
-            raise CommandError(f"compiling {name} failed: {' '.join(err.strip().splitlines()[-1:])}")
-        groups[name] = float(out.strip().splitlines()[-1])
-    wall = time.perf_counter() - start
+    try:
+        timing = compile_groups()
+    except RuntimeError as exc:
+        raise CommandError(str(exc)) from None
+    wall, groups = timing["wall_s"], timing["groups_s"]
     if as_json:
         emit_json({"wall_s": wall, "groups_s": groups})
     else:

@@ -91,30 +91,34 @@ def warm_up(groups=None) -> float:
     return time.perf_counter() - start
 
 
+def compile_groups(env: dict | None = None) -> dict:
+    """Compile (or load) every kernel group, each in its own process, all at once (as
+    ``t400 compile`` does): the wall-clock seconds and each group's own. Raises RuntimeError
+    naming the group that failed."""
+    start = time.perf_counter()
+    procs = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", f"from analyzer.bench import warm_up; print(warm_up([{name!r}]))"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for name in WARM_UPS
+    }
+    groups = {}
+    for name, proc in procs.items():
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"compiling {name} failed: {' '.join(err.strip().splitlines()[-1:])}")
+        groups[name] = float(out.strip().splitlines()[-1])
+    return {"wall_s": time.perf_counter() - start, "groups_s": groups}
+
+
 def cold_compile_seconds() -> dict:
-    """Compile every kernel group from an empty cache, each in its own process, all at once
-    (as ``t400 compile`` does): the wall-clock seconds and each group's own."""
+    """:func:`compile_groups` from an empty kernel cache."""
     with tempfile.TemporaryDirectory(prefix="t400-cold-cache-") as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        start = time.perf_counter()
-        procs = {
-            name: subprocess.Popen(
-                [sys.executable, "-c", f"from analyzer.bench import warm_up; print(warm_up([{name!r}]))"],
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )  # fmt: skip
-            for name in WARM_UPS
-        }
-        groups = {}
-        for name, proc in procs.items():
-            out, err = proc.communicate()
-            if proc.returncode != 0:
-                raise RuntimeError(f"compiling {name} failed: {err.strip().splitlines()[-1:]}")
-            groups[name] = float(out.strip().splitlines()[-1])
-        wall = time.perf_counter() - start
-    return {"wall_s": wall, "groups_s": groups}
+        return compile_groups({**os.environ, "NUMBA_CACHE_DIR": cache})
 
 
 def _timed(run, repeats: int) -> list[float]:
@@ -180,58 +184,30 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
     }
     runs = {}
     steps = len(thread_counts) * 4 + (1 if cold else 0)
-    step = 0
+    done = []
+
+    def measure(threads, slot, key, make_run, work_of):
+        r = _rate(make_run, work_of, seconds, repeats)
+        slot[str(threads)] = r["median"]
+        runs[f"{key}/{threads}"] = r["runs"]
+        done.append(key)
+        if progress:
+            progress(len(done), steps)
+
     for threads in thread_counts:
         with threads_used(threads):
-            r = _rate(
-                lambda n: lambda: kd.deal_checksum(1, 0, n, CHUNK, known, full, counts),
-                lambda out, n: n * CHUNK,
-                seconds,
-                repeats,
-            )
-            result["deals_per_s"][str(threads)] = r["median"]
-            runs[f"deals/{threads}"] = r["runs"]
-            step += 1
-            if progress:
-                progress(step, steps)
+            measure(threads, result["deals_per_s"], "deals",
+                    lambda n: lambda: kd.deal_checksum(1, 0, n, CHUNK, known, full, counts),
+                    lambda out, n: n * CHUNK)  # fmt: skip
             for name, policy in (("greedy", kp.GREEDY), ("standard", kp.STANDARD)):
                 pol = np.full(4, policy, dtype=np.int64)
-                r = _rate(
-                    lambda n, pol=pol: (
-                        lambda: kr.full_hands(
-                            1,
-                            0,
-                            n,
-                            CHUNK,
-                            ev,
-                            pol,
-                            bot,
-                            rules.values,
-                            rules.min_bids,
-                            rules.table_mins,
-                            zeros,
-                        )
-                    ),
-                    lambda out, n: int(out[:, kr.F_PLAYED].sum()),
-                    seconds,
-                    repeats,
-                )
-                result["hands_per_s"][name][str(threads)] = r["median"]
-                runs[f"{name}/{threads}"] = r["runs"]
-                step += 1
-                if progress:
-                    progress(step, steps)
-            r = _rate(
-                lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, KERNEL_CHUNK, *match_args, 200),
-                lambda out, n: n * MATCHES_PER_UNIT,
-                seconds,
-                repeats,
-            )
-            result["matches_per_s"][str(threads)] = r["median"]
-            runs[f"matches/{threads}"] = r["runs"]
-            step += 1
-            if progress:
-                progress(step, steps)
+                measure(threads, result["hands_per_s"][name], name,
+                        lambda n, pol=pol: lambda: kr.full_hands(
+                            1, 0, n, CHUNK, ev, pol, bot, rules.values, rules.min_bids, rules.table_mins, zeros),
+                        lambda out, n: int(out[:, kr.F_PLAYED].sum()))  # fmt: skip
+            measure(threads, result["matches_per_s"], "matches",
+                    lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, KERNEL_CHUNK, *match_args, 200),
+                    lambda out, n: n * MATCHES_PER_UNIT)  # fmt: skip
     top = str(all_threads)
     result["speedup"] = {
         "deals": result["deals_per_s"][top] / result["deals_per_s"]["1"],

@@ -75,15 +75,19 @@ class SeatData:
     seat: int
     bracket: str
     own_score: int
-    features: pd.DataFrame
-    prior: np.ndarray  # int64[n]
+    features: pd.DataFrame  # per deal: the focal hand's features and ``prior``, the earlier bids' total
     tricks: np.ndarray  # int8[n, m]
     points: np.ndarray  # float64[n, m], NaN for an illegal bid
     values: np.ndarray  # int64[m], the candidates' values at the player's score
 
     @property
+    def prior(self) -> np.ndarray:
+        """int64[n]: the sum of the bids made before the focal seat."""
+        return self.features["prior"].to_numpy()
+
+    @property
     def deals(self) -> int:
-        return len(self.prior)
+        return len(self.features)
 
 
 def simulate_seat(
@@ -121,7 +125,7 @@ def simulate_seat(
     points[tricks == kg.ILLEGAL] = np.nan
     features = hand_features(hands[:, seat - 1])
     features["prior"] = prior
-    return SeatData(seat, label, own, features, prior, tricks, points, values)
+    return SeatData(seat, label, own, features, tricks, points, values)
 
 
 class _SeatTask:

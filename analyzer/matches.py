@@ -574,14 +574,14 @@ def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
     base = labels[0]
     records = []
     for metric in parts[base]:
-        _, _, z_base = ratio(*parts[base][metric][:2])
+        base_value, _, z_base = ratio(*parts[base][metric][:2])
         for label in labels:
             num, den, kind = parts[label][metric]
             value, se, z = ratio(num, den)
             if label == base:
                 diff, diff_se = 0.0, 0.0
             else:
-                diff = value - ratio(*parts[base][metric][:2])[0]
+                diff = value - base_value
                 d = z - z_base
                 diff_se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else math.nan
             records.append(

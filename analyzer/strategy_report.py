@@ -28,6 +28,8 @@ from analyzer import matches as am
 from analyzer import report as rp
 from analyzer.document import Document, to_html, to_markdown
 from analyzer.errors import Interrupted
+from analyzer.fmt import pct as _pct
+from analyzer.fmt import pm as _pm
 from analyzer.parallel import caused_by_interrupt, check_seed
 from analyzer.rules import as_variant, parse_variant_spec
 
@@ -64,18 +66,6 @@ QAHWA_SWITCHES = (
 DEFAULT_SAMPLES = 8_000_000
 DEFAULT_MATCHES = 200_000
 DD_DEALS = 300
-
-
-def _pm(value, se, digits=2) -> str:
-    if value is None or value != value:
-        return "-"
-    return f"{value:.{digits}f} ± {se:.{digits}f}"
-
-
-def _pct(value, se=None, digits=1) -> str:
-    if value is None or value != value:
-        return "-"
-    return f"{100 * value:.{digits}f}%" + (f" ± {100 * se:.{digits}f}" if se is not None else "")
 
 
 class _Dask:
@@ -295,7 +285,7 @@ def _bidding_guide(ctx: _Context) -> Document:
         doc.figure(path, f"{label[0].upper() + label[1:]} by hearts length (x) and top hearts A/K/Q (y), per seat "
                    "(columns) and score bracket (rows).")  # fmt: skip
     doc.p(f"Numbers for every seat and bracket, with EV of every bid and its SE: "
-          f"[{ctx.csv(ht, 'guide_hearts_top')}]({'data/guide_hearts_top.csv'}).")  # fmt: skip
+          f"[{ctx.csv(ht, 'guide_hearts_top')}](data/guide_hearts_top.csv).")  # fmt: skip
 
     doc.h(1, "Hearts length and side aces")
     ha = tables["hearts_aces"]
@@ -367,8 +357,6 @@ def _bidding_guide(ctx: _Context) -> Document:
         doc.table(
             ["hearts", "top", "side A", "side K", "deals", "EV 7", "EV 8", "EV 9", "EV 10", "best"], rows
         )
-    nine = strong[strong["best_bid"] >= 9]
-    ctx.facts["nine_groups"] = len(nine)
     curves = {}
     picks = strong[strong["best_bid"] >= 7].sort_values("best_ev", ascending=False).head(5)
     for r in picks.itertuples():
@@ -546,7 +534,7 @@ def _wide_values(
 # Variants
 
 
-def _compare(ctx: _Context, specs, tag: str) -> pd.DataFrame:
+def _compare(ctx: _Context, specs) -> pd.DataFrame:
     lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
     jobs = [
         am.Job(f"{i}-{f}", lu, ctx.seed, f, c)
@@ -572,7 +560,7 @@ def _variants(ctx: _Context) -> Document:
         ("Each Qahwa switch, one at a time", QAHWA_SWITCHES, "qahwa_switches"),
     )):  # fmt: skip
         ctx.progress(f"variants: {title.lower()}", 0.0 + 0.4 * n)
-        table = ctx.parts.get(f"variants-{tag}", _compare, ctx, specs, tag)
+        table = ctx.parts.get(f"variants-{tag}", _compare, ctx, specs)
         labels = list(dict.fromkeys(table["variant"]))
         doc.h(1, title)
         doc.p(f"Against `{labels[0]}`. Command: `t400 variants {' '.join(specs)} --matches {ctx.matches} "

@@ -22,7 +22,9 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from kernels.config import JIT
+from kernels.config import JIT, jit
+
+hot = jit(forceinline=True)
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 NO_TRUMP = 4
@@ -125,7 +127,7 @@ def highest_card(cards):
     return highest_bit(cards)
 
 
-@JIT
+@hot
 def beats(card, best, trump):
     """Whether ``card`` beats the card ``best`` currently winning a trick.
 
@@ -136,3 +138,23 @@ def beats(card, best, trump):
     if cs == bs:
         return card > best
     return cs == trump
+
+
+@hot
+def lane(suit):
+    """The 13 bits of ``suit`` (0..3) in place; empty for no trump (4)."""
+    if suit > 3:
+        return U0
+    return SUIT_BITS << np.uint64(suit << 4)
+
+
+@hot
+def above(card):
+    """Cards of ``card``'s suit ranked above it."""
+    return lane(card >> 4) & ~((U1 << np.uint64(card + 1)) - U1)
+
+
+@hot
+def below(card):
+    """Cards of ``card``'s suit ranked below it."""
+    return lane(card >> 4) & ((U1 << np.uint64(card)) - U1)

@@ -37,7 +37,11 @@ from llvmlite import ir
 from numba import carray, prange, types
 from numba.extending import intrinsic
 
+from kernels.cards import above as above_card
+from kernels.cards import beats as beats_card
+from kernels.cards import below as below_card
 from kernels.cards import highest_bit, lowest_bit, popcount
+from kernels.cards import lane as lane_of
 from kernels.config import JIT, PJIT, jit
 
 hot = jit(forceinline=True)
@@ -123,13 +127,6 @@ def unmanaged(a):
 
 
 @hot
-def lane_of(suit):
-    if suit > 3:
-        return U64(0)
-    return _LANE << U64(suit << 4)
-
-
-@hot
 def get_hand(W, seat):
     return U64(W[seat])
 
@@ -142,25 +139,6 @@ def all_cards(W):
 @hot
 def in_ms(W, seat):
     return (W[MS_MASK] >> seat) & 1 == 1
-
-
-@hot
-def above_card(card):
-    return lane_of(card >> 4) & ~((_ONE << U64(card + 1)) - _ONE)
-
-
-@hot
-def below_card(card):
-    return lane_of(card >> 4) & ((_ONE << U64(card)) - _ONE)
-
-
-@hot
-def beats_card(card, best, trump):
-    cs = card >> 4
-    bs = best >> 4
-    if cs == bs:
-        return card > best
-    return cs == trump
 
 
 @hot

@@ -17,7 +17,7 @@ from kernels.bidder import table_minimum, value_row
 from kernels.config import JIT, PJIT, jit
 from kernels.deal import deal_full
 from kernels.rng import stream
-from kernels.rollout import bot_bids, new_deck, play_deal
+from kernels.rollout import bot_bids, play_deal, scratch
 
 hot = jit(forceinline=True)
 
@@ -94,10 +94,7 @@ def play_match(
     outright = flags[1] == 1
     tie_break = flags[2]
     redeal_next = flags[3] == 1
-    deck = new_deck()
-    hands = np.empty(4, dtype=np.uint64)
-    bids = np.empty(4, dtype=np.int64)
-    tricks = np.empty(4, dtype=np.int64)
+    deck, hands, bids, tricks = scratch()
     seat_scores = np.empty(4, dtype=np.int64)
     seat_bidders = np.empty(4, dtype=np.int64)
     seat_policies = np.empty(4, dtype=np.int64)

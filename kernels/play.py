@@ -22,7 +22,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from kernels.cards import FULL_DECK, highest_bit, lowest_bit, popcount
+from kernels.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.config import JIT, jit
 
 U64 = np.uint64
@@ -33,30 +33,6 @@ POLICY_NAMES = ("greedy", "standard")
 _LANE = U64(0x1FFF)
 _ONE = U64(1)
 hot = jit(forceinline=True)
-
-
-@hot
-def lane(suit):
-    """The 13 bits of ``suit`` (0..3) in place; empty for no trump (4)."""
-    if suit > 3:
-        return U64(0)
-    return _LANE << U64(suit << 4)
-
-
-@hot
-def above(card):
-    """Cards of ``card``'s suit ranked above it."""
-    return lane(card >> 4) & ~((_ONE << U64(card + 1)) - _ONE)
-
-
-@hot
-def beats(card, best, trump):
-    """Whether ``card`` beats ``best``, the card winning a trick so far."""
-    cs = card >> 4
-    bs = best >> 4
-    if cs == bs:
-        return card > best
-    return cs == trump
 
 
 @hot

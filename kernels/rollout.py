@@ -84,10 +84,7 @@ def bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, first_seat
 def _full_hands_chunk(
     state, row, chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores, tmin
 ):
-    deck = new_deck()
-    hands = np.empty(4, dtype=np.uint64)
-    bids = np.empty(4, dtype=np.int64)
-    tricks = np.empty(4, dtype=np.int64)
+    deck, hands, bids, tricks = scratch()
     for _ in range(chunk_size):
         deal_full(state, deck, hands)
         total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
@@ -177,6 +174,15 @@ def training_hands(
 
 
 @hot
+def deal_around(state, pool, counts, hand, seat, hands):
+    """Deal the ``pool`` to the other seats (``counts`` cards each) around the known ``hand``."""
+    for s in range(4):
+        hands[s] = U64(0)
+    hands[seat] = hand
+    deal_pool(state, pool, counts, hands)
+
+
+@hot
 def weigh_earlier(hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins):
     """Copy the earlier bids into ``bids``; the deal's weight: 1, or with ``infer`` the
     likelihood of those bids under the bot model (a softmax of its expected values)."""
@@ -259,10 +265,7 @@ def rollout(
         tricks = np.empty(4, dtype=np.int64)
         x = np.empty(m)
         for _ in range(chunk_size):
-            for s in range(4):
-                hands[s] = U64(0)
-            hands[seat] = hand
-            deal_pool(state, pool, counts, hands)
+            deal_around(state, pool, counts, hand, seat, hands)
             w = weigh_earlier(
                 hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins
             )
@@ -315,10 +318,7 @@ def deal_and_bid(
         bids = np.empty(4, dtype=np.int64)
         for i in range(chunk_size):
             k = c * chunk_size + i
-            for s in range(4):
-                hands[s] = U64(0)
-            hands[seat] = hand
-            deal_pool(state, pool, counts, hands)
+            deal_around(state, pool, counts, hand, seat, hands)
             w = weigh_earlier(
                 hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins
             )
@@ -393,10 +393,7 @@ def duplicate_hands(
     out = np.zeros((n_chunks, 3))
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
-        deck = new_deck()
-        hands = np.empty(4, dtype=np.uint64)
-        bids = np.empty(4, dtype=np.int64)
-        tricks = np.empty(4, dtype=np.int64)
+        deck, hands, bids, tricks = scratch()
         scores = np.zeros(4, dtype=np.int64)
         pol = np.empty(4, dtype=np.int64)
         for _ in range(chunk_size):

@@ -2,15 +2,12 @@
 through a real process)."""
 
 import json
-import signal
-import subprocess
-import sys
-import time
 
 import pandas as pd
 from click.testing import CliRunner
 
 from cli import cli
+from interrupt import interrupt_t400
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -119,17 +116,12 @@ def test_resume_refuses_other_settings(tmp_path):
 
 def test_ctrl_c_keeps_finished_chunks_and_resume_finishes(tmp_path):
     out = tmp_path / "summary.csv"
-    args = [sys.executable, "-c", "import cli; cli.main()", "simulate", "--matches", "400000", "--seed", "5",
-            "--threads", "1", "--csv", str(out), "--no-progress"]  # fmt: skip
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
     parts = tmp_path / "summary.csv.parts"
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list(parts.glob("block-*.npz"))) < 2:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
+    code, _, err = interrupt_t400(
+        ["simulate", "--matches", "400000", "--seed", "5", "--threads", "1", "--csv", out, "--no-progress"],
+        lambda: len(list(parts.glob("block-*.npz"))) >= 2,
+    )
+    assert code == 130, err
     assert err.strip().startswith("Error: interrupted after") and "--resume" in err
     kept = len(list(parts.glob("block-*.npz")))
     assert kept >= 2 and not out.exists()

@@ -76,35 +76,22 @@ def test_solve_bad_batch_line():
 
 def test_ctrl_c_keeps_the_finished_results(tmp_path):
     import json
-    import signal
-    import subprocess
-    import sys
     import time
 
     from analyzer.notation import Hand
     from analyzer.simulate import deal_hands
+    from interrupt import interrupt_t400
 
     hands = deal_hands(3000, seed=9)
     path = tmp_path / "deals.txt"
     path.write_text("\n".join(" ".join(str(Hand(int(h))) for h in row) for row in hands) + "\n")
     for as_json in (False, True):
-        args = [
-            sys.executable,
-            "-c",
-            "import cli; cli.main()",
-            "solve",
-            "--file",
-            str(path),
-            "--threads",
-            "1",
-        ]
-        proc = subprocess.Popen(args + (["--json"] if as_json else []), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
-        time.sleep(6)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=300)
-        assert proc.returncode == 130, err
+        started = time.time()
+        code, out, err = interrupt_t400(
+            ["solve", "--file", path, "--threads", "1", *(["--json"] if as_json else [])],
+            lambda started=started: time.time() - started > 6,
+        )
+        assert code == 130, err
         assert err.startswith("Error: interrupted after") and "of 3,000 deals" in err
         done = int(err.split("after ")[1].split(" of")[0].replace(",", ""))
         assert 0 < done < 3000 and done % 64 == 0

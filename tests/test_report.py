@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from analyzer.document import links_of
 from cli import cli
+from interrupt import interrupt_t400
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -87,25 +88,15 @@ def test_smallest_sizes_still_make_a_report(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, monkeypatch):
-    import signal
-    import subprocess
-    import sys
-    import time
-
     import analyzer.strategy_report as sr
 
     out = tmp_path / "rep"
     parts = tmp_path / ".rep-parts"
-    args = [sys.executable, "-c", "import cli; cli.main()", "report", "--out", str(out), "--samples", "100000",
-            "--matches", "200", "--seed", "2", "--no-progress"]  # fmt: skip
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
-    deadline = time.time() + 240
-    while time.time() < deadline and len(list(parts.glob("guide-*.pkl"))) < 2:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=240)
-    assert proc.returncode == 130, err
+    code, _, err = interrupt_t400(
+        ["report", "--out", out, "--samples", "100000", "--matches", "200", "--seed", "2", "--no-progress"],
+        lambda: len(list(parts.glob("guide-*.pkl"))) >= 2,
+    )
+    assert code == 130, err
     assert err.startswith("Error: interrupted") and "--resume" in err
     kept = len(list(parts.glob("*.pkl")))
     assert kept >= 2 and not out.exists()
