@@ -17,9 +17,9 @@ import time
 import click
 
 import analyzer
-from analyzer import rules as rules_mod
-from analyzer.errors import Interrupted, T400Error
-from analyzer.fmt import pct as _pct
+from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.fmt import pct as _pct
+from analyzer.games.t400 import rules as rules_mod
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -72,6 +72,14 @@ def to_json(data) -> str:
 
 def emit_json(data) -> None:
     click.echo(to_json(data))
+
+
+def bidder_model_option(f):
+    """``--bidder-model PATH``: the EV bidder's trick model, as ``t400 fit-bidder --out`` writes it."""
+    return click.option(
+        "--bidder-model", "bidder_model", metavar="PATH", type=click.Path(dir_okay=False),
+        help="EV bidder model file (t400 fit-bidder --out; default: the shipped model).",
+    )(f)  # fmt: skip
 
 
 def json_option(f):
@@ -181,6 +189,17 @@ def format_table(headers: list[str], rows: list[list], align: str | None = None)
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+_STARTS_WITH_VOID = re.compile(r"^-[.|/ ]")
+
+
+class CardsCommand(click.Command):
+    """A command whose argument is a hand or a deal, which may start with a void written ``-``
+    (``-.AKQ...``): such a token is an argument, not an option."""
+
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, [" " + a if _STARTS_WITH_VOID.match(a) else a for a in args])
 
 
 @click.group(cls=T400Group, context_settings=CONTEXT)
@@ -301,7 +320,7 @@ def score(variant, scores, bids, tricks, as_json):
 # t400 bid
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(cls=CardsCommand, context_settings=CONTEXT)
 @click.argument("hand")
 @click.option(
     "--seat", type=int, default=1, show_default=True, help="Your seat: 1 bids first and leads, 4 deals."
@@ -335,6 +354,7 @@ def score(variant, scores, bids, tricks, as_json):
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on, off with --json)."
 )
+@bidder_model_option
 @json_option
 def bid(
     hand,
@@ -350,6 +370,7 @@ def bid(
     infer,
     plot_path,
     progress,
+    bidder_model,
     as_json,
 ):
     """What should I bid with HAND? Trick distribution and expected value of every legal bid.
@@ -357,7 +378,7 @@ def bid(
     HAND is 13 cards (AKQ5.KJ4.T93.862 or S:AKQ5 H:KJ4 D:T93 C:862). Seats are bidding order:
     1 bids first and leads, 4 is the dealer; partners 1+3 and 2+4.
     """
-    from analyzer.bidding import check_bid_inputs, recommend_bid
+    from analyzer.games.t400.advice import check_bid_inputs, recommend_bid
 
     if seat not in (1, 2, 3, 4):
         raise T400Error(f"--seat {seat}: expected 1..4 (1 bids first and leads, 4 deals)")
@@ -374,10 +395,10 @@ def bid(
     with progress_bar("sampling", 1, enabled=show) as update:
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
-            samples=samples, seed=seed, threads=threads, infer=infer, progress=update,
+            samples=samples, seed=seed, threads=threads, infer=infer, progress=update, bidder_model=bidder_model,
         )  # fmt: skip
     if plot_path:
-        from analyzer.report import plot_bid
+        from analyzer.reports.figures import plot_bid
 
         plot_bid(result, plot_path)
     if as_json:
@@ -456,7 +477,7 @@ def _read_deal_lines(path: str) -> list[str]:
     return deals
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(cls=CardsCommand, context_settings=CONTEXT)
 @click.argument("deal", required=False)
 @click.option("--trump", default="hearts", show_default=True,
               type=click.Choice(["hearts", "spades", "diamonds", "clubs", "none"]), help="Trump strain.")  # fmt: skip
@@ -477,7 +498,7 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
     tricks of the player's partnership with best play by all; in solo mode, the most tricks
     the player takes alone when the other three (partner included) play against them.
     """
-    from analyzer import solve as dd_solve
+    from analyzer.core import solve as dd_solve
 
     if (deal is None) == (path is None):
         raise T400Error("give one DEAL, or --file PATH with one deal a line")
@@ -508,8 +529,8 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
 def _solve_batch(deals, trump, leader, mode, player, threads, as_json, who, side) -> None:
     """Solve a batch, printing each block's results as it finishes: Ctrl-C stops after the
     current block, and everything finished stays printed (a JSON list is closed properly)."""
-    from analyzer import solve as dd_solve
-    from analyzer.parallel import deferred_interrupt
+    from analyzer.core import solve as dd_solve
+    from analyzer.core.runtime import deferred_interrupt
 
     hands = dd_solve.deals_array(deals)
     done = 0
@@ -654,7 +675,7 @@ def fit_bidder(deals, iterations, seed, threads, out_path, as_json):
     """Regenerate the EV bidder's trick model from rollouts (analyzer/data/bidder_model.npz)."""
     from importlib import resources
 
-    from analyzer.bidder import MODEL_FILE, fit_model
+    from analyzer.games.t400.bidder import MODEL_FILE, fit_model
 
     with progress_bar("fitting", iterations, enabled=not as_json) as update:
         model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=update)
@@ -745,21 +766,6 @@ def _write_table(df, path: str, fmt: str) -> None:
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
-
-
-def _run_matches(jobs, settings, threads, scheduler, keep_path, resume, show, label="matches"):
-    """Run match jobs with a progress bar, checkpointing next to ``keep_path`` when given."""
-    from analyzer import matches as am
-
-    checkpoint = None
-    if keep_path:
-        checkpoint = am.Checkpoint(keep_path + ".parts", settings, resume)
-    elif resume:
-        raise T400Error("--resume needs an output file (--csv, --parquet or --hands) to resume into")
-    total = sum(j.count for j in jobs)
-    with progress_bar(label, total, enabled=show) as update:
-        results = am.run_jobs(jobs, threads, scheduler, checkpoint, update)
-    return results, checkpoint
 
 
 def _digits_for(se, low: int, high: int) -> int:
@@ -858,45 +864,45 @@ def _print_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
 @click.option("--per-match", "matches_path", type=click.Path(dir_okay=False),
               help="Write one row per match (winner, ending, hands, scores, bids) to a .parquet or .csv file.")  # fmt: skip
 @click.option("--resume", is_flag=True, help="Continue an interrupted run from its kept chunks.")
+@bidder_model_option
 @json_option
 def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, progress, csv_path,
-             parquet_path, hands_path, matches_path, resume, as_json):  # fmt: skip
+             parquet_path, hands_path, matches_path, resume, bidder_model, as_json):  # fmt: skip
     """Play whole matches with four bots and report what the rules do to the game.
 
     Match lengths, dead-hand rate, bids and make rates, the first partnership's edge, how
     matches end and the final scores, each with its standard error or 95% interval.
     """
-    from analyzer import matches as am
+    from analyzer.games.t400 import matches as am
 
-    lineup = am.Lineup.make(variant, bidder, policy, cap)
+    lineup = am.Lineup.make(variant, bidder, policy, cap, bidder_model)
     outs = _outputs(csv=csv_path, parquet=parquet_path, hands=hands_path, per_match=matches_path)
     if csv_path:
         _table_format(csv_path, "csv")
     hands_fmt = _table_format(hands_path, "hands") if hands_path else None
     matches_fmt = _table_format(matches_path, "per-match") if matches_path else None
-    record = hands_path is not None
-    jobs = [am.Job(f"0-{f}", lineup, seed, f, c, record) for f, c in am.blocks_of(matches)]
-    settings = {"command": "simulate", "seed": seed, "matches": matches, "record": record,
-                "lineups": [lineup.settings()]}  # fmt: skip
     keep = hands_path or matches_path or parquet_path or csv_path
+    if resume and not keep:
+        raise T400Error(
+            "--resume needs an output file (--csv, --parquet, --hands or --per-match) to resume into"
+        )
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
-    results, checkpoint = _run_matches(jobs, settings, threads, scheduler, keep, resume, show)
+    with progress_bar("matches", matches, enabled=show) as update:
+        run = am.run_matches([lineup], matches, seed, record=hands_path is not None, threads=threads,
+                             scheduler=scheduler, keep=keep, resume=resume, command="simulate", progress=update)  # fmt: skip
     elapsed = time.perf_counter() - start
-    keys = [j.key for j in jobs]
-    rows = am.collect(results, keys, "rows")
-    summary = am.summarize_matches(rows)
+    result = run.results[0]
+    summary = am.summarize_matches(result["rows"])
     if hands_path:
-        frame = am.rounds_frame(am.collect(results, keys, "rounds"), am.collect(results, keys, "hands"))
-        _write_table(frame, hands_path, hands_fmt)
+        _write_table(am.rounds_frame(result["rounds"], result["hands"]), hands_path, hands_fmt)
     if matches_path:
-        _write_table(am.match_frame(rows), matches_path, matches_fmt)
+        _write_table(am.match_frame(result["rows"]), matches_path, matches_fmt)
     if "csv" in outs:
         _write_table(_summary_table(summary), csv_path, "csv")
     if "parquet" in outs:
         _write_table(_summary_table(summary), parquet_path, "parquet")
-    if checkpoint:
-        checkpoint.remove()
+    run.done()
     if as_json:
         emit_json({"variant": lineup.variant.label, "switches": lineup.variant.switches, "seed": seed,
                    "bidders": list(lineup.bidders), "policies": list(lineup.policies), "cap": cap,
@@ -915,45 +921,43 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the comparison as CSV.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the main comparisons (PNG).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run (needs --csv).")
+@bidder_model_option
 @json_option
 def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, progress, csv_path, plot_path,
-             resume, as_json):  # fmt: skip
+             resume, bidder_model, as_json):  # fmt: skip
     """Compare rule variants on the same random deals (common random numbers).
 
     Each NAME_OR_SPEC is a preset (dananeer, qahwa, syrian41) with optional switches:
     qahwa:target=31,score-table=classic. Differences are against the first variant, with
     standard errors from the paired matches.
     """
-    from analyzer import matches as am
-    from analyzer.rules import parse_variant_spec
+    from analyzer.games.t400 import matches as am
+    from analyzer.games.t400.rules import parse_variant_spec
 
-    lineups = [am.Lineup.make(parse_variant_spec(s), bidder, policy, cap) for s in specs]
+    lineups = [am.Lineup.make(parse_variant_spec(s), bidder, policy, cap, bidder_model) for s in specs]
     labels = [lu.variant.label for lu in lineups]
     if len(set(labels)) != len(labels):
         raise T400Error(f"the same variant is given twice: {', '.join(labels)}")
     _outputs(csv=csv_path, plot=plot_path)
     if csv_path:
         _table_format(csv_path, "csv")
-    jobs = [
-        am.Job(f"{i}-{f}", lu, seed, f, c) for i, lu in enumerate(lineups) for f, c in am.blocks_of(matches)
-    ]
-    settings = {"command": "variants", "seed": seed, "matches": matches,
-                "lineups": [lu.settings() for lu in lineups]}  # fmt: skip
+    if resume and not csv_path:
+        raise T400Error("--resume needs --csv (the comparison's file) to resume into")
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
-    results, checkpoint = _run_matches(jobs, settings, threads, scheduler, csv_path, resume, show)
+    with progress_bar("matches", matches * len(lineups), enabled=show) as update:
+        run = am.run_matches(lineups, matches, seed, threads=threads, scheduler=scheduler, keep=csv_path,
+                             resume=resume, command="variants", progress=update)  # fmt: skip
     elapsed = time.perf_counter() - start
-    rows = {label: am.collect(results, [j.key for j in jobs if j.key.startswith(f"{i}-")], "rows")
-            for i, label in enumerate(labels)}  # fmt: skip
+    rows = {label: r["rows"] for label, r in zip(labels, run.results)}
     table = am.compare(rows)
     if csv_path:
         _write_table(table, csv_path, "csv")
     if plot_path:
-        from analyzer.report import plot_variants
+        from analyzer.reports.figures import plot_variants
 
         plot_variants(table, plot_path, title=f"{matches:,} matches per variant, same deals (seed {seed})")
-    if checkpoint:
-        checkpoint.remove()
+    run.done()
     if as_json:
         emit_json({"matches": matches, "seed": seed, "variants": labels, "elapsed_s": elapsed,
                    "comparison": table.to_dict(orient="records")})  # fmt: skip
@@ -984,19 +988,24 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
               help="Duplicate pairs: each deal sequence is played twice, seats swapped.")  # fmt: skip
 @variant_options
 @run_options
+@bidder_model_option
 @json_option
-def duel(config_a, config_b, matches, variant, seed, threads, cap, scheduler, progress, as_json):
+def duel(
+    config_a, config_b, matches, variant, seed, threads, cap, scheduler, progress, bidder_model, as_json
+):
     """Duplicate matches between two bidder/policy configurations: A's win rate with a 95% CI.
 
     Every deal sequence is played twice with the partnerships' seats swapped, so the cards
     cancel out and what is left is the difference in bidding and play.
     """
-    from analyzer import matches as am
+    from analyzer.games.t400 import matches as am
 
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
     with progress_bar("matches", 2 * matches, enabled=show) as update:
-        out = am.duel(config_a, config_b, matches, seed, variant, cap, threads, scheduler, update)
+        out = am.duel(
+            config_a, config_b, matches, seed, variant, cap, threads, scheduler, update, bidder_model
+        )
     out["elapsed_s"] = time.perf_counter() - start
     if as_json:
         emit_json(out)
@@ -1038,7 +1047,7 @@ def report(out, samples, matches, seed, threads, scheduler, html, resume, progre
     Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
     index README.md stating the command and its run time.
     """
-    from analyzer.strategy_report import build_report
+    from analyzer.reports.strategy import build_report
 
     parts = ["t400 report", f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
     if html:

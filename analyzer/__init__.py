@@ -6,9 +6,9 @@ The Python API. Everything here checks its input and raises :class:`T400Error` (
 
 __version__ = "0.1.0"
 
-from analyzer.errors import ClusterError, Interrupted, T400Error
-from analyzer.notation import Card, Deal, Hand, Rank, Suit, parse_deal, parse_hand
-from analyzer.rules import (
+from analyzer.core.errors import ClusterError, Interrupted, T400Error
+from analyzer.core.notation import Card, Deal, Hand, Rank, Suit, parse_deal, parse_hand
+from analyzer.games.t400.rules import (
     PRESETS,
     MatchState,
     RoundResult,
@@ -20,22 +20,22 @@ from analyzer.rules import (
 
 
 def simulate_matches(*args, **kwargs):
-    """See :func:`analyzer.matches.simulate_matches` (imported lazily: it loads the kernels)."""
-    from analyzer.matches import simulate_matches as run
+    """See :func:`analyzer.games.t400.matches.simulate_matches` (imported lazily: it loads the kernels)."""
+    from analyzer.games.t400.matches import simulate_matches as run
 
     return run(*args, **kwargs)
 
 
 def summarize_matches(*args, **kwargs):
-    """See :func:`analyzer.matches.summarize_matches`."""
-    from analyzer.matches import summarize_matches as run
+    """See :func:`analyzer.games.t400.matches.summarize_matches`."""
+    from analyzer.games.t400.matches import summarize_matches as run
 
     return run(*args, **kwargs)
 
 
 def recommend_bid(*args, **kwargs):
-    """See :func:`analyzer.bidding.recommend_bid`."""
-    from analyzer.bidding import recommend_bid as run
+    """See :func:`analyzer.games.t400.advice.recommend_bid`."""
+    from analyzer.games.t400.advice import recommend_bid as run
 
     return run(*args, **kwargs)
 

@@ -16,20 +16,23 @@ import time
 
 import numpy as np
 
-from analyzer.parallel import max_threads, threads_used
-from analyzer.rules import Variant
-from analyzer.simulate import bot_array
-from kernels import deal as kd
-from kernels import play as kp
-from kernels import rollout as kr
+from analyzer import config
+from analyzer.core.runtime import max_threads, threads_used
+from analyzer.games.t400.bidder import bot_array
+from analyzer.games.t400.rules import Variant
+from analyzer.games.t400.simulate import lineup_array
+from kernels.core import deal as kd
+from kernels.policies import play as kp
+from kernels.t400 import rollout as kr
 
 CHUNK = 2048
 MATCHES_PER_UNIT = 64
 
 
 def _warm_simulation() -> None:
+    """The simulation kernels: dealing, full hands (both policies), duplicates, fitting."""
     variant = Variant.preset("dananeer")
-    rules = variant.kernel_tables()
+    rules = variant.kernel_rules()
     bot = bot_array(variant)
     zeros = np.zeros(4, dtype=np.int64)
     full = np.uint64(0x1FFF1FFF1FFF1FFF)
@@ -37,42 +40,51 @@ def _warm_simulation() -> None:
     known = np.zeros(4, dtype=np.uint64)
     kd.deal_checksum(1, 0, 1, 4, known, full, counts)
     kd.deal_many(1, 0, 1, 4, known, full, counts)
-    for policy in (kp.GREEDY, kp.STANDARD):
-        pol = np.full(4, policy, dtype=np.int64)
-        kr.full_hands(1, 0, 1, 4, zeros, pol, bot, rules.values, rules.min_bids, rules.table_mins, zeros)
-    kr.duplicate_hands(
-        1, 0, 1, 4, zeros, kp.STANDARD, kp.GREEDY, bot, rules.values, rules.min_bids, rules.table_mins
-    )
-    kr.rollout(1, 0, 1, 4, np.uint64(0x1FFF), 1, zeros, np.array([3]), np.arange(2, 5), zeros,
-               np.full(4, kp.STANDARD), bot, rules.values, rules.min_bids, rules.table_mins, True, 2.0)  # fmt: skip
+    for policy in ("greedy", "standard"):
+        kr.full_hands(1, 0, 1, 4, rules, lineup_array("ev", policy), bot, zeros)
+    kr.duplicate_hands(1, 0, 1, 4, rules, lineup_array("ev", ["standard", "greedy"] * 2), bot)
+    kr.training_hands(1, 0, 1, 4, rules, lineup_array("ev", "standard"), bot, 2, -10, 45)
     kp.play_hand(np.array([0x1, 0x2, 0x4, 0x8], dtype=np.uint64), zeros, 0, zeros, 1, np.zeros(4, dtype=np.int64),
                  np.zeros(52, dtype=np.int64))  # fmt: skip
-    hands, weights, later = kr.deal_and_bid(1, 0, 1, 4, np.uint64(0x1FFF), 1, zeros, np.array([3]), np.arange(2, 5),
-                                            zeros, bot, rules.values, rules.min_bids, rules.table_mins, True, 2.0)  # fmt: skip
-    kr.score_solved(hands, weights, later, np.zeros(4, dtype=np.int64), 1, zeros, np.arange(2, 5), rules.values,
-                    rules.table_mins, 1, 4)  # fmt: skip
+
+
+def _warm_bid() -> None:
+    """What ``t400 bid`` runs: the rollout (and the dd model's dealing and scoring)."""
+    from analyzer.games.t400.advice import recommend_bid
+
+    recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4)
+    recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4, policy="greedy")
+    variant = Variant.preset("dananeer")
+    rules = variant.kernel_rules()
+    zeros = np.zeros(4, dtype=np.int64)
+    args = (rules, lineup_array(), bot_array(variant), np.uint64(0x1FFF), 1, zeros, np.array([3]), np.arange(2, 5),
+            True, 2.0)  # fmt: skip
+    hands, weights, later = kr.deal_and_bid(1, 0, 1, 4, *args)
+    kr.score_solved(
+        rules, hands, weights, later, np.zeros(4, dtype=np.int64), 1, zeros, np.arange(2, 5), 1, 4
+    )
 
 
 def _match_args(variant: Variant):
-    from analyzer.matches import Lineup
+    from analyzer.games.t400.matches import Lineup
 
     return Lineup.make(variant).kernel_args()
 
 
 def _warm_matches() -> None:
-    from kernels import match as km
+    from kernels.t400 import match as km
 
     args = _match_args(Variant.preset("dananeer"))
     rows = km.play_matches(1, 0, 2, 1, *args, 10)
     offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)
     km.record_matches(1, 0, offsets, 1, *args, 10)
-    from analyzer.guide import simulate_seat
+    from analyzer.games.t400.guide import simulate_seat
 
     simulate_seat(4, ">=30", 64, 1)
 
 
 def _warm_double_dummy() -> None:
-    from analyzer.solve import card_scores, solve
+    from analyzer.core.solve import card_scores, solve
 
     ending = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
     solve(ending, trump="none")
@@ -80,7 +92,12 @@ def _warm_double_dummy() -> None:
 
 
 #: Kernel groups, compiled in parallel processes by :func:`cold_compile_seconds`.
-WARM_UPS = {"simulation": _warm_simulation, "matches": _warm_matches, "double_dummy": _warm_double_dummy}
+WARM_UPS = {
+    "bid": _warm_bid,
+    "simulation": _warm_simulation,
+    "matches": _warm_matches,
+    "double_dummy": _warm_double_dummy,
+}
 
 
 def warm_up(groups=None) -> float:
@@ -156,19 +173,18 @@ def _rate(make_run, work_of, seconds: float, repeats: int) -> dict:
 
 def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progress=None) -> dict:
     """Measure deals/s and full hands/s (greedy and standard) on 1 thread and on all threads."""
-    from analyzer.matches import KERNEL_CHUNK
-    from kernels import match as km
+    from kernels.t400 import match as km
 
     compile_s = warm_up(["simulation", "matches"])
     match_args = _match_args(Variant.preset("dananeer"))
+    match_chunk = config.get().match_kernel_chunk
     variant = Variant.preset("dananeer")
-    rules = variant.kernel_tables()
+    rules = variant.kernel_rules()
     bot = bot_array(variant)
     known = np.zeros(4, dtype=np.uint64)
     counts = np.full(4, 13, dtype=np.int64)
     full = np.uint64(0x1FFF1FFF1FFF1FFF)
     zeros = np.zeros(4, dtype=np.int64)
-    ev = np.zeros(4, dtype=np.int64)
     all_threads = max_threads()
     thread_counts = sorted({1, all_threads})
     result = {
@@ -199,14 +215,13 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
             measure(threads, result["deals_per_s"], "deals",
                     lambda n: lambda: kd.deal_checksum(1, 0, n, CHUNK, known, full, counts),
                     lambda out, n: n * CHUNK)  # fmt: skip
-            for name, policy in (("greedy", kp.GREEDY), ("standard", kp.STANDARD)):
-                pol = np.full(4, policy, dtype=np.int64)
+            for name in ("greedy", "standard"):
+                lineup = lineup_array("ev", name)
                 measure(threads, result["hands_per_s"][name], name,
-                        lambda n, pol=pol: lambda: kr.full_hands(
-                            1, 0, n, CHUNK, ev, pol, bot, rules.values, rules.min_bids, rules.table_mins, zeros),
+                        lambda n, lineup=lineup: lambda: kr.full_hands(1, 0, n, CHUNK, rules, lineup, bot, zeros),
                         lambda out, n: int(out[:, kr.F_PLAYED].sum()))  # fmt: skip
             measure(threads, result["matches_per_s"], "matches",
-                    lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, KERNEL_CHUNK, *match_args, 200),
+                    lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, match_chunk, *match_args, 200),
                     lambda out, n: n * MATCHES_PER_UNIT)  # fmt: skip
     top = str(all_threads)
     result["speedup"] = {

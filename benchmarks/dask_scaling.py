@@ -15,7 +15,7 @@ import time
 
 from dask.distributed import Client, LocalCluster
 
-from analyzer.matches import simulate_matches, summarize_matches
+from analyzer.games.t400.matches import simulate_matches, summarize_matches
 
 
 def timed_runs(workers: int, matches: int, repeats: int, seed: int) -> tuple[list[float], dict]:

@@ -19,8 +19,8 @@ from endplay.dds import solve_board
 from endplay.dds.solve import SolveMode
 from endplay.types import Deal, Denom, Player
 
-from analyzer.parallel import max_threads, threads_used
-from kernels import dd
+from analyzer.core.runtime import max_threads, threads_used
+from kernels.core import dd
 
 
 def random_deals(n: int, seed: int) -> list[list[int]]:

@@ -7,7 +7,8 @@ Caching: ``cache=True`` writes compiled code to ``__pycache__`` beside the sourc
 package directory is read-only, the user-wide cache directory (``~/.cache/numba``) is used
 instead, so a read-only install still works (``$NUMBA_CACHE_DIR`` overrides both). Numba keys a
 cached kernel on its own source file only, so a change in a helper it calls from another file
-would leave it stale; for the files of this package the key is a hash of *all* kernel sources.
+would leave it stale; for the files of this package the key is a hash of *all* kernel sources,
+in every subfolder.
 """
 
 import functools
@@ -37,15 +38,15 @@ def jit(*args, **kwargs):
 def kernels_source_hash() -> bytes:
     """SHA-256 over every kernel source file (name and content), in name order."""
     digest = hashlib.sha256()
-    for path in sorted(KERNELS_DIR.glob("*.py")):
-        digest.update(path.name.encode())
+    for path in sorted(KERNELS_DIR.rglob("*.py")):
+        digest.update(path.relative_to(KERNELS_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.digest()
 
 
 def _ours(py_file: str) -> bool:
     try:
-        return Path(py_file).resolve().parent == KERNELS_DIR
+        return Path(py_file).resolve().is_relative_to(KERNELS_DIR)
     except OSError:
         return False
 

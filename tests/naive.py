@@ -205,12 +205,12 @@ def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: f
 def play_match_reference(variant, deals, bidders, policies, cap):
     """A match played in plain Python from a given sequence of deals (each four hands in the
     seat order of its round): bot bids one seat at a time, the rules engine's dead-hand test,
-    the hand played out, the round settled by :class:`analyzer.rules.MatchState`.
+    the hand played out, the round settled by :class:`analyzer.games.t400.rules.MatchState`.
 
     bidders/policies are per player 1..4. Returns (state, per-round (bids, tricks or None)).
     """
-    from analyzer.rules import MatchState
-    from analyzer.simulate import bot_bid, play_deal
+    from analyzer.games.t400.rules import MatchState
+    from analyzer.games.t400.simulate import bot_bid, play_deal
 
     state = MatchState(variant)
     rounds = []
@@ -236,7 +236,7 @@ def seat_outcomes_reference(variant, hands, seat, scores, candidates):
     the EV bot; for each candidate bid, later seats bid by bot, the rules engine says whether the
     hand dies (-1), else it is played out with ``standard`` and the seat's tricks are returned;
     a candidate below the seat's minimum is -2. Returns (earlier bids' total, [outcome, ...])."""
-    from analyzer.simulate import bot_bid, play_deal
+    from analyzer.games.t400.simulate import bot_bid, play_deal
 
     earlier = []
     for s in range(1, seat):

@@ -6,7 +6,7 @@ import numba
 import pytest
 from click.testing import CliRunner
 
-from analyzer.bidding import recommend_bid
+from analyzer.games.t400.advice import recommend_bid
 from cli import cli
 
 EXAMPLE = "AKQ5.KJ4.T93.862"

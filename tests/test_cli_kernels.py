@@ -5,9 +5,9 @@ import json
 import numpy as np
 from click.testing import CliRunner
 
-from analyzer.bidder import load_model
+from analyzer.games.t400.bidder import load_model
 from cli import cli
-from kernels import bidder as kb
+from kernels.t400 import bidder as kb
 
 
 def test_bench_json_has_the_documented_fields():
@@ -51,7 +51,7 @@ def test_shipped_model_is_sane():
     model = load_model()
     assert model.meta["history"][-1]["r2"] > 0.85
     # thirteen hearts make thirteen; a hand of twos and threes without hearts makes next to nothing
-    from analyzer.notation import parse_hand
+    from analyzer.core.notation import parse_hand
 
     assert model.estimate(parse_hand("-.AKQJT98765432.-.-").bits, 0) > 12.5
     assert model.estimate(parse_hand("5432.-.5432.65432").bits, 0) < 0.8

@@ -78,8 +78,8 @@ def test_ctrl_c_keeps_the_finished_results(tmp_path):
     import json
     import time
 
-    from analyzer.notation import Hand
-    from analyzer.simulate import deal_hands
+    from analyzer.core.notation import Hand
+    from analyzer.games.t400.simulate import deal_hands
     from interrupt import interrupt_t400
 
     hands = deal_hands(3000, seed=9)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import naive
-from analyzer.solve import card_scores, solve, solve_many
-from kernels import dd
+from analyzer.core.solve import card_scores, solve, solve_many
+from kernels.core import dd
 
 endplay = pytest.importorskip("endplay")
 from endplay.dds import solve_board  # noqa: E402

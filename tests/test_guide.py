@@ -1,12 +1,13 @@
 """The bidding guide's kernel against a plain-Python reference, and its grouping arithmetic."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from analyzer import guide as gd
-from analyzer.notation import Hand
-from analyzer.rules import as_variant
-from kernels import guide as kg
+from analyzer.core.notation import Hand
+from analyzer.games.t400 import guide as gd
+from analyzer.games.t400.rules import as_variant
+from kernels.t400 import guide as kg
 from naive import seat_outcomes_reference
 
 
@@ -40,7 +41,19 @@ def test_cell_table_matches_a_direct_computation():
 
 
 def test_policy_value_is_cross_fitted_and_paired():
-    data = gd.simulate_seat(4, "<=29", 4000, seed=2)
+    """Best bids chosen on one half of the deals are scored on the other half. Candidate 0 pays
+    on the even deals and candidate 1 on the odd ones: chosen on the same deals either would
+    score 5 a hand; cross-fitted, each is scored where it pays nothing."""
+    n = 1000
+    points = np.zeros((n, 2))
+    points[0::2, 0] = 10.0
+    points[1::2, 1] = 10.0
+    features = pd.DataFrame({"hearts": np.zeros(n, dtype=np.int64)})
+    data = gd.SeatData(1, "<=29", 0, features, np.zeros((n, 2), dtype=np.int8), points, np.array([2, 3]))
     value, se, per_deal, chosen = gd.policy_value(data, ["hearts"])
+    assert value == 0.0 and se == 0.0
+    assert (chosen[1::2] == 0).all() and (chosen[0::2] == 1).all()
+    real = gd.simulate_seat(4, "<=29", 4000, seed=2)
+    value, se, per_deal, chosen = gd.policy_value(real, ["hearts"])
     assert value == pytest.approx(per_deal.mean()) and se > 0
-    assert np.allclose(per_deal, data.points[np.arange(data.deals), chosen])
+    assert np.allclose(per_deal, real.points[np.arange(real.deals), chosen])

@@ -9,16 +9,19 @@ import numpy as np
 import pytest
 
 import naive
-from analyzer import simulate
-from analyzer.notation import Hand, parse_hand
-from analyzer.rules import Variant
-from kernels import bidder as kb
-from kernels import play as kp
-from kernels import rng
-from kernels import rollout as kr
-from kernels.cards import HEARTS
+from analyzer.core.notation import Hand, parse_hand
+from analyzer.core.runtime import threads_used
+from analyzer.games.t400 import simulate
+from analyzer.games.t400.rules import Variant
+from kernels.core import rng
+from kernels.core import tricks as kt
+from kernels.core.cards import HEARTS
+from kernels.policies import play as kp
+from kernels.t400 import bidder as kb
+from kernels.t400 import rollout as kr
 
 POLICY_IDS = [kp.GREEDY, kp.STANDARD]
+TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 kernel threads")
 
 
 def chi2_critical(df: int, z: float = 3.29) -> float:
@@ -86,13 +89,12 @@ def test_dealing_an_ending():
     assert sum(q) == 3000 and min(q) > 850
 
 
+@TWO_THREADS
 def test_dealing_reproducible_across_threads():
-    with_one = None
-    for threads in (1, 2) if numba.config.NUMBA_NUM_THREADS >= 2 else (1,):
-        deals = simulate.deal_hands(10_000, seed=5, threads=threads)
-        if with_one is None:
-            with_one = deals
-        assert np.array_equal(deals, with_one)
+    one = simulate.deal_hands(10_000, seed=5, threads=1)
+    two = simulate.deal_hands(10_000, seed=5, threads=2)
+    assert np.array_equal(one, two)
+    assert not np.array_equal(one, simulate.deal_hands(10_000, seed=6, threads=2)), "the seed matters"
 
 
 # -- trick play against the reference -------------------------------------------------------------
@@ -132,12 +134,12 @@ def test_kernel_legal_moves_and_winners_match_reference():
         others = [c for h in bits[1:] for c in naive.cards_of(h)]
         trick = r.sample(others, n_played)
         led = trick[0][0] if trick else 0
-        legal = kp.legal_moves(np.uint64(bits[0]), n_played, led)
+        legal = kt.legal_moves(np.uint64(bits[0]), n_played, led)
         assert naive.cards_of(int(legal)) == naive.legal_moves(hand, trick)
         if trick:
             best_pos = naive.trick_winner(trick, HEARTS)
             best = naive.index_of(trick[best_pos])
-            wins = kp.winning_cards(legal, best, led, HEARTS)
+            wins = kt.winning_cards(legal, best, led, HEARTS)
             expected = {
                 c
                 for c in naive.legal_moves(hand, trick)
@@ -213,7 +215,7 @@ def test_swapping_hidden_cards_changes_no_decision_of_a_player_who_cannot_see_th
 def test_counting_bidder_matches_the_recipe():
     r = random.Random(5)
     v = Variant.preset("dananeer")
-    rules = v.kernel_tables()
+    rules = v.kernel_rules()
     for _ in range(3000):
         bits = random_deal(r)
         hand = naive.cards_of(bits[0])
@@ -222,16 +224,14 @@ def test_counting_bidder_matches_the_recipe():
         scores = [r.randint(-10, 55) for _ in range(4)]
         earlier = [r.randint(2, 5) for _ in range(seat)]
         expected = naive.counting_bid(hand, seat, v.min_bid(scores[seat]), v.table_minimum(scores), earlier)
-        got = kb.counting_bid(
-            rules.min_bids, rules.table_mins, np.uint64(bits[0]), seat, np.array(scores), sum(earlier)
-        )
+        got = kb.counting_bid(rules, np.uint64(bits[0]), seat, np.array(scores), sum(earlier))
         assert got == expected
 
 
 def test_ev_bidder_is_the_best_expected_value_bid():
     r = random.Random(6)
     v = Variant.preset("dananeer")
-    rules = v.kernel_tables()
+    rules = v.kernel_rules()
     bot = simulate.bot_array(v)
     for _ in range(2000):
         bits = random_deal(r)[0]
@@ -248,33 +248,30 @@ def test_ev_bidder_is_the_best_expected_value_bid():
             ev = 0.0 if dead else v.bid_value(b, int(scores[seat])) * (2 * cum[b] - 1)
             if ev > best_ev + 1e-9:
                 best, best_ev = b, ev
-        got = kb.ev_bid(bot, rules.min_bids, rules.table_mins, np.uint64(bits), seat, scores, prior)
+        got = kb.ev_bid(rules, bot, np.uint64(bits), seat, scores, prior)
         assert got == best
 
 
 def test_bid_likelihood_is_a_distribution_over_legal_bids():
     v = Variant.preset("dananeer")
-    rules = v.kernel_tables()
+    rules = v.kernel_rules()
     bot = simulate.bot_array(v)
     hand = np.uint64(parse_hand("AKQ5.KJ4.T93.862").bits)
     scores = np.array([35, 0, 0, 0])
-    probs = [
-        kb.bid_likelihood(bot, rules.values, rules.min_bids, rules.table_mins, hand, 0, scores, 0, b, 2.0)
-        for b in range(2, 14)
-    ]
+    probs = [kb.bid_likelihood(rules, bot, hand, 0, scores, 0, b, 2.0) for b in range(2, 14)]
     assert probs[0] == 0.0  # below the minimum of 3 at 35
     assert sum(probs) == pytest.approx(1.0)
-    best = kb.ev_bid(bot, rules.min_bids, rules.table_mins, hand, 0, scores, 0)
+    best = kb.ev_bid(rules, bot, hand, 0, scores, 0)
     assert max(range(2, 14), key=lambda b: probs[b - 2]) == best
 
 
 # -- full hands ----------------------------------------------------------------------------------
+@TWO_THREADS
 def test_full_hands_same_histograms_on_one_and_two_threads():
-    results = []
-    for threads in (1, 2) if numba.config.NUMBA_NUM_THREADS >= 2 else (1, 1):
-        s = simulate.simulate_full_hands(20_000, seed=9, policy="standard", threads=threads, chunk_size=512)
-        results.append(s)
-    a, b = results
+    a, b = (
+        simulate.simulate_full_hands(20_000, seed=9, policy="standard", threads=threads, chunk_size=512)
+        for threads in (1, 2)
+    )
     assert a.played == b.played and a.dead == b.dead
     assert np.array_equal(a.tricks, b.tricks) and np.array_equal(a.bids, b.bids)
 
@@ -288,18 +285,17 @@ def test_full_hands_invariants():
     assert 0.01 < s.dead_rate < 0.15
 
 
+@TWO_THREADS
 def test_rollout_is_reproducible_across_threads_and_chunks():
     v = Variant.preset("dananeer")
-    rules = v.kernel_tables()
     bot = simulate.bot_array(v)
     hand = np.uint64(parse_hand("AKQ5.KJ4.T93.862").bits)
-    args = (hand, 1, np.zeros(4, dtype=np.int64), np.array([4]), np.arange(2, 8), np.zeros(4, dtype=np.int64),
-            np.full(4, 1), bot, rules.values, rules.min_bids, rules.table_mins, True, 2.0)  # fmt: skip
+    args = (v.kernel_rules(), simulate.lineup_array(), bot, hand, 1, np.zeros(4, dtype=np.int64), np.array([4]),
+            np.arange(2, 8), True, 2.0)  # fmt: skip
     outs = []
-    for threads in (1, 2) if numba.config.NUMBA_NUM_THREADS >= 2 else (1, 1):
-        numba.set_num_threads(threads)
-        outs.append(kr.rollout(12, 0, 6, 256, *args))
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    for threads in (1, 2):
+        with threads_used(threads):
+            outs.append(kr.rollout(12, 0, 6, 256, *args))
     for x, y in zip(outs[0], outs[1]):
         assert np.array_equal(x, y)
     # a chunk's result does not depend on which run computed it
@@ -309,9 +305,8 @@ def test_rollout_is_reproducible_across_threads_and_chunks():
 
 def test_standard_beats_greedy_in_duplicate():
     v = Variant.preset("dananeer")
-    rules = v.kernel_tables()
-    out = kr.duplicate_hands(21, 0, 10, 2048, np.zeros(4, dtype=np.int64), kp.STANDARD, kp.GREEDY,
-                             simulate.bot_array(v), rules.values, rules.min_bids, rules.table_mins)  # fmt: skip
+    lineup = simulate.lineup_array("ev", ["standard", "greedy"] * 2)
+    out = kr.duplicate_hands(21, 0, 10, 2048, v.kernel_rules(), lineup, simulate.bot_array(v))
     n, s, s2 = out.sum(axis=0)
     mean = s / n
     se = math.sqrt((s2 / n - mean**2) / n)
@@ -339,7 +334,7 @@ def test_kernels_work_from_a_read_only_install(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), PYTHONPATH=str(install))
     code = (
-        "import numpy as np; from kernels.deal import deal_many;"
+        "import numpy as np; from kernels.core.deal import deal_many;"
         "out = deal_many(1, 0, 1, 8, np.zeros(4, np.uint64), np.uint64(0x1FFF1FFF1FFF1FFF), np.full(4, 13));"
         "print(int(out[0, 0]))"
     )

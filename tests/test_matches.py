@@ -4,12 +4,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import matches as am
-from analyzer.bidder import load_model
-from analyzer.notation import Hand
-from analyzer.rules import as_variant, parse_variant_spec
-from kernels import bidder as kb
-from kernels import match as km
+from analyzer import config
+from analyzer.core.notation import Hand
+from analyzer.games.t400 import matches as am
+from analyzer.games.t400.bidder import load_model
+from analyzer.games.t400.rules import as_variant, parse_variant_spec
+from analyzer.games.t400.simulate import lineup_array
+from kernels.t400 import bidder as kb
+from kernels.t400 import match as km
 from naive import play_match_reference
 
 WINNERS = {(1, 3): "1+3", (2, 4): "2+4", None: ""}
@@ -90,11 +92,9 @@ def test_classic_outright_13():
     model = load_model().array.copy()
     model[kb.SEAT] += 40.0  # seat 1 (index 0) believes it takes everything
     model[kb.CUM + (kb.N_BINS - 1) * 15 : kb.CUM + kb.N_BINS * 15] = 1.0
-    rules = variant.kernel_tables()
-    bot = kb.make_bot(model, rules.values)
-    ids = np.zeros(4, dtype=np.int64)
-    pol = np.ones(4, dtype=np.int64)
-    args = (ids, pol, bot, rules.values, rules.min_bids, rules.table_mins, rules.flags)
+    rules = variant.kernel_rules()
+    bot = kb.make_bot(model, rules)
+    args = (rules, lineup_array("ev", "standard"), bot)
     rows = km.play_matches(5, 0, 60, 8, *args, 50)
     offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)
     rec, hands = km.record_matches(5, 0, offsets, 8, *args, 50)
@@ -125,11 +125,11 @@ def test_same_deals_for_every_variant():
         assert (merged[f"cards{s}_a"] == merged[f"cards{s}_b"]).all()
 
 
-def test_same_seed_same_summary_with_any_threads_and_blocks(monkeypatch):
+def test_same_seed_same_summary_with_any_threads_and_blocks():
     one = am.summarize_matches(am.simulate_matches("qahwa", 3000, seed=9, threads=1))
     two = am.summarize_matches(am.simulate_matches("qahwa", 3000, seed=9, threads=2))
-    monkeypatch.setattr(am, "BLOCK", 700)
-    blocks = am.summarize_matches(am.simulate_matches("qahwa", 3000, seed=9))
+    with config.override(match_block=700, match_kernel_chunk=5):
+        blocks = am.summarize_matches(am.simulate_matches("qahwa", 3000, seed=9))
     assert one == two == blocks
     assert am.summarize_matches(am.simulate_matches("qahwa", 3000, seed=10)) != one
 
@@ -155,7 +155,7 @@ def test_summary_round_trips_through_the_frame():
 
 
 def test_compare_pairs_matches():
-    rows = am.collect(am.run_jobs([am.Job("x", am.Lineup.make(), 3, 0, 800)]), ["x"], "rows")
+    rows = am.run_matches([am.Lineup.make()], 800, seed=3).results[0]["rows"]
     table = am.compare({"a": rows, "b": rows.copy()})
     other = table[table["variant"] == "b"]
     assert (other["diff"].abs() < 1e-12).all() and (other["diff_se"].fillna(0) < 1e-12).all()

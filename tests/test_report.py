@@ -1,23 +1,30 @@
 """`t400 report` with tiny sizes: every linked file exists, figures are PNGs, CSVs parse."""
 
+import contextlib
 import json
 import re
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
-from analyzer.document import links_of
+from analyzer import config
+from analyzer.reports.document import links_of
 from cli import cli
 from interrupt import interrupt_t400
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_small_report_is_complete(tmp_path, monkeypatch):
-    import analyzer.strategy_report as sr
+@pytest.fixture
+def tunables():
+    """``tunables(name=value, ...)`` changes tunables until the end of the test."""
+    with contextlib.ExitStack() as stack:
+        yield lambda **changes: stack.enter_context(config.override(**changes))
 
-    monkeypatch.setattr(sr, "DD_DEALS", 12)
-    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:2])
+
+def test_small_report_is_complete(tmp_path, tunables):
+    tunables(report_dd_deals=12, report_example_hands=2)
     out = tmp_path / "rep"
     out.mkdir()
     (out / "stale.txt").write_text("from an older report")
@@ -61,11 +68,10 @@ def test_report_bad_input():
     assert r.exit_code == 2 and "does not exist" in r.stderr
 
 
-def test_same_seed_same_numbers_whatever_the_threads(tmp_path, monkeypatch):
-    import analyzer.strategy_report as sr
+def test_same_seed_same_numbers_whatever_the_threads(tmp_path, tunables):
+    import analyzer.reports.strategy as sr
 
-    monkeypatch.setattr(sr, "DD_DEALS", 6)
-    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:1])
+    tunables(report_dd_deals=6, report_example_hands=1)
     a = sr.build_report(tmp_path / "a", samples=3000, matches=200, seed=5, threads=1)
     b = sr.build_report(tmp_path / "b", samples=3000, matches=200, seed=5, threads=2)
     csvs = [f for f in a["files"] if f.endswith(".csv")]
@@ -74,12 +80,9 @@ def test_same_seed_same_numbers_whatever_the_threads(tmp_path, monkeypatch):
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
 
 
-def test_smallest_sizes_still_make_a_report(tmp_path, monkeypatch):
+def test_smallest_sizes_still_make_a_report(tmp_path, tunables):
     """With too few deals for any group to show a bid, the tables and figures are empty, not broken."""
-    import analyzer.strategy_report as sr
-
-    monkeypatch.setattr(sr, "DD_DEALS", 4)
-    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:1])
+    tunables(report_dd_deals=4, report_example_hands=1)
     r = CliRunner().invoke(
         cli, ["report", "--out", str(tmp_path / "r"), "--samples", "1000", "--matches", "2"]
     )
@@ -87,9 +90,7 @@ def test_smallest_sizes_still_make_a_report(tmp_path, monkeypatch):
     assert (tmp_path / "r" / "figures" / "dealer_best_bid_by_prior.png").read_bytes()[:8] == PNG
 
 
-def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, monkeypatch):
-    import analyzer.strategy_report as sr
-
+def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     out = tmp_path / "rep"
     parts = tmp_path / ".rep-parts"
     code, _, err = interrupt_t400(
@@ -100,13 +101,16 @@ def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, monkeypatc
     assert err.startswith("Error: interrupted") and "--resume" in err
     kept = len(list(parts.glob("*.pkl")))
     assert kept >= 2 and not out.exists()
-    monkeypatch.setattr(sr, "DD_DEALS", 4)
-    monkeypatch.setattr(sr, "EXAMPLE_HANDS", sr.EXAMPLE_HANDS[:1])
+    tunables(report_dd_deals=4, report_example_hands=1)
     r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "100000", "--matches", "200",
                                  "--seed", "2", "--resume"])  # fmt: skip
     assert r.exit_code == 0, r.output
     assert f"{kept} parts reused" in (out / "README.md").read_text()
     assert not parts.exists()
     assert len(pd.read_csv(out / "data" / "seat_value.csv")) == 8
-    r = CliRunner().invoke(cli, ["report", "--out", str(tmp_path / "other"), "--samples", "5000", "--resume"])
-    assert r.exit_code == 0  # nothing kept for these settings: a fresh run
+    other = tmp_path / "other"
+    r = CliRunner().invoke(
+        cli, ["report", "--out", str(other), "--samples", "5000", "--matches", "50", "--resume"]
+    )
+    assert r.exit_code == 0, r.output  # nothing kept for these settings: a fresh run
+    assert "parts reused" not in (other / "README.md").read_text()

@@ -3,20 +3,32 @@
 Seats are bidding order: seat 1 bids first and leads, seat 4 deals; partners 1+3 and 2+4.
 """
 
+import random
+
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.errors import T400Error
-from analyzer.rules import (
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Suit
+from analyzer.games.t400.rules import (
+    FIRST_LEADER,
     OPEN_POINTS,
     PRESETS,
+    REDEALS,
+    SCORE_TABLES,
+    TIE_BREAKS,
+    TRUMP,
     MatchState,
     as_variant,
     describe,
+    is_made,
     match_winner,
     settle_round,
+    value_row,
 )
+from kernels.t400 import rules as kr
 
 DANANEER = PRESETS["dananeer"]
 QAHWA = PRESETS["qahwa"]
@@ -271,23 +283,83 @@ def test_presets_and_switches():
         DANANEER.with_(target=0)
 
 
-def test_open_points_are_stated_in_the_variant_description():
-    info = describe(SYRIAN)
-    assert info["open_points"] == OPEN_POINTS
-    assert "syrian41" in OPEN_POINTS and "classic-13" in OPEN_POINTS
+def test_every_open_point_is_decided_as_stated():
+    assert describe(SYRIAN)["open_points"] is OPEN_POINTS
+    assert set(OPEN_POINTS) == {"trump", "value-brackets", "table-min-rises", "leader-tie", "classic-13",
+                                "syrian41", "dead-hand-deal"}  # fmt: skip
+    # trump: hearts in every variant, and that is what the kernels are given
+    assert TRUMP == Suit.HEARTS
+    assert {int(v.kernel_rules()[kr.TRUMP]) for v in PRESETS.values()} == {Suit.HEARTS}
+    # value-brackets: negative scores use the '29 or less' row
+    assert values(DANANEER, -35) == values(DANANEER, 29)
+    # table-min-rises: a chosen base still rises at 30, unless fixed
+    assert QAHWA.with_(table_min=12).table_minimum([30, 0, 0, 0]) == 13
+    assert QAHWA.with_(table_min=12, table_min_rises=False).table_minimum([30, 0, 0, 0]) == 12
+    # leader-tie: equal leading scores and totals: no winner, another hand
+    assert match_winner(DANANEER, [41, 41, 5, 5])[0] is None
+    # classic-13: booked at 39, and outright results pointing both ways cancel
+    classic = QAHWA.with_(score_table="classic")
+    assert classic.bid_value(13, 0) == 39
+    one = settle_round(classic, [0, 0, 0, 0], [13, 2, 2, 2], [0, 5, 4, 4])
+    assert one.winner == (2, 4) and one.reason.startswith("outright")
+    both = settle_round(classic, [0, 0, 0, 0], [13, 13, 2, 2], [0, 0, 6, 7])
+    assert both.winner is None and both.scores == (-39, -39, 2, 2)
+    # syrian41: fixed minimums 2 and 11, Qahwa's tie-break and re-deal
+    assert (SYRIAN.min_bid(55), SYRIAN.table_minimum([55, 0, 0, 0])) == (2, 11)
+    assert (SYRIAN.tie_break, SYRIAN.redeal) == ("total", "next")
+    # dead-hand-deal: nothing scored; the same dealer (dananeer) or the next (qahwa) re-deals
+    for variant, advances in ((DANANEER, False), (QAHWA, True)):
+        r = settle_round(variant, [0, 0, 0, 0], [2, 2, 2, 2])
+        assert r.dead and r.deltas == (0, 0, 0, 0) and r.dealer_advances is advances
 
 
-def test_kernel_tables_match_the_python_rules():
-    for variant in [
-        *PRESETS.values(),
-        QAHWA.with_(score_table="classic", table_min=13, table_min_rises=False),
-    ]:
-        k = variant.kernel_tables()
-        for row, score in enumerate((0, 30)):
-            assert list(k.values[row, 2:]) == values(variant, score)
-        for step, score in enumerate((0, 30, 40, 50)):
-            assert k.min_bids[step] == variant.min_bid(score)
-            assert k.table_mins[step] == variant.table_minimum([score])
+#: Every preset, and every switch moved away from each preset's value.
+ALL_VARIANTS = [
+    *PRESETS.values(),
+    *(
+        preset.with_(**{name: value})
+        for preset in PRESETS.values()
+        for name, choices in {
+            "target": (31, 61), "table_min": (12, 13), "table_min_rises": (True, False),
+            "min_bid_rises": (True, False), "score_table": SCORE_TABLES, "tie_break": TIE_BREAKS,
+            "redeal": REDEALS,
+        }.items()
+        for value in choices
+        if getattr(preset, name) != value
+    ),
+]  # fmt: skip
+SCORES = [-40, -1, 0, 1, 29, 30, 31, 39, 40, 41, 49, 50, 51, 75]
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.label)
+def test_kernel_rules_twins_agree_with_the_python_rules(variant):
+    """One Python function per rule, one Numba twin, the same answers on every preset and switch."""
+    rules = variant.kernel_rules()
+    rng = random.Random(hash(variant.label) & 0xFFFF)
+    for score in SCORES:
+        assert kr.value_row(rules, score) == value_row(score)
+        assert kr.min_bid(rules, score) == variant.min_bid(score)
+        for bid in range(2, 14):
+            assert kr.bid_value(rules, bid, score) == variant.bid_value(bid, score)
+            assert kr.is_outright(rules, bid) == variant.is_outright(bid)
+            for tricks in range(14):
+                assert kr.is_made(bid, tricks) == is_made(bid, tricks)
+                assert kr.score_change(rules, bid, tricks, score) == variant.score_change(bid, tricks, score)
+    for _ in range(400):
+        scores = [rng.choice(SCORES) + rng.randint(-3, 3) for _ in range(4)]
+        arr = np.array(scores, dtype=np.int64)
+        assert kr.table_minimum(rules, arr) == variant.table_minimum(scores)
+        total = rng.randint(8, 20)
+        assert kr.is_dead(rules, total, arr) == variant.is_dead([total, 0, 0, 0], scores)
+        winner, reason = kr.match_winner(rules, arr)
+        expected, why = match_winner(variant, scores)
+        assert winner == {(1, 3): 0, (2, 4): 1, None: -1}[expected]
+        if expected is not None:
+            assert kr.END_NAMES[reason] == {"target": "target",
+                                            "tie-break: higher leading score": "tie-break: leading score",
+                                            "tie-break: higher combined score": "tie-break: combined score"}[why]  # fmt: skip
+    assert kr.redeal_advances(rules) == variant.redeal_advances
+    assert rules[kr.LEADER] == FIRST_LEADER - 1 and rules[kr.TARGET] == variant.target
 
 
 # -- property tests: settle-round invariants ------------------------------------------------------

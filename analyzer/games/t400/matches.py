@@ -14,32 +14,31 @@ rows into the figures ``t400 simulate`` prints, each with its standard error or 
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import ClusterError, Interrupted, T400Error
-from analyzer.parallel import caused_by_interrupt, check_seed, deferred_interrupt, threads_used
-from analyzer.rules import MAX_BID, MIN_BID, Variant, as_variant
-from analyzer.simulate import bidder_id, bot_array, per_seat, policy_id
-from kernels import match as km
+from analyzer import config
+from analyzer.core.errors import T400Error
+from analyzer.core.jobs import Checkpoint, Job, collect, run_jobs
+from analyzer.core.policies import policy_id
+from analyzer.core.runtime import check_seed, threads_used
+from analyzer.core.seats import TEAM_LABELS
+from analyzer.core.stats import Z95, ratio, wilson
+from analyzer.games.t400.bidder import bidder_id, bot_array, load_model
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, MatchState, Variant, as_variant
+from analyzer.games.t400.simulate import lineup_array
+from kernels.t400 import match as km
+from kernels.t400 import rules as kt
 
-#: Matches per unit of work (progress step, Dask task, checkpoint file).
-BLOCK = 4096
-#: Matches per ``prange`` chunk inside a kernel call.
-KERNEL_CHUNK = 32
 #: Rounds (dead hands included) after which an unfinished match is stopped.
 DEFAULT_CAP = 200
 MAX_CAP = 10_000
-Z95 = 1.959963984540054
 
-TEAMS = ("1+3", "2+4")
+TEAMS = TEAM_LABELS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -48,40 +47,44 @@ TEAMS = ("1+3", "2+4")
 
 @dataclass(frozen=True)
 class Lineup:
-    """Who plays: the variant, each player's bidder and play policy (players 1..4), the cap."""
+    """Who plays: the variant, each player's bidder and play policy (players 1..4), the cap and
+    the EV bidder's model file (``None``: the shipped model)."""
 
     variant: Variant = field(default_factory=lambda: as_variant("dananeer"))
     bidders: tuple[str, str, str, str] = ("ev",) * 4
     policies: tuple[str, str, str, str] = ("standard",) * 4
     cap: int = DEFAULT_CAP
+    bidder_model: str | None = None
 
     @classmethod
-    def make(cls, variant=None, bidder="ev", policy="standard", cap=DEFAULT_CAP) -> Lineup:
+    def make(cls, variant=None, bidder="ev", policy="standard", cap=DEFAULT_CAP, bidder_model=None) -> Lineup:
         v = as_variant(variant)
         bidders = tuple(_per_player(bidder, bidder_id, "bidder"))
         policies = tuple(_per_player(policy, policy_id, "policy"))
         if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or not 1 <= cap <= MAX_CAP:
             raise T400Error(f"hand cap {cap!r}: expected a whole number from 1 to {MAX_CAP}")
-        return cls(v, bidders, policies, int(cap))
+        if bidder_model is not None:
+            bidder_model = str(bidder_model)
+            load_model(bidder_model)  # check it now, not on a worker
+        return cls(v, bidders, policies, int(cap), bidder_model)
 
     def settings(self) -> dict:
-        return {
+        out = {
             "variant": self.variant.switches,
             "bidders": list(self.bidders),
             "policies": list(self.policies),
             "cap": self.cap,
         }
+        if self.bidder_model is not None:
+            out["bidder_model"] = self.bidder_model
+        return out
 
     def kernel_args(self) -> tuple:
-        rules = self.variant.kernel_tables()
+        """(rules, lineup, bot): what the match kernels take besides the run and the cap."""
         return (
-            per_seat(list(self.bidders), bidder_id, "bidder"),
-            per_seat(list(self.policies), policy_id, "policy"),
-            bot_array(self.variant),
-            rules.values,
-            rules.min_bids,
-            rules.table_mins,
-            rules.flags,
+            self.variant.kernel_rules(),
+            lineup_array(list(self.bidders), list(self.policies)),
+            bot_array(self.variant, self.bidder_model),
         )
 
 
@@ -105,7 +108,8 @@ def check_matches(matches) -> int:
 
 def blocks_of(matches: int) -> list[tuple[int, int]]:
     """``(first match, count)`` of each block of a run of ``matches``."""
-    return [(first, min(BLOCK, matches - first)) for first in range(0, matches, BLOCK)]
+    block = config.get().match_block
+    return [(first, min(block, matches - first)) for first in range(0, matches, block)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,199 +122,92 @@ def run_block(
     """Matches ``first .. first + count - 1``: ``{"rows": int32[count, M_SIZE]}`` and, with
     ``record``, ``"rounds"`` (int32[n, H_SIZE]) and ``"hands"`` (uint64[n, 4])."""
     args = lineup.kernel_args()
+    chunk = config.get().match_kernel_chunk
     with threads_used(threads):
-        rows = km.play_matches(seed, first, count, KERNEL_CHUNK, *args, lineup.cap)
+        rows = km.play_matches(seed, first, count, chunk, *args, lineup.cap)
         out = {"rows": rows}
         if record:
             rounds = rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_DEAD]
             offsets = np.concatenate([[0], np.cumsum(rounds)]).astype(np.int64)
-            out["rounds"], out["hands"] = km.record_matches(
-                seed, first, offsets, KERNEL_CHUNK, *args, lineup.cap
-            )
+            out["rounds"], out["hands"] = km.record_matches(seed, first, offsets, chunk, *args, lineup.cap)
     return out
 
 
-def _worker_block(seed, first, count, lineup, record, threads):
-    """The Dask task: one block on the worker (one kernel thread unless told otherwise)."""
-    return run_block(seed, first, count, lineup, record, threads or 1)
+@dataclass(frozen=True)
+class MatchBlock:
+    """A block of matches of one lineup, as a job's task (picklable for Dask)."""
 
-
-# ---------------------------------------------------------------------------------------------
-# Checkpoints: finished blocks kept on disk so that an interrupted run can be resumed
-
-
-class Checkpoint:
-    """A folder of finished blocks (``block-<first>.npz``) and the settings that made them."""
-
-    def __init__(self, path: str | Path, settings: dict, resume: bool):
-        self.path = Path(path)
-        self.settings = json.loads(json.dumps(settings))
-        stored = self.path / "settings.json"
-        if self.path.exists() and not resume:
-            shutil.rmtree(self.path)
-        if resume and stored.exists():
-            before = json.loads(stored.read_text())
-            if before != self.settings:
-                changed = sorted(
-                    k for k in set(before) | set(self.settings) if before.get(k) != self.settings.get(k)
-                )
-                raise T400Error(
-                    f"resume file {self.path} was made with different settings ({', '.join(changed)}); "
-                    "run without --resume to start again"
-                )
-        self.path.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps(self.settings, indent=1))
-
-    def _file(self, key: str) -> Path:
-        return self.path / f"block-{key}.npz"
-
-    def load(self, key: str) -> dict | None:
-        f = self._file(key)
-        if not f.exists():
-            return None
-        with np.load(f) as data:
-            return {k: data[k] for k in data.files}
-
-    def save(self, key: str, result: dict) -> None:
-        tmp = self.path / f".block-{key}.tmp.npz"
-        np.savez(tmp, **result)
-        tmp.replace(self._file(key))
-
-    def remove(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# Running many blocks of several lineups
-
-
-@dataclass
-class Job:
-    """A block of one lineup: what to compute and where its result goes."""
-
-    key: str
-    lineup: Lineup
     seed: int
     first: int
     count: int
+    lineup: Lineup
     record: bool = False
 
+    def __call__(self, threads: int | None = None) -> dict:
+        return run_block(self.seed, self.first, self.count, self.lineup, self.record, threads)
 
-def run_jobs(
-    jobs: list[Job],
+
+def match_jobs(prefix: str, lineup: Lineup, seed: int, matches: int, record: bool = False) -> list[Job]:
+    """The jobs of a run of ``matches`` under ``lineup``, keyed ``{prefix}-{first match}``."""
+    return [
+        Job(f"{prefix}-{first}", MatchBlock(seed, first, count, lineup, record), count)
+        for first, count in blocks_of(matches)
+    ]
+
+
+def rows_of(results: dict[str, dict], jobs: list[Job], what: str = "rows") -> np.ndarray | None:
+    """The ``what`` arrays of ``jobs``' results, in job order."""
+    return collect(results, [j.key for j in jobs], what)
+
+
+@dataclass
+class MatchRun:
+    """What :func:`run_matches` returns: per lineup, ``{"rows": ...}`` (with ``record`` also
+    ``"rounds"`` and ``"hands"``), and the checkpoint that kept the finished blocks."""
+
+    results: list[dict]
+    checkpoint: Checkpoint | None
+
+    def done(self) -> None:
+        """Drop the checkpoint once the caller has written its outputs."""
+        if self.checkpoint is not None:
+            self.checkpoint.remove()
+
+
+def run_matches(
+    lineups: Sequence[Lineup],
+    matches: int,
+    seed: int = 0,
+    record: bool = False,
     threads: int | None = None,
-    scheduler: str | None = None,
-    checkpoint: Checkpoint | None = None,
+    scheduler=None,
+    keep: str | None = None,
+    resume: bool = False,
+    command: str = "matches",
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, dict]:
-    """Every job's block result by key, locally (kernel threads) or on a Dask cluster.
+) -> MatchRun:
+    """The same ``matches`` (seed ``seed``) under each lineup, locally or on Dask.
 
-    Finished blocks are written to ``checkpoint`` as they arrive and taken from it when present.
-    Ctrl-C raises :class:`Interrupted` after saving what was finished.
+    With ``keep`` (a path), finished blocks are kept in ``keep + ".parts"`` as they finish, so
+    that Ctrl-C (:class:`analyzer.Interrupted`) loses nothing and ``resume=True`` with the same
+    settings picks up where the run stopped.
     """
-    results: dict[str, dict] = {}
-    total = sum(j.count for j in jobs)
-    done = 0
-    todo = []
-    for job in jobs:
-        stored = checkpoint.load(job.key) if checkpoint else None
-        if stored is not None:
-            results[job.key] = stored
-            done += job.count
-        else:
-            todo.append(job)
-    if progress:
-        progress(done, total)
-
-    def finish(job: Job, result: dict) -> None:
-        nonlocal done
-        results[job.key] = result
-        if checkpoint:
-            checkpoint.save(job.key, result)
-        done += job.count
-        if progress:
-            progress(done, total)
-
-    with deferred_interrupt() as stop:
-        try:
-            if scheduler is None:
-                for job in todo:
-                    if stop():
-                        break
-                    finish(job, run_block(job.seed, job.first, job.count, job.lineup, job.record, threads))
-            else:
-                _run_on_dask(todo, scheduler, threads, finish, stop)
-        except KeyboardInterrupt:
-            pass
-        except SystemError as exc:  # a second Ctrl-C inside a kernel call surfaces like this
-            if not caused_by_interrupt(exc):
-                raise
-        if stop() or done < total:
-            kept = ""
-            if checkpoint:
-                kept = f"; {done:,} finished matches kept in {checkpoint.path} (run again with --resume)"
-            raise Interrupted(f"interrupted after {done:,} of {total:,} matches{kept}")
-    return results
-
-
-def open_client(scheduler: str):
-    """A Dask client for ``ADDRESS`` or ``local:N`` (a local cluster of N one-thread workers)."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ClusterError(
-            "--scheduler needs dask.distributed: pip install 'tarneeb400[distributed]'"
-        ) from None
-    text = str(scheduler).strip()
-    if text.startswith("local:"):
-        try:
-            workers = int(text[6:])
-        except ValueError:
-            workers = 0
-        if workers < 1:
-            raise T400Error(f"scheduler {scheduler!r}: expected local:N with N a positive number of workers")
-        try:
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                silence_logs=50,
-            )  # fmt: skip
-        except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
-            raise ClusterError(f"cannot start a local Dask cluster of {workers} workers: {exc}") from None
-        return Client(cluster), cluster
-    try:
-        return Client(text, timeout="5s"), None
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"cannot connect to the Dask scheduler at {text}: {exc}") from None
-
-
-def _run_on_dask(jobs: list[Job], scheduler, threads, finish, stop) -> None:
-    from dask.distributed import as_completed
-
-    client, cluster = open_client(scheduler) if isinstance(scheduler, str) else (scheduler, None)
-    try:
-        by_future = {}
-        for job in jobs:
-            fut = client.submit(
-                _worker_block, job.seed, job.first, job.count, job.lineup, job.record, threads,
-                key=f"t400-{job.key}-{job.seed}-{abs(hash(job.lineup))}", pure=False,
-            )  # fmt: skip
-            by_future[fut] = job
-        try:
-            for fut in as_completed(by_future):
-                finish(by_future[fut], fut.result())
-                if stop():
-                    break
-        finally:
-            client.cancel(list(by_future))
-    finally:
-        if cluster is not None:
-            client.close()
-            cluster.close()
-
-
-def collect(results: dict[str, dict], keys: list[str], what: str) -> np.ndarray | None:
-    parts = [results[k][what] for k in keys if what in results[k]]
-    return np.concatenate(parts) if parts else None
+    check_seed(seed)
+    n = check_matches(matches)
+    jobs = [match_jobs(str(i), lu, seed, n, record) for i, lu in enumerate(lineups)]
+    settings = {"command": command, "seed": seed, "matches": n, "record": record,
+                "lineups": [lu.settings() for lu in lineups]}  # fmt: skip
+    if resume and not keep:
+        raise T400Error("resume needs a place to keep finished work (an output file)")
+    checkpoint = Checkpoint(keep + ".parts", settings, resume) if keep else None
+    results = run_jobs([j for js in jobs for j in js], threads, scheduler, checkpoint, progress)
+    out = []
+    for js in jobs:
+        part = {"rows": rows_of(results, js)}
+        if record:
+            part["rounds"], part["hands"] = rows_of(results, js, "rounds"), rows_of(results, js, "hands")
+        out.append(part)
+    return MatchRun(out, checkpoint)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,6 +224,7 @@ def simulate_matches(
     threads: int | None = None,
     scheduler=None,
     progress: Callable[[int, int], None] | None = None,
+    bidder_model: str | None = None,
 ) -> pd.DataFrame:
     """Complete matches played by four bots: one row per match.
 
@@ -334,18 +232,19 @@ def simulate_matches(
     ``first_won`` (the partnership of players 1+3, who bid first in the first hand, won),
     ``end`` (how it ended), ``hands`` (played), ``dead``, ``score1..score4`` (final, by player),
     ``bids_k`` and ``made_k`` for k = 2..13 (bids of size k in played hands, and made).
-    ``scheduler``: a Dask address, ``local:N`` or a ``dask.distributed.Client``.
+    ``scheduler``: a Dask address, ``local:N`` or a ``dask.distributed.Client``;
+    ``bidder_model``: a model file of ``t400 fit-bidder`` for the EV bidder (default: shipped).
 
     >>> df = simulate_matches("dananeer", matches=50, seed=1)
     >>> len(df), bool(df["winner"].isin(["1+3", "2+4", ""]).all())
     (50, True)
     """
     check_seed(seed)
-    lineup = Lineup.make(variant, bidder, policy, cap)
+    lineup = Lineup.make(variant, bidder, policy, cap, bidder_model)
     n = check_matches(matches)
-    jobs = [Job(str(first), lineup, seed, first, count) for first, count in blocks_of(n)]
+    jobs = match_jobs("0", lineup, seed, n)
     results = run_jobs(jobs, threads, scheduler, None, progress)
-    rows = collect(results, [j.key for j in jobs], "rows")
+    rows = rows_of(results, jobs)
     return match_frame(rows)
 
 
@@ -357,7 +256,7 @@ def match_frame(rows: np.ndarray, first: int = 0) -> pd.DataFrame:
             "match": np.arange(first, first + len(rows)),
             "winner": np.where(winner == 0, TEAMS[0], np.where(winner == 1, TEAMS[1], "")),
             "first_won": winner == 0,
-            "end": pd.Categorical.from_codes(rows[:, km.M_REASON], km.END_NAMES),
+            "end": pd.Categorical.from_codes(rows[:, km.M_REASON], kt.END_NAMES),
             "hands": rows[:, km.M_HANDS],
             "dead": rows[:, km.M_DEAD],
         }
@@ -375,7 +274,7 @@ def frame_rows(df: pd.DataFrame) -> np.ndarray:
     """The kernel's match rows back from a :func:`match_frame` DataFrame."""
     rows = np.zeros((len(df), km.M_SIZE), dtype=np.int64)
     rows[:, km.M_WINNER] = np.where(df["winner"] == TEAMS[0], 0, np.where(df["winner"] == TEAMS[1], 1, -1))
-    rows[:, km.M_REASON] = pd.Categorical(df["end"], categories=km.END_NAMES).codes
+    rows[:, km.M_REASON] = pd.Categorical(df["end"], categories=kt.END_NAMES).codes
     rows[:, km.M_HANDS] = df["hands"]
     rows[:, km.M_DEAD] = df["dead"]
     for p in range(4):
@@ -423,44 +322,19 @@ def simulate_rounds(
     bidder: str | Sequence[str] = "ev",
     cap: int = DEFAULT_CAP,
     threads: int | None = None,
+    bidder_model: str | None = None,
 ) -> pd.DataFrame:
     """Every round of the matches of :func:`simulate_matches` (same seed, same matches)."""
     check_seed(seed)
-    lineup = Lineup.make(variant, bidder, policy, cap)
+    lineup = Lineup.make(variant, bidder, policy, cap, bidder_model)
     n = check_matches(matches)
-    jobs = [Job(str(first), lineup, seed, first, count, record=True) for first, count in blocks_of(n)]
+    jobs = match_jobs("0", lineup, seed, n, record=True)
     results = run_jobs(jobs, threads)
-    keys = [j.key for j in jobs]
-    return rounds_frame(collect(results, keys, "rounds"), collect(results, keys, "hands"))
+    return rounds_frame(rows_of(results, jobs, "rounds"), rows_of(results, jobs, "hands"))
 
 
 # ---------------------------------------------------------------------------------------------
 # Statistics
-
-
-def ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, float, np.ndarray]:
-    """A ratio of per-match sums, its standard error (matches as clusters) and its
-    linearisation (per-match influence values whose mean's SE is the ratio's SE)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    n = len(num)
-    total = den.sum()
-    if n == 0 or total == 0:
-        return math.nan, math.nan, np.zeros(n)
-    r = num.sum() / total
-    z = (num - r * den) / (total / n)
-    se = float(z.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return float(r), se, z
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion."""
-    if n == 0:
-        return math.nan, math.nan
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 #: The per-match metrics compared across variants: name -> (numerator, denominator, kind).
@@ -482,12 +356,12 @@ def _metric_parts(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, s
         "make rate": (made.sum(axis=1), n_bids, "rate"),
         "first partnership wins": ((rows[:, km.M_WINNER] == 0).astype(np.float64), one, "rate"),
         "ended by tie-break": (
-            np.isin(reason, (km.END_LEADER, km.END_TOTAL)).astype(np.float64),
+            np.isin(reason, (kt.END_LEADER, kt.END_TOTAL)).astype(np.float64),
             one,
             "rate",
         ),
-        "ended by outright 13": ((reason == km.END_OUTRIGHT).astype(np.float64), one, "rate"),
-        "stopped at the cap": ((reason == km.END_CAP).astype(np.float64), one, "rate"),
+        "ended by outright 13": ((reason == kt.END_OUTRIGHT).astype(np.float64), one, "rate"),
+        "stopped at the cap": ((reason == kt.END_CAP).astype(np.float64), one, "rate"),
         "winners' combined score": (
             _winner_total(rows, scores),
             (rows[:, km.M_WINNER] >= 0).astype(float),
@@ -530,7 +404,7 @@ def summarize_matches(matches: pd.DataFrame | np.ndarray) -> dict:
             continue
         r, se, _ = ratio(made[:, k], rows[:, km.M_BIDS + k])
         make_by_bid[str(k)] = {"bids": int(bids[k]), "rate": r, "se": se}
-    ends = np.bincount(rows[:, km.M_REASON], minlength=len(km.END_NAMES))
+    ends = np.bincount(rows[:, km.M_REASON], minlength=len(kt.END_NAMES))
     scores = rows[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
     pct = np.percentile(hands, [5, 25, 50, 75, 95]) if n else []
     counts = np.bincount(hands)
@@ -550,8 +424,8 @@ def summarize_matches(matches: pd.DataFrame | np.ndarray) -> dict:
         "make_rate": metrics["make rate"],
         "make_rate_by_bid": make_by_bid,
         "first_partnership_win": {"rate": wins / n, "ci95": [low, high], "wins": wins},
-        "endings": {name: {"matches": int(c), "share": float(c / n)} for name, c in zip(km.END_NAMES, ends)},
-        "cap_hits": int(ends[km.END_CAP]),
+        "endings": {name: {"matches": int(c), "share": float(c / n)} for name, c in zip(kt.END_NAMES, ends)},
+        "cap_hits": int(ends[kt.END_CAP]),
         "mean_final_scores": {
             f"player{p + 1}": {
                 "mean": float(scores[:, p].mean()),
@@ -643,11 +517,13 @@ def parse_config(text: str) -> tuple[str, str]:
     return bidder, policy
 
 
-def duel_lineups(a: str, b: str, variant=None, cap: int = DEFAULT_CAP) -> tuple[Lineup, Lineup]:
+def duel_lineups(
+    a: str, b: str, variant=None, cap: int = DEFAULT_CAP, bidder_model: str | None = None
+) -> tuple[Lineup, Lineup]:
     """The two seatings of a duplicate duel: A on players 1+3, then A on players 2+4."""
     (ab, ap), (bb, bp) = parse_config(a), parse_config(b)
-    first = Lineup.make(variant, [ab, bb, ab, bb], [ap, bp, ap, bp], cap)
-    swapped = Lineup.make(variant, [bb, ab, bb, ab], [bp, ap, bp, ap], cap)
+    first = Lineup.make(variant, [ab, bb, ab, bb], [ap, bp, ap, bp], cap, bidder_model)
+    swapped = Lineup.make(variant, [bb, ab, bb, ab], [bp, ap, bp, ap], cap, bidder_model)
     return first, swapped
 
 
@@ -661,18 +537,18 @@ def duel(
     threads: int | None = None,
     scheduler=None,
     progress=None,
+    bidder_model: str | None = None,
 ) -> dict:
     """Duplicate matches between configurations ``a`` and ``b`` (``BIDDER/POLICY``): every
     deal sequence is played twice with the partnerships' seats swapped; A's win rate etc."""
     check_seed(seed)
     n = check_matches(pairs)
-    first, swapped = duel_lineups(a, b, variant, cap)
-    jobs = []
-    for tag, lineup in (("a13", first), ("a24", swapped)):
-        jobs += [Job(f"{tag}-{f}", lineup, seed, f, c) for f, c in blocks_of(n)]
-    results = run_jobs(jobs, threads, scheduler, None, progress)
-    rows1 = collect(results, [j.key for j in jobs if j.key.startswith("a13")], "rows")
-    rows2 = collect(results, [j.key for j in jobs if j.key.startswith("a24")], "rows")
+    first, swapped = duel_lineups(a, b, variant, cap, bidder_model)
+    jobs1 = match_jobs("a13", first, seed, n)
+    jobs2 = match_jobs("a24", swapped, seed, n)
+    results = run_jobs(jobs1 + jobs2, threads, scheduler, None, progress)
+    rows1 = rows_of(results, jobs1)
+    rows2 = rows_of(results, jobs2)
     out = duel_stats(rows1, rows2)
     out.update({"a": "/".join(parse_config(a)), "b": "/".join(parse_config(b)), "seed": seed,
                 "variant": first.variant.label, "cap": cap})  # fmt: skip
@@ -680,10 +556,8 @@ def duel(
 
 
 def replay_match(variant: Variant, rounds: pd.DataFrame):
-    """The :class:`analyzer.rules.MatchState` after replaying one match's recorded rounds
-    through the rules engine (used to check the kernel)."""
-    from analyzer.rules import MatchState
-
+    """The :class:`analyzer.games.t400.rules.MatchState` after replaying one match's recorded
+    rounds through the rules engine (used to check the kernel)."""
     state = MatchState(variant)
     for r in rounds.itertuples(index=False):
         bids = [getattr(r, f"bid{s}") for s in range(1, 5)]

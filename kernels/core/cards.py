@@ -12,8 +12,8 @@ So ``1 << 28`` is the ace of hearts (16 + 12) and ``0x1FFF << 16`` is the whole 
 A *card index* is that bit number (0..63, of which 52 are cards). Within a lane a higher bit is
 a higher card, so "highest card of a suit" is "highest set bit of the lane".
 
-Hearts is always trump in 400; the double-dummy solver takes any strain, with :data:`NO_TRUMP`
-for no trump. Numba types ``uint64 op int64`` as float64, so kernels only mix ``uint64`` with the
+Trump is a suit index, or :data:`NO_TRUMP` (4) for no trump, whose empty lane makes every trump
+test false; which suit is trump is a game's rule (400: hearts). Numba types ``uint64 op int64`` as float64, so kernels only mix ``uint64`` with the
 ``uint64`` constants below (or with the helpers here).
 """
 
@@ -28,22 +28,12 @@ hot = jit(forceinline=True)
 
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 NO_TRUMP = 4
-TRUMP = HEARTS
-N_SUITS = 4
-N_RANKS = 13
-N_SEATS = 4
 LANE = 16
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 SUIT_BITS = np.uint64(0x1FFF)
-SUIT_MASK_0 = np.uint64(0x1FFF)
-SUIT_MASK_1 = np.uint64(0x1FFF << 16)
-SUIT_MASK_2 = np.uint64(0x1FFF << 32)
-SUIT_MASK_3 = np.uint64(0x1FFF << 48)
 FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
-#: ``SUIT_MASKS[s]`` is suit ``s``'s lane; ``SUIT_MASKS[4]`` (no trump) is empty.
-SUIT_MASKS = np.array([0x1FFF, 0x1FFF << 16, 0x1FFF << 32, 0x1FFF << 48, 0], dtype=np.uint64)
 
 
 def card_index(suit: int, rank: int) -> int:
@@ -92,39 +82,6 @@ def leading_zeros(typingctx, x):
 def highest_bit(x):
     """Index of the highest set bit of a non-zero ``uint64``."""
     return 63 - leading_zeros(x)
-
-
-@JIT
-def bit(index):
-    """The ``uint64`` with only bit ``index`` set."""
-    return U1 << np.uint64(index)
-
-
-@JIT
-def suit_of(card):
-    return card >> 4
-
-
-@JIT
-def rank_of(card):
-    return card & 15
-
-
-@JIT
-def suit_cards(hand, suit):
-    """The cards of ``suit`` in ``hand`` (still in their lane)."""
-    return hand & SUIT_MASKS[suit]
-
-
-@JIT
-def lowest_card(cards):
-    """Card index of the lowest set bit of a non-empty set (lowest rank of the lowest suit)."""
-    return lowest_bit(cards)
-
-
-@JIT
-def highest_card(cards):
-    return highest_bit(cards)
 
 
 @hot

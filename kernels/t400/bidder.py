@@ -19,15 +19,19 @@ A *bot* array is a model followed by two tables made for one value table by :fun
 bid (and its expected value) among the bids from the lowest allowed one to 13. With them a bot
 bid is an estimate and a look-up.
 
-Rules arrays (``values``, ``min_bids``, ``table_mins``) are :class:`analyzer.rules.KernelRules`.
+``rules`` is the packed rules array of :mod:`kernels.t400.rules` (made by
+``Variant.kernel_rules()``); every rule (values, minimums, the dead-hand test) is read through
+its functions. Bidder ids are :data:`EV_BIDDER` and :data:`COUNTING_BIDDER`; an unknown id is an
+error (:func:`check_bidders`).
 """
 
 import math
 
 import numpy as np
 
-from kernels.cards import HEARTS, popcount
 from kernels.config import JIT, jit
+from kernels.core.cards import HEARTS, popcount
+from kernels.t400.rules import VALUE_STEP, bid_value, is_dead, min_bid, table_minimum, value_row
 
 U64 = np.uint64
 hot = jit(forceinline=True)
@@ -121,34 +125,13 @@ def estimate_bin(est):
 
 
 @hot
-def score_step(score):
-    """How many of the 30/40/50 thresholds ``score`` has reached."""
-    if score < 30:
-        return 0
-    if score < 40:
-        return 1
-    if score < 50:
-        return 2
-    return 3
-
-
-@hot
-def value_row(score):
-    return 1 if score >= 30 else 0
-
-
-@hot
-def table_minimum(table_mins, s0, s1, s2, s3):
-    return table_mins[score_step(max(max(s0, s1), max(s2, s3)))]
-
-
-@hot
-def bid_ev(model, row, values, value_row_, bid, dead):
-    """Expected points of ``bid`` with trick distribution row ``row`` (0 for a dead hand)."""
+def bid_ev(model, row, rules, score, bid, dead):
+    """Expected points of ``bid`` at own score ``score`` with trick distribution row ``row``
+    (0 for a dead hand)."""
     if dead:
         return 0.0
     p = model[CUM + row * 15 + bid]
-    return values[value_row_, bid] * (2.0 * p - 1.0)
+    return bid_value(rules, bid, score) * (2.0 * p - 1.0)
 
 
 @hot
@@ -157,17 +140,18 @@ def table_cell(vrow, low, row):
 
 
 @JIT
-def make_bot(model, values):
-    """A bot array for ``model`` under the value table ``values`` (int64[2, 14])."""
+def make_bot(model, rules):
+    """A bot array for ``model`` under the value table of ``rules``."""
     bot = np.empty(BOT_SIZE)
     bot[:MODEL_SIZE] = model
     for vrow in range(2):
+        score = rules[VALUE_STEP] - 1 + vrow  # an own score in the value row
         for row in range(N_BINS):
             best = -1
             best_ev = -1e300
             for low in range(14, -1, -1):  # the best bid among low..13, built from the top down
                 if 2 <= low <= 13:
-                    ev = bid_ev(model, row, values, vrow, low, False)
+                    ev = bid_ev(model, row, rules, score, low, False)
                     if ev >= best_ev - 1e-12:  # ties go to the lower bid
                         best = low
                         best_ev = max(ev, best_ev)
@@ -178,7 +162,7 @@ def make_bot(model, values):
 
 
 @hot
-def ev_bid(bot, min_bids, table_mins, hand, seat, scores, prior_sum):
+def ev_bid(rules, bot, hand, seat, scores, prior_sum):
     """The EV bidder's bid for ``hand`` in ``seat`` (0..3) with earlier bids summing ``prior_sum``.
 
     The legal bid with the best expected value, ties to the lower bid; the dealer (seat 3)
@@ -186,11 +170,11 @@ def ev_bid(bot, min_bids, table_mins, hand, seat, scores, prior_sum):
     bids its minimum when no live bid is worth more than that. scores: int64[4] in seat order.
     """
     own = scores[seat]
-    low = min_bids[score_step(own)]
-    vrow = value_row(own)
+    low = min_bid(rules, own)
+    vrow = value_row(rules, own)
     row = estimate_bin(estimate(bot, hand, seat, prior_sum))
     if seat == 3:
-        need = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3]) - prior_sum
+        need = table_minimum(rules, scores) - prior_sum
         if need > low:
             if need <= 13:
                 cell = table_cell(vrow, need, row)
@@ -201,24 +185,22 @@ def ev_bid(bot, min_bids, table_mins, hand, seat, scores, prior_sum):
 
 
 @JIT
-def bid_likelihood(model, values, min_bids, table_mins, hand, seat, scores, prior_sum, bid, tau):
+def bid_likelihood(rules, model, hand, seat, scores, prior_sum, bid, tau):
     """P(bot bids ``bid``) under a softmax of the EV bidder's expected values, temperature ``tau``.
 
     The EV bidder as a noisy chooser: bids within a few points of the best are all plausible.
     Returns 0 for a bid below the minimum.
     """
     own = scores[seat]
-    low = min_bids[score_step(own)]
+    low = min_bid(rules, own)
     if bid < low:
         return 0.0
-    vrow = value_row(own)
     row = estimate_bin(estimate(model, hand, seat, prior_sum))
-    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
     evs = np.empty(14)
     top = -1e300
     for b in range(low, 14):
-        dead = seat == 3 and prior_sum + b < tmin
-        evs[b] = bid_ev(model, row, values, vrow, b, dead)
+        dead = seat == 3 and is_dead(rules, prior_sum + b, scores)
+        evs[b] = bid_ev(model, row, rules, own, b, dead)
         top = max(top, evs[b])
     total = 0.0
     for b in range(low, 14):
@@ -273,15 +255,15 @@ def counting_estimate(hand):
 
 
 @hot
-def counting_bid(min_bids, table_mins, hand, seat, scores, prior_sum):
+def counting_bid(rules, hand, seat, scores, prior_sum):
     """The counting baseline's bid (the recipe in ../shared/baseline-bidder.md)."""
     est = counting_estimate(hand)
-    low = min_bids[score_step(scores[seat])]
+    low = min_bid(rules, scores[seat])
     n = int(math.floor(est + 0.2))
     n = min(max(n, low), 13)
     if n >= 7 and est < n + 0.4:
         n = max(n - 1, low)
-    need = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3]) - prior_sum
+    need = table_minimum(rules, scores) - prior_sum
     if seat == 3:
         if n < need and need <= min(est + 2.2, 13.0):
             n = need
@@ -296,14 +278,24 @@ def counting_bid(min_bids, table_mins, hand, seat, scores, prior_sum):
 EV_BIDDER = 0
 COUNTING_BIDDER = 1
 BIDDER_NAMES = ("ev", "counting")
+N_BIDDERS = len(BIDDER_NAMES)
+
+
+@JIT
+def check_bidders(bidders):
+    """Raise ``ValueError`` if any id of ``bidders`` (int64 array) is not a known bidder."""
+    for b in bidders:
+        if b < 0 or b >= N_BIDDERS:
+            raise ValueError("unknown bidder id")
 
 
 @hot
-def bot_bid(bidder, bot, min_bids, table_mins, hand, seat, scores, prior_sum):
-    """The bid of bot ``bidder`` (:data:`EV_BIDDER` or :data:`COUNTING_BIDDER`)."""
+def bot_bid(rules, bidder, bot, hand, seat, scores, prior_sum):
+    """The bid of bot ``bidder`` (:data:`EV_BIDDER` or :data:`COUNTING_BIDDER`; checked by
+    :func:`check_bidders` on entry to every kernel)."""
     if bidder == COUNTING_BIDDER:
-        return counting_bid(min_bids, table_mins, hand, seat, scores, prior_sum)
-    return ev_bid(bot, min_bids, table_mins, hand, seat, scores, prior_sum)
+        return counting_bid(rules, hand, seat, scores, prior_sum)
+    return ev_bid(rules, bot, hand, seat, scores, prior_sum)
 
 
 @JIT

@@ -14,7 +14,7 @@ import threading
 
 import numba
 
-from analyzer.errors import T400Error
+from analyzer.core.errors import T400Error
 
 #: Deals per chunk unless a caller needs another size; a chunk's result never depends on threads.
 DEFAULT_CHUNK = 2048

@@ -16,12 +16,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from analyzer.errors import T400Error
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Suit
+from analyzer.core.seats import Seat, Team
+from kernels.t400 import rules as kr
 
 #: Own- or highest-score thresholds at which minimums rise and the value table changes.
 SCORE_STEPS = (30, 40, 50)
 MIN_BID, MAX_BID = 2, 13
 TRICKS = 13
+#: Hearts is trump in every hand (see OPEN_POINTS); seat 1 leads the first trick.
+TRUMP = Suit.HEARTS
+FIRST_LEADER = 1
 
 SCORE_TABLES = ("common", "classic", "syrian")
 TIE_BREAKS = ("leader-then-total", "total")
@@ -145,7 +151,7 @@ class Variant:
         ([4, 10, 27, 40, 40], 5)
         """
         _check_bid(bid)
-        return _VALUE_ROWS[self.score_table][1 if score >= SCORE_STEPS[0] else 0][bid - MIN_BID]
+        return _VALUE_ROWS[self.score_table][value_row(score)][bid - MIN_BID]
 
     def is_outright(self, bid: int) -> bool:
         """Whether making or failing ``bid`` ends the match (the classic table's 13)."""
@@ -175,14 +181,39 @@ class Variant:
         """Whether four bids fall short of the table minimum (the hand is thrown in)."""
         return sum(bids) < self.table_minimum(scores)
 
-    def kernel_tables(self) -> KernelRules:
-        """The same rules as plain arrays for the Numba kernels."""
-        return KernelRules.from_variant(self)
+    def score_change(self, bid: int, tricks: int, score: int) -> int:
+        """A player's score change: the bid's value at own score ``score`` if made, minus it if not.
+
+        >>> v = Variant.preset("dananeer")
+        >>> v.score_change(5, 6, 0), v.score_change(5, 4, 0), v.score_change(5, 4, 30)
+        (10, -10, -5)
+        """
+        value = self.bid_value(bid, score)
+        return value if is_made(bid, tricks) else -value
+
+    @property
+    def redeal_advances(self) -> bool:
+        """Whether the deal passes to the next dealer after a dead hand."""
+        return self.redeal == "next"
+
+    def kernel_rules(self) -> np.ndarray:
+        """The same rules as one packed array for the Numba kernels (see :func:`pack_rules`)."""
+        return pack_rules(self)
 
 
 def _steps(score: int) -> int:
     """How many of the 30/40/50 thresholds ``score`` has reached."""
     return sum(score >= s for s in SCORE_STEPS)
+
+
+def value_row(score: int) -> int:
+    """Row of the value table at own score ``score``: 0 for 29 or less, 1 for 30 or more."""
+    return 1 if score >= SCORE_STEPS[0] else 0
+
+
+def is_made(bid: int, tricks: int) -> bool:
+    """Whether a player who bid ``bid`` and took ``tricks`` tricks made the bid."""
+    return tricks >= bid
 
 
 def _check_bid(bid: int) -> None:
@@ -264,11 +295,6 @@ def parse_variant_spec(text: str) -> Variant:
 # Settling
 
 
-def partnership(seat: int) -> tuple[int, int]:
-    """The two seats (1-based) of ``seat``'s partnership: (1, 3) or (2, 4)."""
-    return (1, 3) if seat % 2 == 1 else (2, 4)
-
-
 def _qualifies(scores: Sequence[int], team: tuple[int, int], target: int) -> bool:
     a, b = scores[team[0] - 1], scores[team[1] - 1]
     return max(a, b) >= target and min(a, b) > 0
@@ -284,7 +310,7 @@ def match_winner(variant: Variant, scores: Sequence[int]) -> tuple[tuple[int, in
     >>> match_winner(Variant.preset("dananeer"), [41, 12, 1, 30])
     ((1, 3), 'target')
     """
-    teams = [(1, 3), (2, 4)]
+    teams = [team.seats for team in Team]
     qualified = [t for t in teams if _qualifies(scores, t, variant.target)]
     if not qualified:
         return None, None
@@ -378,12 +404,12 @@ def settle_round(
     if dead:
         return RoundResult(
             scores, bids, tricks, True, table_min, min_bids, values, None, (0, 0, 0, 0), scores,
-            variant.redeal == "next", None, None,
+            variant.redeal_advances, None, None,
         )  # fmt: skip
     if tricks is None:
         raise T400Error(f"bids {list(bids)} reach the table minimum of {table_min}: the tricks are needed")
-    made = tuple(t >= b for t, b in zip(tricks, bids))
-    deltas = tuple(v if m else -v for v, m in zip(values, made))
+    made = tuple(is_made(b, t) for t, b in zip(tricks, bids))
+    deltas = tuple(variant.score_change(b, t, s) for b, t, s in zip(bids, tricks, scores))
     after = tuple(s + d for s, d in zip(scores, deltas))
     winner, reason = _outright(variant, bids, made)
     if winner is None:
@@ -401,9 +427,8 @@ def _outright(
     reasons = []
     for seat, (bid, ok) in enumerate(zip(bids, made), start=1):
         if variant.is_outright(bid):
-            own = partnership(seat)
-            other = partnership(seat + 1)
-            winners.add(own if ok else other)
+            team = Seat(seat).team
+            winners.add(team.seats if ok else team.other.seats)
             reasons.append(f"outright: seat {seat} {'made' if ok else 'failed'} 13")
     if len(winners) == 1:
         return winners.pop(), "; ".join(reasons)
@@ -475,43 +500,29 @@ class MatchState:
 
 
 # ---------------------------------------------------------------------------------------------
-# The same rules as arrays for the kernels
+# The same rules as one packed array for the kernels (layout: kernels.t400.rules)
 
 
-@dataclass(frozen=True)
-class KernelRules:
-    """Arrays the kernels read; generated from a :class:`Variant`, never written by hand.
-
-    ``values[row, bid]`` is the value of ``bid`` (0 and 1 unused) with row 0 for own score < 30
-    and row 1 for >= 30; ``min_bids[step]`` and ``table_mins[step]`` are indexed by how many of
-    the 30/40/50 thresholds the (own / highest) score reached. ``flags`` packs
-    [target, outright 13 (0/1), tie-break (0 leader-then-total, 1 total), redeal (0 same, 1 next)].
-    """
-
-    values: np.ndarray
-    min_bids: np.ndarray
-    table_mins: np.ndarray
-    flags: np.ndarray
-
-    @classmethod
-    def from_variant(cls, variant: Variant) -> KernelRules:
-        values = np.zeros((2, MAX_BID + 1), dtype=np.int64)
-        for row, score in enumerate((0, SCORE_STEPS[0])):
-            for bid in range(MIN_BID, MAX_BID + 1):
-                values[row, bid] = variant.bid_value(bid, score)
-        marks = (0, *SCORE_STEPS)
-        min_bids = np.array([variant.min_bid(s) for s in marks], dtype=np.int64)
-        table_mins = np.array([variant.table_minimum([s]) for s in marks], dtype=np.int64)
-        flags = np.array(
-            [
-                variant.target,
-                1 if variant.score_table == "classic" else 0,
-                TIE_BREAKS.index(variant.tie_break),
-                REDEALS.index(variant.redeal),
-            ],
-            dtype=np.int64,
-        )
-        return cls(values, min_bids, table_mins, flags)
+def pack_rules(variant: Variant) -> np.ndarray:
+    """The rules array the kernels read (int64[``kernels.t400.rules.SIZE``]), generated from
+    ``variant``'s own rule functions; never written by hand."""
+    packed = kr.empty_rules()
+    for row, score in enumerate((0, SCORE_STEPS[0])):
+        for bid in range(MIN_BID, MAX_BID + 1):
+            packed[kr.VALUES + 14 * row + bid] = variant.bid_value(bid, score)
+    marks = (0, *SCORE_STEPS)
+    for step, score in enumerate(marks):
+        packed[kr.MIN_BIDS + step] = variant.min_bid(score)
+        packed[kr.TABLE_MINS + step] = variant.table_minimum([score])
+    packed[kr.STEPS : kr.STEPS + len(SCORE_STEPS)] = SCORE_STEPS
+    packed[kr.VALUE_STEP] = SCORE_STEPS[0]
+    packed[kr.TARGET] = variant.target
+    packed[kr.OUTRIGHT] = 1 if variant.is_outright(MAX_BID) else 0
+    packed[kr.TIE_BREAK] = TIE_BREAKS.index(variant.tie_break)
+    packed[kr.REDEAL] = REDEALS.index(variant.redeal)
+    packed[kr.TRUMP] = TRUMP
+    packed[kr.LEADER] = FIRST_LEADER - 1
+    return packed
 
 
 def describe(variant: Variant) -> dict:

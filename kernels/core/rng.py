@@ -94,9 +94,3 @@ def below_from_bits(bits32, n):
     if low < bound and low < (_TWO32 - bound) % bound:
         return np.int64(0), False
     return np.int64(m >> _S32), True
-
-
-@JIT
-def uniform(state):
-    """A uniform float in ``[0, 1)`` with 53 random bits."""
-    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

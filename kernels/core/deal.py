@@ -9,9 +9,9 @@ hand). Endings are deals with fewer cards per seat.
 import numpy as np
 from numba import prange
 
-from kernels.cards import FULL_DECK, U1, lowest_bit
 from kernels.config import JIT, PJIT, jit
-from kernels.rng import below, below_from_bits, next_u64, stream
+from kernels.core.cards import FULL_DECK, U1, lowest_bit
+from kernels.core.rng import below, below_from_bits, next_u64, stream
 
 hot = jit(forceinline=True)
 
@@ -19,6 +19,21 @@ _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 U64 = np.uint64
+
+
+@JIT
+def new_deck():
+    """All 52 card indices (int64[52])."""
+    deck = np.empty(52, dtype=np.int64)
+    for i in range(52):
+        deck[i] = (i // 13) * 16 + i % 13
+    return deck
+
+
+@JIT
+def scratch():
+    """Per-chunk work arrays: (deck int64[52], hands uint64[4], bids int64[4], tricks int64[4])."""
+    return new_deck(), np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
 
 
 @JIT
@@ -86,6 +101,15 @@ def deal_pool(state, pool, counts, hands):
     for k in range(pos, n):  # the last seat takes what is left: no draws needed
         bits |= U1 << U64(pool[k])
     hands[last] |= bits
+
+
+@hot
+def deal_around(state, pool, counts, hand, seat, hands):
+    """Deal the ``pool`` to the other seats (``counts`` cards each) around the known ``hand``."""
+    for s in range(4):
+        hands[s] = U64(0)
+    hands[seat] = hand
+    deal_pool(state, pool, counts, hands)
 
 
 @JIT

@@ -12,9 +12,10 @@ probability that the bot bidder would have made those bids with the dealt hands 
 its expected values; self-normalised importance sampling; the effective sample size is
 reported). ``infer=False`` turns that off.
 
-Every estimate comes with a standard error. Without ``samples``, sampling goes on in batches of
-whole chunks until every P(make) has a standard error of at most ``target_se`` (or a cap is
-reached); the batches are fixed, so the answer for a seed does not depend on the thread count.
+Every estimate comes with a standard error. With the rollout model and without ``samples``,
+sampling goes on in batches of whole chunks until every P(make) has a standard error of at most
+``target_se`` (or a cap is reached); the batches are fixed, so the answer for a seed does not
+depend on the thread count. The ``dd`` model solves a fixed number of deals (512 by default).
 """
 
 from __future__ import annotations
@@ -26,22 +27,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from analyzer.bidder import INFER_TAU
-from analyzer.errors import T400Error
-from analyzer.notation import Hand, as_hand
-from analyzer.parallel import check_seed, threads_used
-from analyzer.rules import MAX_BID, Variant, as_variant, check_bids
-from analyzer.simulate import bot_array, per_seat, policy_id
-from kernels import rollout as kr
+from analyzer import config
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Hand, as_hand
+from analyzer.core.runtime import check_seed, threads_used
+from analyzer.core.stats import probability_best, ratio_se
+from analyzer.games.t400.bidder import INFER_TAU, bot_array
+from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids
+from analyzer.games.t400.simulate import lineup_array
+from kernels.t400 import rollout as kr
 
 MODELS = ("rollout", "dd")
-#: Deals per chunk (the unit of random streams) and chunks per batch between precision checks.
-CHUNK = 256
-BATCH_CHUNKS = 16
-DEFAULT_TARGET_SE = 0.003
-#: Without --samples: stop at this many deals even if the precision target is not met.
-MAX_DEALS = {"rollout": 400_000, "dd": 4_096}
-DD_DEFAULT_DEALS = 512
 DD_NOTE = (
     "dd: the player's tricks are the solo double-dummy result of each deal (the other three "
     "defend perfectly and see all cards): a pessimistic, perfect-defence figure"
@@ -226,15 +222,6 @@ class _Totals:
         self.deals += deals
 
 
-def _ratio_se(sum_w, sum_w2, sum_wx, sum_w2x, sum_w2x2):
-    """Mean and standard error of a self-normalised weighted mean."""
-    if sum_w <= 0:
-        return float("nan"), float("nan")
-    mu = float(sum_wx / sum_w)
-    var = float((sum_w2x2 - 2 * mu * sum_w2x + mu * mu * sum_w2) / (sum_w * sum_w))
-    return mu, math.sqrt(max(var, 0.0))
-
-
 def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
     a = t.acc
     m = len(candidates)
@@ -244,14 +231,14 @@ def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
     evs = np.zeros(m)
     ev_ses = np.zeros(m)
     for j, bid in enumerate(candidates):
-        ev, ev_se = _ratio_se(w[j], w2[j], a[j, kr.R_SCORE], a[j, kr.R_SCORE + 1], a[j, kr.R_SCORE + 2])
+        ev, ev_se = ratio_se(w[j], w2[j], a[j, kr.R_SCORE], a[j, kr.R_SCORE + 1], a[j, kr.R_SCORE + 2])
         dead_w, dead_w2 = a[j, kr.R_DEAD], a[j, kr.R_DEAD + 1]
-        p_dead, p_dead_se = _ratio_se(w[j], w2[j], dead_w, dead_w2, dead_w2)
+        p_dead, p_dead_se = ratio_se(w[j], w2[j], dead_w, dead_w2, dead_w2)
         alive_w = w[j] - dead_w
         alive_w2 = w2[j] - dead_w2
         if alive_w > 1e-12 * max(w[j], 1e-300):
             mk_w, mk_w2 = a[j, kr.R_MAKE], a[j, kr.R_MAKE + 1]
-            p_make, p_make_se = _ratio_se(alive_w, alive_w2, mk_w, mk_w2, mk_w2)
+            p_make, p_make_se = ratio_se(alive_w, alive_w2, mk_w, mk_w2, mk_w2)
             hist = a[j, kr.R_TRICKS : kr.R_TRICKS + 14]
             tricks = [float(x) for x in hist / hist.sum()]
         else:
@@ -282,7 +269,7 @@ def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
             )
         )
     cov = _covariance(t, evs)
-    p_best = _probability_best(evs, cov, seed)
+    p_best = probability_best(evs, cov, seed)
     for r, p in zip(rows, p_best):
         r.p_best = float(p)
     return rows, evs, cov
@@ -296,20 +283,6 @@ def _covariance(t: _Totals, mu: np.ndarray) -> np.ndarray:
     swx = a[:, kr.R_SCORE + 1]  # sum w^2 x
     cross = t.cross - np.outer(mu, swx) - np.outer(swx, mu) + np.outer(mu, mu) * sw2
     return cross / (sw * sw)
-
-
-def _probability_best(mu: np.ndarray, cov: np.ndarray, seed: int, draws: int = 20_000) -> np.ndarray:
-    """P(each candidate has the highest true EV), over the sampling noise of the estimates."""
-    m = len(mu)
-    if m == 1:
-        return np.ones(1)
-    rng = np.random.default_rng([seed, 0x7E4])
-    vals, vecs = np.linalg.eigh((cov + cov.T) / 2)
-    root = vecs * np.sqrt(np.clip(vals, 0, None))
-    z = rng.standard_normal((draws, m))
-    sims = mu + z @ root.T
-    winners = np.argmax(sims + 1e-9 * np.arange(m)[::-1], axis=1)  # ties to the lower bid
-    return np.bincount(winners, minlength=m) / draws
 
 
 # ---------------------------------------------------------------------------------------------
@@ -328,10 +301,16 @@ def recommend_bid(
     seed: int = 0,
     threads: int | None = None,
     infer: bool = True,
-    target_se: float = DEFAULT_TARGET_SE,
+    target_se: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    bidder_model: str | None = None,
 ) -> BidAnalysis:
     """Trick distribution and expected value of every legal bid for ``hand`` in ``seat``.
+
+    Without ``samples``, the rollout samples until every P(make) has a standard error of at most
+    ``target_se`` (default ``config.get().advice_target_se``); ``dd`` solves a fixed number of
+    deals (``config.get().advice_dd_deals``). ``bidder_model``: a model file of
+    ``t400 fit-bidder`` for the EV bidder (default: the shipped model).
 
     >>> a = recommend_bid("-.AKQJT98765432.-.-", samples=512)
     >>> a.recommended, a.row(13).p_make, a.row(a.recommended).value
@@ -340,18 +319,17 @@ def recommend_bid(
     start = time.perf_counter()
     check_seed(seed)
     h, scores, bids, v = check_bid_inputs(hand, seat, scores, bids, variant, model, samples)
-    pol = per_seat(policy, policy_id, "policy")
+    lineup = lineup_array("ev", policy)
+    bot = bot_array(v, bidder_model)
     candidates = candidate_bids(v, seat, scores)
     infer = bool(infer) and seat > 1
+    target_se = config.get().advice_target_se if target_se is None else target_se
+    query = _Query(h, seat, scores, bids, v, lineup, bot, candidates, seed, infer)
     if model == "dd":
-        totals, target_met = _run_dd(
-            h, seat, scores, bids, v, candidates, samples, seed, threads, infer, progress
-        )
+        totals, target_met = _run_dd(query, samples, threads, target_se, progress)
         note = DD_NOTE
     else:
-        totals, target_met = _run_rollout(
-            h, seat, scores, bids, v, pol, candidates, samples, seed, threads, infer, target_se, progress
-        )
+        totals, target_met = _run_rollout(query, samples, threads, target_se, progress)
         note = None
     own = scores[seat - 1]
     rows, evs, cov = _estimates(totals, candidates, v, own, seat, seed)
@@ -420,46 +398,61 @@ def _max_p_make_se(t: _Totals) -> float:
         alive_w2 = a[j, kr.R_W2] - a[j, kr.R_DEAD + 1]
         if alive_w <= 0:
             continue
-        _, se = _ratio_se(alive_w, alive_w2, a[j, kr.R_MAKE], a[j, kr.R_MAKE + 1], a[j, kr.R_MAKE + 1])
+        _, se = ratio_se(alive_w, alive_w2, a[j, kr.R_MAKE], a[j, kr.R_MAKE + 1], a[j, kr.R_MAKE + 1])
         worst = max(worst, se)
     return worst
 
 
-def _run_rollout(
-    h, seat, scores, bids, v, pol, candidates, samples, seed, threads, infer, target_se, progress
-):
-    rules = v.kernel_tables()
-    bot = bot_array(v)
-    bidders = np.zeros(4, dtype=np.int64)
-    cand = np.array(candidates, dtype=np.int64)
-    earlier = np.array(bids if bids else [0], dtype=np.int64)
-    score_arr = np.array(scores, dtype=np.int64)
-    totals = _Totals.empty(len(candidates))
+@dataclass(frozen=True)
+class _Query:
+    """A checked bid query, as the kernels take it."""
+
+    hand: Hand
+    seat: int
+    scores: tuple[int, ...]
+    bids: tuple[int, ...]
+    variant: Variant
+    lineup: np.ndarray
+    bot: np.ndarray
+    candidates: list[int]
+    seed: int
+    infer: bool
+
+    def kernel_args(self) -> tuple:
+        """(rules, lineup, bot, hand, seat, scores, earlier bids, candidates, infer, tau)."""
+        return (
+            self.variant.kernel_rules(), self.lineup, self.bot, np.uint64(self.hand.bits), self.seat - 1,
+            np.array(self.scores, dtype=np.int64), np.array(self.bids if self.bids else [0], dtype=np.int64),
+            np.array(self.candidates, dtype=np.int64), self.infer, INFER_TAU,
+        )  # fmt: skip
+
+
+def _run_rollout(q: _Query, samples, threads, target_se, progress):
+    cfg = config.get()
+    args = q.kernel_args()
+    totals = _Totals.empty(len(q.candidates))
 
     def run(first, n_chunks, chunk):
-        out = kr.rollout(
-            seed, first, n_chunks, chunk, np.uint64(h.bits), seat - 1, score_arr, earlier, cand, bidders, pol,
-            bot, rules.values, rules.min_bids, rules.table_mins, infer, INFER_TAU,
-        )  # fmt: skip
+        out = kr.rollout(q.seed, first, n_chunks, chunk, *args)
         totals.add(*out, deals=n_chunks * chunk)
 
     with threads_used(threads):
         if samples is not None:
-            chunk = min(CHUNK, samples)
+            chunk = min(cfg.advice_chunk, samples)
             n_chunks = math.ceil(samples / chunk)
             done = 0
             while done < n_chunks:
-                step = min(BATCH_CHUNKS, n_chunks - done)
+                step = min(cfg.advice_batch_chunks, n_chunks - done)
                 run(done, step, chunk)
                 done += step
                 if progress:
                     progress(done, n_chunks)
             return totals, _max_p_make_se(totals) <= target_se
-        cap = MAX_DEALS["rollout"] // CHUNK
+        cap = cfg.advice_max_deals // cfg.advice_chunk
         done = 0
         while done < cap:
-            run(done, BATCH_CHUNKS, CHUNK)
-            done += BATCH_CHUNKS
+            run(done, cfg.advice_batch_chunks, cfg.advice_chunk)
+            done += cfg.advice_batch_chunks
             worst = _max_p_make_se(totals)
             if progress:
                 # progress towards the precision target (the SE falls as 1/sqrt(deals))
@@ -470,44 +463,27 @@ def _run_rollout(
         return totals, False
 
 
-def _run_dd(h, seat, scores, bids, v, candidates, samples, seed, threads, infer, progress):
+def _run_dd(q: _Query, samples, threads, target_se, progress):
     """Deal and bid as the rollout does; the player's tricks are solo double dummy."""
-    from analyzer.solve import solve_many
+    from analyzer.core.solve import solve_many
 
-    rules = v.kernel_tables()
-    bot = bot_array(v)
-    cand = np.array(candidates, dtype=np.int64)
-    earlier = np.array(bids if bids else [0], dtype=np.int64)
-    score_arr = np.array(scores, dtype=np.int64)
-    n = samples if samples is not None else DD_DEFAULT_DEALS
-    chunk = min(CHUNK, n)
+    cfg = config.get()
+    n = samples if samples is not None else cfg.advice_dd_deals
+    chunk = min(cfg.advice_chunk, n)
     n_chunks = math.ceil(n / chunk)
+    args = q.kernel_args()
     with threads_used(threads):
-        hands, weights, later = kr.deal_and_bid(
-            seed, 0, n_chunks, chunk, np.uint64(h.bits), seat - 1, score_arr, earlier, cand,
-            np.zeros(4, dtype=np.int64), bot, rules.values, rules.min_bids, rules.table_mins, infer, INFER_TAU,
-        )  # fmt: skip
+        hands, weights, later = kr.deal_and_bid(q.seed, 0, n_chunks, chunk, *args)
         live = np.flatnonzero(weights > 0)
         tricks = np.zeros(len(weights), dtype=np.int64)
         if len(live):
             deals = [tuple(int(x) for x in hands[i]) for i in live]
             tricks[live] = solve_many(
-                [[Hand(b) for b in d] for d in deals], trump="hearts", leader=1, mode="solo", player=seat,
+                [[Hand(b) for b in d] for d in deals], trump="hearts", leader=1, mode="solo", player=q.seat,
                 threads=threads, progress=progress,
             )  # fmt: skip
-    totals = _Totals.empty(len(candidates))
-    out = kr.score_solved(
-        hands,
-        weights,
-        later,
-        tricks,
-        seat - 1,
-        score_arr,
-        cand,
-        rules.values,
-        rules.table_mins,
-        n_chunks,
-        chunk,
-    )
+    totals = _Totals.empty(len(q.candidates))
+    rules, _, _, _, seat, scores, _, candidates, _, _ = args
+    out = kr.score_solved(rules, hands, weights, later, tricks, seat, scores, candidates, n_chunks, chunk)
     totals.add(*out, deals=n_chunks * chunk)
-    return totals, _max_p_make_se(totals) <= DEFAULT_TARGET_SE
+    return totals, _max_p_make_se(totals) <= target_se

@@ -19,12 +19,14 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import T400Error
-from analyzer.parallel import check_seed, chunks_for, threads_used
-from analyzer.rules import Variant
-from kernels import bidder as kb
-from kernels import rollout as kr
-from kernels.play import STANDARD
+from analyzer import config
+from analyzer.core.errors import T400Error
+from analyzer.core.runtime import check_seed, chunks_for, threads_used
+from analyzer.games.t400.rules import Variant
+from kernels.policies.play import STANDARD
+from kernels.t400 import bidder as kb
+from kernels.t400 import rollout as kr
+from kernels.t400.lineup import make_lineup
 
 MODEL_FILE = "bidder_model.npz"
 BIDDERS = kb.BIDDER_NAMES
@@ -32,9 +34,9 @@ BIDDERS = kb.BIDDER_NAMES
 INFER_TAU = 2.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BidderModel:
-    """The fitted model array (layout in :mod:`kernels.bidder`) and how it was made."""
+    """The fitted model array (layout in :mod:`kernels.t400.bidder`) and how it was made."""
 
     array: np.ndarray
     meta: dict
@@ -51,23 +53,56 @@ class BidderModel:
 
 
 @functools.lru_cache(maxsize=4)
-def _load(path: str) -> BidderModel:
-    with np.load(path) as data:
-        array = np.ascontiguousarray(data["model"], dtype=np.float64)
-        meta = json.loads(str(data["meta"]))
+def _load(path: str, stamp: tuple[int, int]) -> BidderModel:
+    try:
+        with np.load(path) as data:
+            array = np.ascontiguousarray(data["model"], dtype=np.float64)
+            meta = json.loads(str(data["meta"]))
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+        raise T400Error(f"{path}: not a bidder model made by t400 fit-bidder ({exc})") from None
     if array.shape != (kb.MODEL_SIZE,):
         raise T400Error(f"{path}: not a bidder model of this version (run t400 fit-bidder)")
     return BidderModel(array, meta)
 
 
+def model_path(path: str | Path | None = None) -> str:
+    """The path of the model file: ``path``, or the shipped one."""
+    return str(resources.files("analyzer.data") / MODEL_FILE) if path is None else str(path)
+
+
 def load_model(path: str | Path | None = None) -> BidderModel:
-    """The shipped bidder model, or the one at ``path``."""
-    if path is None:
-        ref = resources.files("analyzer.data") / MODEL_FILE
-        path = str(ref)
-    if not Path(path).exists():
-        raise T400Error(f"no bidder model at {path}: run `t400 fit-bidder` to make it")
-    return _load(str(path))
+    """The shipped bidder model, or the one at ``path`` (a file changed on disk is read again)."""
+    path = model_path(path)
+    try:
+        st = Path(path).stat()
+    except OSError:
+        raise T400Error(f"no bidder model at {path}: run `t400 fit-bidder` to make it") from None
+    if not Path(path).is_file():
+        raise T400Error(f"bidder model {path}: not a file")
+    return _load(path, (st.st_mtime_ns, st.st_size))
+
+
+#: Bidder name -> kernel id.
+BIDDERS = {name: i for i, name in enumerate(kb.BIDDER_NAMES)}
+
+
+def bidder_id(name: str) -> int:
+    """The kernel id of bot bidder ``name`` (an error naming the choices if unknown)."""
+    key = str(name).strip().lower()
+    if key not in BIDDERS:
+        raise T400Error(f"unknown bidder {name!r} (expected one of {', '.join(BIDDERS)})")
+    return BIDDERS[key]
+
+
+@functools.lru_cache(maxsize=16)
+def _bot_for(rules_key: bytes, model: BidderModel) -> np.ndarray:
+    return kb.make_bot(model.array, np.frombuffer(rules_key, dtype=np.int64).copy())
+
+
+def bot_array(variant: Variant, model: str | Path | None = None) -> np.ndarray:
+    """The EV bidder's bot array (model plus bid tables) for a variant's value table, from the
+    shipped model or the model file at ``model``."""
+    return _bot_for(variant.kernel_rules().tobytes(), load_model(model))
 
 
 def _trick_table(est: np.ndarray, tricks: np.ndarray, neighbours: int) -> np.ndarray:
@@ -103,20 +138,19 @@ def fit_model(
     if deals < 10_000:
         raise T400Error(f"deals {deals}: fitting needs at least 10,000")
     variant = variant or Variant.preset("dananeer")
-    rules = variant.kernel_tables()
-    chunk = 2048
+    rules = variant.kernel_rules()
+    chunk = config.get().sim_chunk
     n_chunks = chunks_for(deals, chunk)
     model = np.zeros(kb.MODEL_SIZE)
     history = []
     with threads_used(threads):
         for it in range(iterations):
             bidder = kb.COUNTING_BIDDER if it == 0 else kb.EV_BIDDER
-            bidders = np.full(4, bidder, dtype=np.int64)
-            bot = kb.make_bot(model, rules.values)
+            lineup = make_lineup([bidder] * 4, [STANDARD] * 4)
+            bot = kb.make_bot(model, rules)
             hands, bids, tricks, focal = kr.training_hands(
-                seed, it * n_chunks, n_chunks, chunk, bidders, STANDARD, bot,
-                rules.values, rules.min_bids, rules.table_mins, 2, -10, 45,
-            )  # fmt: skip
+                seed, it * n_chunks, n_chunks, chunk, rules, lineup, bot, 2, -10, 45
+            )
             prior = np.cumsum(bids, axis=1) - bids
             seat_ids = np.broadcast_to(np.arange(4), bids.shape)
             plain = focal == -1

@@ -37,12 +37,12 @@ from llvmlite import ir
 from numba import carray, prange, types
 from numba.extending import intrinsic
 
-from kernels.cards import above as above_card
-from kernels.cards import beats as beats_card
-from kernels.cards import below as below_card
-from kernels.cards import highest_bit, lowest_bit, popcount
-from kernels.cards import lane as lane_of
 from kernels.config import JIT, PJIT, jit
+from kernels.core.cards import above as above_card
+from kernels.core.cards import beats as beats_card
+from kernels.core.cards import below as below_card
+from kernels.core.cards import highest_bit, lowest_bit, popcount
+from kernels.core.cards import lane as lane_of
 
 hot = jit(forceinline=True)
 U64 = np.uint64
@@ -81,10 +81,7 @@ EXTRA_AT = CODES_AT + 4 * DEPTHS
 REM_AT = EXTRA_AT + DEPTHS
 MINREL = REM_AT + DEPTHS  # [depth x 4]: lowest rank per suit still worth trying at a node
 CUTKEY = MINREL + 4 * DEPTHS  # [depth]: cut-off cache key of the node
-STATS = CUTKEY + DEPTHS  # counters: see STAT_NAMES
-STAT_NAMES = ("tt_probes", "tt_cut_lower", "tt_cut_upper", "bound_cuts", "searched_tricks", "tt_new",
-              "tt_evict", "tt_update")  # fmt: skip
-W_SIZE = STATS + 16
+W_SIZE = CUTKEY + DEPTHS
 
 # -- transposition table -------------------------------------------------------------------------
 # Patterns are found in two steps: a *shape table* keyed by (shape, leader, trump, max side)
@@ -426,7 +423,7 @@ def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
 @hot
 def tt_store(T, shape, extra, p0, p1, remaining, lo, hi, hint_suit, hint_index):
     """Store bounds for a pattern: into its own entry if present, else over the bucket's entry
-    with the fewest tricks to go (an empty one first). Returns 0 updated, 1 evicted, 2 new."""
+    with the fewest tricks to go (an empty one first)."""
     base = PT_BASE + PT_WORDS * pt_bucket(shape, extra, p0, p1)
     slot = -1
     worst = base
@@ -445,10 +442,8 @@ def tt_store(T, shape, extra, p0, p1, remaining, lo, hi, hint_suit, hint_index):
         if r < worst_rem:
             worst_rem = r
             worst = e
-    kind = 0
     if slot < 0:
         slot = worst
-        kind = 1 if worst_rem >= 0 else 2
         st_add_vector(T, st_find(T, shape, extra, True), depth_vector(p0, p1))
     v = lo | (hi << 4) | (remaining << 8) | (extra << 19)
     if hint_suit >= 0:
@@ -457,7 +452,6 @@ def tt_store(T, shape, extra, p0, p1, remaining, lo, hi, hint_suit, hint_index):
     T[slot + 1] = p0
     T[slot + 2] = p1
     T[slot + 3] = v
-    return kind
 
 
 @JIT
@@ -1071,8 +1065,6 @@ def enter(W, T, beta, depth, codes, look):
         W[EXTRA_AT + depth] = extra
         W[REM_AT + depth] = remaining
         rw = tt_lookup(W, T, shape, codes, extra, beta, ms, look)
-        W[STATS] += 1
-        W[STATS + look[4]] += 1
         if look[4] == 1:
             return True, ms + look[0], rw
         if look[4] == 2:
@@ -1088,7 +1080,6 @@ def enter(W, T, beta, depth, codes, look):
                 st_min, srw_min = nt, nrw
             else:
                 st_max, srw_max = nt, nrw
-        W[STATS + 3] += 1
         if in_ms(W, leader):
             if ms + qt >= beta:
                 return True, ms + qt, qrw
@@ -1103,8 +1094,6 @@ def enter(W, T, beta, depth, codes, look):
                 return True, ms + remaining - qt, qrw
             if ms + remaining - st_min < beta:
                 return True, ms + remaining - st_min, srw_min
-        W[STATS + 3] -= 1
-        W[STATS + 4] += 1
     seat = (leader + n_in) & 3
     hand = get_hand(W, seat)
     if n_in == 0:
@@ -1183,10 +1172,9 @@ def finish(W, T, depth, beta, value, rw, cut_card):
         hs = cut_card >> 4
         hi_ = popcount(all_cards(W) & above_card(cut_card))
     if value >= beta:
-        kind = tt_store(T, shape, extra, p0, p1, remaining, min(value - ms, remaining), remaining, hs, hi_)
+        tt_store(T, shape, extra, p0, p1, remaining, min(value - ms, remaining), remaining, hs, hi_)
     else:
-        kind = tt_store(T, shape, extra, p0, p1, remaining, 0, max(value - ms, 0), hs, hi_)
-    W[STATS + 5 + (2 if kind == 0 else (1 if kind == 1 else 0))] += 1
+        tt_store(T, shape, extra, p0, p1, remaining, 0, max(value - ms, 0), hs, hi_)
     return fixed
 
 
@@ -1291,8 +1279,6 @@ def setup(W, hands, trump, leader, ms_mask, trick_cards, n_trick):
     W[NTRICK] = n_trick
     W[TRICK_SET] = 0
     W[NODES] = 0
-    for i in range(STATS, STATS + 16):
-        W[i] = 0
     if n_trick > 0:
         best = trick_cards[0]
         best_seat = leader

@@ -9,12 +9,14 @@ moments), so memory does not grow with the number of deals in a chunk.
 import numpy as np
 from numba import prange
 
-from kernels.bidder import bid_likelihood, bot_bid, table_minimum, value_row
-from kernels.cards import HEARTS, popcount
 from kernels.config import JIT, PJIT, jit
-from kernels.deal import deal_full, deal_pool, deal_stratified, pool_of
-from kernels.play import GREEDY, play_tricks, play_tricks_greedy
-from kernels.rng import below, stream
+from kernels.core.cards import popcount
+from kernels.core.deal import deal_around, deal_full, deal_stratified, new_deck, pool_of, scratch
+from kernels.core.rng import below, stream
+from kernels.policies.play import play_deal
+from kernels.t400.bidder import bid_likelihood, bot_bid
+from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
+from kernels.t400.rules import LEADER, TRUMP, is_dead, is_made, score_change
 
 hot = jit(forceinline=True)
 
@@ -39,98 +41,67 @@ R_TRICKS = 9  # [14]: sum w over live hands with k own tricks
 R_SIZE = R_TRICKS + 14
 
 
-@JIT
-def new_deck():
-    """All 52 card indices (int64[52])."""
-    deck = np.empty(52, dtype=np.int64)
-    for i in range(52):
-        deck[i] = (i // 13) * 16 + i % 13
-    return deck
-
-
-@JIT
-def scratch():
-    """Per-chunk work arrays: (deck int64[52], hands uint64[4], bids int64[4], tricks int64[4])."""
-    return new_deck(), np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
-
-
 @hot
-def play_deal(hands, bids, policies, tricks):
-    """Play out ``hands`` (seat 1 leads, hearts trump); tricks per seat into ``tricks``."""
-    if policies[0] == GREEDY and policies[1] == GREEDY and policies[2] == GREEDY and policies[3] == GREEDY:
-        packed = play_tricks_greedy(
-            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3], 0, HEARTS
-        )
-    else:
-        packed = play_tricks(
-            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-            policies[0], policies[1], policies[2], policies[3], 0, HEARTS,
-        )  # fmt: skip
-    for s in range(4):
-        tricks[s] = (packed >> (8 * s)) & 255
-
-
-@hot
-def bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, first_seat, prior):
+def bot_bids(rules, bidders, bot, hands, scores, bids, first_seat, prior):
     """Bids for seats ``first_seat``..3 by their bots, written into ``bids``; returns the total."""
     for s in range(first_seat, 4):
-        b = bot_bid(bidders[s], bot, min_bids, table_mins, hands[s], s, scores, prior)
+        b = bot_bid(rules, bidders[s], bot, hands[s], s, scores, prior)
         bids[s] = b
         prior += b
     return prior
 
 
+@hot
+def play_400(rules, hands, bids, policies, tricks):
+    """Play a live 400 hand out: seat 1 leads, the variant's trump; tricks per seat into ``tricks``."""
+    play_deal(hands, bids, policies, rules[LEADER], rules[TRUMP], tricks)
+
+
 @JIT
-def _full_hands_chunk(
-    state, row, chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores, tmin
-):
+def _full_hands_chunk(state, row, chunk_size, rules, lineup, bot, scores):
     deck, hands, bids, tricks = scratch()
+    bidders = lineup[BIDDERS]
+    policies = lineup[POLICIES]
     for _ in range(chunk_size):
         deal_full(state, deck, hands)
-        total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
+        total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
         for s in range(4):
             row[F_BIDS + 14 * s + bids[s]] += 1
-        if total < tmin:
+        if is_dead(rules, total, scores):
             row[F_DEAD] += 1
             continue
-        play_deal(hands, bids, policies, tricks)
+        play_400(rules, hands, bids, policies, tricks)
         row[F_PLAYED] += 1
         for s in range(4):
             row[F_TRICKS + 14 * s + tricks[s]] += 1
-            v = values[value_row(scores[s]), bids[s]]
-            if tricks[s] >= bids[s]:
+            if is_made(bids[s], tricks[s]):
                 row[F_MADE + s] += 1
-                row[F_POINTS + s] += v
-            else:
-                row[F_POINTS + s] -= v
+            row[F_POINTS + s] += score_change(rules, bids[s], tricks[s], scores[s])
 
 
 @PJIT
-def full_hands(
-    seed, first_chunk, n_chunks, chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores
-):
+def full_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, scores):
     """Random full deals bid by bots and played out.
 
-    bidders, policies: int64[4] per seat; bot: a bot array (:func:`kernels.bidder.make_bot`);
-    scores: int64[4] before the hand, seat order. Returns int64[n_chunks, F_SIZE] counters (see
-    the ``F_`` offsets). Dead deals are counted and not played.
+    rules: the packed rules (:mod:`kernels.t400.rules`); lineup: int64[2, 4] bidders and
+    policies per seat (:mod:`kernels.t400.lineup`); bot: a bot array
+    (:func:`kernels.t400.bidder.make_bot`); scores: int64[4] before the hand, seat order.
+    Returns int64[n_chunks, F_SIZE] counters (see the ``F_`` offsets). Dead deals are counted
+    and not played.
     """
+    check_lineup(lineup)
     out = np.zeros((n_chunks, F_SIZE), dtype=np.int64)
-    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
-        _full_hands_chunk(
-            state, out[c], chunk_size, bidders, policies, bot, values, min_bids, table_mins, scores, tmin
-        )
+        _full_hands_chunk(state, out[c], chunk_size, rules, lineup, bot, scores)
     return out
 
 
 @PJIT
 def training_hands(
-    seed, first_chunk, n_chunks, chunk_size, bidders, policy, bot, values, min_bids, table_mins,
-    stratify_every, score_low, score_high,
-):  # fmt: skip
-    """Hands for fitting the bidder: deals, bot bids and tricks under ``policy``.
+    seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, stratify_every, score_low, score_high
+):
+    """Hands for fitting the bidder: deals, bot bids and tricks under the lineup's policies.
 
     Every ``stratify_every``-th deal (0: none) gives a random focal seat a uniformly drawn number
     of hearts, so that rare trump lengths are seen; scores are drawn uniformly from
@@ -138,6 +109,7 @@ def training_hands(
     focal int64[n]): ``focal`` is -1 for a plain deal (every seat is a fair sample), the focal
     seat for a stratified one (only it is), and -2 for a dead deal (not played).
     """
+    check_lineup(lineup)
     n = n_chunks * chunk_size
     hands_out = np.empty((n, 4), dtype=np.uint64)
     bids_out = np.zeros((n, 4), dtype=np.int64)
@@ -147,7 +119,8 @@ def training_hands(
         state = stream(seed, first_chunk + c)
         deck, hands, bids, tricks = scratch()
         scores = np.empty(4, dtype=np.int64)
-        policies = np.full(4, policy, dtype=np.int64)
+        bidders = lineup[BIDDERS]
+        policies = lineup[POLICIES]
         for i in range(chunk_size):
             k = c * chunk_size + i
             if stratify_every > 0 and i % stratify_every == 0:
@@ -159,14 +132,14 @@ def training_hands(
                 deal_full(state, deck, hands)
             for s in range(4):
                 scores[s] = score_low + below(state, score_high - score_low + 1)
-            total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
+            total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
             for s in range(4):
                 hands_out[k, s] = hands[s]
                 bids_out[k, s] = bids[s]
-            if total < table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3]):
+            if is_dead(rules, total, scores):
                 focal_out[k] = -2
                 continue
-            play_deal(hands, bids, policies, tricks)
+            play_400(rules, hands, bids, policies, tricks)
             for s in range(4):
                 tricks_out[k, s] = tricks[s]
             focal_out[k] = focal
@@ -174,16 +147,7 @@ def training_hands(
 
 
 @hot
-def deal_around(state, pool, counts, hand, seat, hands):
-    """Deal the ``pool`` to the other seats (``counts`` cards each) around the known ``hand``."""
-    for s in range(4):
-        hands[s] = U64(0)
-    hands[seat] = hand
-    deal_pool(state, pool, counts, hands)
-
-
-@hot
-def weigh_earlier(hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins):
+def weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, tau):
     """Copy the earlier bids into ``bids``; the deal's weight: 1, or with ``infer`` the
     likelihood of those bids under the bot model (a softmax of its expected values)."""
     w = 1.0
@@ -191,33 +155,37 @@ def weigh_earlier(hands, bids, seat, earlier_bids, scores, infer, tau, bot, valu
     for s in range(seat):
         bids[s] = earlier_bids[s]
         if infer:
-            w *= bid_likelihood(
-                bot, values, min_bids, table_mins, hands[s], s, scores, prior, earlier_bids[s], tau
-            )
+            w *= bid_likelihood(rules, bot, hands[s], s, scores, prior, earlier_bids[s], tau)
         prior += earlier_bids[s]
     return w
 
 
 @hot
-def record_outcome(a, w, dead, own_tricks, bid, value):
-    """Add one weighted outcome of a candidate bid to its sums ``a``; returns its score change."""
+def record_outcome(a, w, dead, own_tricks, made, x):
+    """Add one weighted outcome of a candidate bid to its sums ``a``: ``x`` is the score change
+    (0 when dead)."""
     w2 = w * w
     a[R_W] += w
     a[R_W2] += w2
     if dead:
         a[R_DEAD] += w
         a[R_DEAD + 1] += w2
-        return 0.0
+        return
     a[R_TRICKS + own_tricks] += w
-    x = -float(value)
-    if own_tricks >= bid:
-        x = float(value)
+    if made:
         a[R_MAKE] += w
         a[R_MAKE + 1] += w2
     a[R_SCORE] += w * x
     a[R_SCORE + 1] += w2 * x
     a[R_SCORE + 2] += w2 * x * x
-    return x
+
+
+@hot
+def outcome(rules, dead, bid, own_tricks, own_score):
+    """A candidate's score change: 0 for a dead hand, else the player's score change."""
+    if dead:
+        return 0.0
+    return float(score_change(rules, bid, own_tricks, own_score))
 
 
 @hot
@@ -229,22 +197,22 @@ def add_cross(cross_c, w2, x, m):
 
 @PJIT
 def rollout(
-    seed, first_chunk, n_chunks, chunk_size, hand, seat, scores, earlier_bids, candidates,
-    bidders, policies, bot, values, min_bids, table_mins, infer, tau,
+    seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
+    candidates, infer, tau,
 ):  # fmt: skip
     """Evaluate candidate bids for a known hand on the same sampled deals.
 
-    hand: uint64, the player's cards; seat: 0..3; scores: int64[4] in seat order;
-    earlier_bids: int64[>= seat], the bids of seats before the player; candidates: int64[m];
-    bidders/policies: int64[4]; bot: a bot array (:func:`kernels.bidder.make_bot`); infer:
-    weight each deal by the likelihood of the earlier bids under the bot model (softmax of its
-    expected values, temperature ``tau``).
+    rules, lineup, bot: as :func:`full_hands`; hand: uint64, the player's cards; seat: 0..3;
+    scores: int64[4] in seat order; earlier_bids: int64[>= seat], the bids of seats before the
+    player; candidates: int64[m]; infer: weight each deal by the likelihood of the earlier bids
+    under the bot model (softmax of its expected values, temperature ``tau``).
     Per deal: deal the 39 unseen cards; for each candidate, the later seats bid by bot, a dead
     hand scores 0, else all play out and the player scores +/- the candidate's value.
     Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, m, m] = sum w^2 x_a x_b
-    of the score changes, hearts float64[n_chunks, 4] = sum w * hearts held per seat,
+    of the score changes, hearts float64[n_chunks, 4] = sum w * trumps held per seat,
     later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
     """
+    check_lineup(lineup)
     m = candidates.shape[0]
     acc = np.zeros((n_chunks, m, R_SIZE))
     cross = np.zeros((n_chunks, m, m))
@@ -255,8 +223,7 @@ def rollout(
     earlier_sum = 0
     for s in range(seat):
         earlier_sum += earlier_bids[s]
-    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
-    own_row = value_row(scores[seat])
+    trump_lane = U64(0x1FFF) << U64(16 * rules[TRUMP])
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
         pool = pool_of(~hand & U64(0x1FFF1FFF1FFF1FFF))
@@ -264,43 +231,44 @@ def rollout(
         bids = np.empty(4, dtype=np.int64)
         tricks = np.empty(4, dtype=np.int64)
         x = np.empty(m)
+        bidders = lineup[BIDDERS]
+        policies = lineup[POLICIES]
         for _ in range(chunk_size):
             deal_around(state, pool, counts, hand, seat, hands)
-            w = weigh_earlier(
-                hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins
-            )
+            w = weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, tau)
             if w == 0.0:
                 continue
             for s in range(4):
-                hearts_out[c, s] += w * popcount(hands[s] & U64(0x1FFF << 16))
+                hearts_out[c, s] += w * popcount(hands[s] & trump_lane)
             for j in range(m):
                 bid = candidates[j]
                 bids[seat] = bid
-                total = bot_bids(
-                    bidders, bot, min_bids, table_mins, hands, scores, bids, seat + 1, earlier_sum + bid
-                )
+                total = bot_bids(rules, bidders, bot, hands, scores, bids, seat + 1, earlier_sum + bid)
                 for s in range(seat + 1, 4):
                     later[c, j, s, bids[s]] += w
-                dead = total < tmin
+                dead = is_dead(rules, total, scores)
                 own = 0
                 if not dead:
-                    play_deal(hands, bids, policies, tricks)
+                    play_400(rules, hands, bids, policies, tricks)
                     own = tricks[seat]
-                x[j] = record_outcome(acc[c, j], w, dead, own, bid, values[own_row, bid])
+                x[j] = outcome(rules, dead, bid, own, scores[seat])
+                record_outcome(acc[c, j], w, dead, own, is_made(bid, own), x[j])
             add_cross(cross[c], w * w, x, m)
     return acc, cross, hearts_out, later
 
 
 @PJIT
 def deal_and_bid(
-    seed, first_chunk, n_chunks, chunk_size, hand, seat, scores, earlier_bids, candidates,
-    bidders, bot, values, min_bids, table_mins, infer, tau,
+    seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
+    candidates, infer, tau,
 ):  # fmt: skip
-    """The deals, weights and later bids of :func:`rollout` (same streams), without play.
+    """The deals, weights and later bids of :func:`rollout` (same arguments, same streams),
+    without play.
 
     Returns (hands uint64[n, 4], weights float64[n], later int64[n, m, 4]: each seat's bid
     for each candidate, the player's own seat holding the candidate).
     """
+    check_lineup(lineup)
     m = candidates.shape[0]
     n = n_chunks * chunk_size
     hands_out = np.zeros((n, 4), dtype=np.uint64)
@@ -316,12 +284,11 @@ def deal_and_bid(
         pool = pool_of(~hand & U64(0x1FFF1FFF1FFF1FFF))
         hands = np.empty(4, dtype=np.uint64)
         bids = np.empty(4, dtype=np.int64)
+        bidders = lineup[BIDDERS]
         for i in range(chunk_size):
             k = c * chunk_size + i
             deal_around(state, pool, counts, hand, seat, hands)
-            w = weigh_earlier(
-                hands, bids, seat, earlier_bids, scores, infer, tau, bot, values, min_bids, table_mins
-            )
+            w = weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, tau)
             for s in range(4):
                 hands_out[k, s] = hands[s]
             weights[k] = w
@@ -329,26 +296,14 @@ def deal_and_bid(
                 continue
             for j in range(m):
                 bids[seat] = candidates[j]
-                bot_bids(
-                    bidders,
-                    bot,
-                    min_bids,
-                    table_mins,
-                    hands,
-                    scores,
-                    bids,
-                    seat + 1,
-                    earlier_sum + candidates[j],
-                )
+                bot_bids(rules, bidders, bot, hands, scores, bids, seat + 1, earlier_sum + candidates[j])
                 for s in range(4):
                     later[k, j, s] = bids[s]
     return hands_out, weights, later
 
 
 @JIT
-def score_solved(
-    hands, weights, later, tricks, seat, scores, candidates, values, table_mins, n_chunks, chunk_size
-):
+def score_solved(rules, hands, weights, later, tricks, seat, scores, candidates, n_chunks, chunk_size):
     """The sums of :func:`rollout` for deals whose player's tricks are known (``tricks[n]``),
     from :func:`deal_and_bid`'s output; same shapes as :func:`rollout`'s results."""
     m = candidates.shape[0]
@@ -356,8 +311,7 @@ def score_solved(
     cross = np.zeros((n_chunks, m, m))
     hearts_out = np.zeros((n_chunks, 4))
     later_out = np.zeros((n_chunks, m, 4, 14))
-    tmin = table_minimum(table_mins, scores[0], scores[1], scores[2], scores[3])
-    own_row = value_row(scores[seat])
+    trump_lane = U64(0x1FFF) << U64(16 * rules[TRUMP])
     x = np.empty(m)
     for c in range(n_chunks):
         for i in range(chunk_size):
@@ -366,50 +320,53 @@ def score_solved(
             if w == 0.0:
                 continue
             for s in range(4):
-                hearts_out[c, s] += w * popcount(hands[k, s] & U64(0x1FFF << 16))
+                hearts_out[c, s] += w * popcount(hands[k, s] & trump_lane)
             for j in range(m):
                 total = 0
                 for s in range(4):
                     total += later[k, j, s]
                     if s > seat:
                         later_out[c, j, s, later[k, j, s]] += w
-                bid = candidates[j]
-                x[j] = record_outcome(acc[c, j], w, total < tmin, tricks[k], bid, values[own_row, bid])
+                dead = is_dead(rules, total, scores)
+                x[j] = outcome(rules, dead, candidates[j], tricks[k], scores[seat])
+                record_outcome(acc[c, j], w, dead, tricks[k], is_made(candidates[j], tricks[k]), x[j])
             add_cross(cross[c], w * w, x, m)
     return acc, cross, hearts_out, later_out
 
 
 @PJIT
-def duplicate_hands(
-    seed, first_chunk, n_chunks, chunk_size, bidders, policy_x, policy_y, bot, values, min_bids, table_mins
-):
+def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot):
     """Duplicate comparison of two play policies on random deals bid once by bots.
 
-    Each live deal is played twice: seats 1+3 on ``policy_x`` and 2+4 on ``policy_y``, then with
-    the partnerships' policies swapped. ``d`` is X's edge in points per hand, averaged over both
-    seatings: ((P13 - P24) with X on 1+3  -  (P13 - P24) with X on 2+4) / 2.
+    The lineup's policies give seating one (X on seats 1+3 = ``lineup[POLICIES, 0]``, Y on 2+4
+    = ``lineup[POLICIES, 1]``). Each live deal is played twice: so, then with the partnerships'
+    policies swapped. ``d`` is X's edge in points per hand, averaged over both seatings:
+    ((P13 - P24) with X on 1+3  -  (P13 - P24) with X on 2+4) / 2.
     Returns float64[n_chunks, 3]: (live deals, sum d, sum d^2). Scores are 0 before each hand.
     """
+    check_lineup(lineup)
+    policy_x = lineup[POLICIES, 0]
+    policy_y = lineup[POLICIES, 1]
     out = np.zeros((n_chunks, 3))
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
         deck, hands, bids, tricks = scratch()
         scores = np.zeros(4, dtype=np.int64)
         pol = np.empty(4, dtype=np.int64)
+        bidders = lineup[BIDDERS]
         for _ in range(chunk_size):
             deal_full(state, deck, hands)
-            total = bot_bids(bidders, bot, min_bids, table_mins, hands, scores, bids, 0, 0)
-            if total < table_minimum(table_mins, 0, 0, 0, 0):
+            total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
+            if is_dead(rules, total, scores):
                 continue
             margin = 0.0
             for seating in range(2):
                 for s in range(4):
                     pol[s] = policy_x if (s % 2) == seating else policy_y
-                play_deal(hands, bids, pol, tricks)
+                play_400(rules, hands, bids, pol, tricks)
                 diff = 0.0
                 for s in range(4):
-                    v = values[0, bids[s]]
-                    points = v if tricks[s] >= bids[s] else -v
+                    points = score_change(rules, bids[s], tricks[s], 0)
                     diff += points if s % 2 == 0 else -points
                 margin += diff if seating == 0 else -diff
             d = margin / 2.0

@@ -23,15 +23,17 @@ import numpy as np
 import pandas as pd
 
 import analyzer
-from analyzer import guide as gd
-from analyzer import matches as am
-from analyzer import report as rp
-from analyzer.document import Document, to_html, to_markdown
-from analyzer.errors import Interrupted
-from analyzer.fmt import pct as _pct
-from analyzer.fmt import pm as _pm
-from analyzer.parallel import caused_by_interrupt, check_seed
-from analyzer.rules import as_variant, parse_variant_spec
+from analyzer import config
+from analyzer.core.errors import Interrupted
+from analyzer.core.fmt import pct as _pct
+from analyzer.core.fmt import pm as _pm
+from analyzer.core.jobs import open_client, run_jobs
+from analyzer.core.runtime import caused_by_interrupt, check_seed
+from analyzer.games.t400 import guide as gd
+from analyzer.games.t400 import matches as am
+from analyzer.games.t400.rules import as_variant, parse_variant_spec
+from analyzer.reports import figures as rp
+from analyzer.reports.document import Document, to_html, to_markdown
 
 SEAT_NAMES = {1: "seat 1 (bids first, leads)", 2: "seat 2", 3: "seat 3", 4: "seat 4 (dealer)"}
 FINE = ["hearts", "top_hearts", "side_aces", "side_kings"]
@@ -63,10 +65,6 @@ QAHWA_SWITCHES = (
     "qahwa:redeal=same",
 )
 
-DEFAULT_SAMPLES = 8_000_000
-DEFAULT_MATCHES = 200_000
-DD_DEALS = 300
-
 
 class _Dask:
     """Runs chunk jobs on a Dask client (the guide's deals; matches go through run_jobs)."""
@@ -81,8 +79,8 @@ class _Dask:
 
 def build_report(
     out: str | Path = "reports",
-    samples: int = DEFAULT_SAMPLES,
-    matches: int = DEFAULT_MATCHES,
+    samples: int | None = None,
+    matches: int | None = None,
     seed: int = 0,
     scheduler: str | None = None,
     threads: int | None = None,
@@ -99,6 +97,8 @@ def build_report(
     (:class:`analyzer.Interrupted`), ``resume=True`` reuses them.
     """
     check_seed(seed)
+    samples = config.get().report_samples if samples is None else samples
+    matches = config.get().report_matches if matches is None else matches
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1000:
         raise analyzer.T400Error(f"samples {samples!r}: expected at least 1000 deals per seat and bracket")
     am.check_matches(matches)
@@ -112,7 +112,7 @@ def build_report(
     start = time.perf_counter()
     client = cluster = None
     if scheduler:
-        client, cluster = am.open_client(scheduler)
+        client, cluster = open_client(scheduler)
     settings = {"samples": samples, "matches": matches, "seed": seed, "version": analyzer.__version__}
     parts = Parts(parent / f".{out.name}-parts", settings, resume)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
@@ -336,7 +336,7 @@ def _bidding_guide(ctx: _Context) -> Document:
     # When is 9 better than 8?
     doc.h(1, "When is 9 (worth 27) better than 8 (worth 16)?")
     fine = tables["fine"]
-    strong = fine[(fine["seat"] == 1) & (fine["bracket"] == "<=29") & (fine["deals"] >= gd.MIN_CELL)
+    strong = fine[(fine["seat"] == 1) & (fine["bracket"] == "<=29") & (fine["deals"] >= config.get().guide_min_cell)
                   & (fine[["ev_8", "ev_9"]].max(axis=1) > 0)].copy()  # fmt: skip
     strong["nine_minus_eight"] = strong["ev_9"] - strong["ev_8"]
     strong = strong.sort_values(["hearts", "top_hearts", "side_aces", "side_kings"])
@@ -429,9 +429,10 @@ def _bidding_guide(ctx: _Context) -> Document:
     rows = []
     records = []
     fine_1 = fine_best[(1, "<=29")].set_index(FINE)
+    hands = EXAMPLE_HANDS[: config.get().report_example_hands]
     analyses = ctx.parts.get("examples", lambda: [
-        analyzer.recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads) for _, text in EXAMPLE_HANDS])  # fmt: skip
-    for (label, text), a in zip(EXAMPLE_HANDS, analyses):
+        analyzer.recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads) for _, text in hands])  # fmt: skip
+    for (label, text), a in zip(hands, analyses):
         examples.append(a)
         feats = gd.hand_features(np.array([analyzer.parse_hand(text).bits], dtype=np.uint64)).iloc[0]
         key = tuple(int(feats[f]) for f in FINE)
@@ -524,7 +525,7 @@ def _wide_values(
         line = [f"{r}{'+' if row == 'hearts' and r >= gd.HEARTS_CAP else ''}"]
         for c in cols:
             cell = df[(df[row] == r) & (df[col] == c)]
-            ok = not cell.empty and cell["deals"].iloc[0] >= gd.MIN_CELL
+            ok = not cell.empty and cell["deals"].iloc[0] >= config.get().guide_min_cell
             line.append(_pm(cell[value].iloc[0], cell[se].iloc[0]) if ok else "-")
         out.append(line)
     doc.table([f"{row} \\ {col_label}", *map(str, cols)], out)
@@ -536,15 +537,9 @@ def _wide_values(
 
 def _compare(ctx: _Context, specs) -> pd.DataFrame:
     lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
-    jobs = [
-        am.Job(f"{i}-{f}", lu, ctx.seed, f, c)
-        for i, lu in enumerate(lineups)
-        for f, c in am.blocks_of(ctx.matches)
-    ]
-    results = am.run_jobs(jobs, ctx.threads, ctx.client)
-    rows = {lu.variant.label: am.collect(results, [j.key for j in jobs if j.key.startswith(f"{i}-")], "rows")
-            for i, lu in enumerate(lineups)}  # fmt: skip
-    return am.compare(rows)
+    jobs = [am.match_jobs(str(i), lu, ctx.seed, ctx.matches) for i, lu in enumerate(lineups)]
+    results = run_jobs([j for js in jobs for j in js], ctx.threads, ctx.client)
+    return am.compare({lu.variant.label: am.rows_of(results, js) for lu, js in zip(lineups, jobs)})
 
 
 def _variants(ctx: _Context) -> Document:
@@ -627,11 +622,12 @@ def _signed(diff, se, kind) -> str:
 def _dd_check(ctx: _Context) -> pd.DataFrame:
     """Bots against perfect play: seat 1's partnership tricks under `standard` play (EV-bot
     bids) and by the team double-dummy solver, on the same random deals."""
-    from analyzer.notation import Deal, Hand
-    from analyzer.simulate import bot_bid, deal_hands, play_deal
-    from analyzer.solve import solve_many
+    from analyzer.core.dealing import deal_hands
+    from analyzer.core.notation import Deal, Hand
+    from analyzer.core.solve import solve_many
+    from analyzer.games.t400.simulate import bot_bid, play_deal
 
-    hands = deal_hands(DD_DEALS, seed=ctx.seed + 1)
+    hands = deal_hands(config.get().report_dd_deals, seed=ctx.seed + 1)
     deals = [Deal(tuple(Hand(int(h)) for h in row)) for row in hands]
     dd = solve_many(deals, trump="hearts", leader=1, mode="team", threads=ctx.threads)
     rows = []
@@ -702,7 +698,7 @@ def _method(ctx: _Context, command: str) -> Document:
     doc.bullets([
         f"Bidding guide: {ctx.samples:,} deals per seat and score bracket (8 runs), seed {ctx.seed}; each "
         "run draws from its own part of the seed's stream space. Groups with fewer than "
-        f"{gd.MIN_CELL} deals show no bid.",
+        f"{config.get().guide_min_cell} deals show no bid.",
         f"Variants and duels: {ctx.matches:,} matches per variant and {ctx.matches:,} duplicate pairs per "
         f"duel, seed {ctx.seed}.",
         "Every ± is one standard error: of a mean over deals (guide), of a ratio over matches with each "

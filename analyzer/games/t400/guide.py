@@ -16,17 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.parallel import check_seed, threads_used
-from analyzer.rules import MAX_BID, MIN_BID, Variant, as_variant
-from analyzer.simulate import bot_array, per_seat, policy_id
-from kernels import guide as kg
+from analyzer import config
+from analyzer.core.runtime import check_seed, threads_used
+from analyzer.games.t400.bidder import bot_array
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, Variant, as_variant
+from analyzer.games.t400.simulate import lineup_array
+from kernels.t400 import guide as kg
 
-CHUNK = 1024
 #: Score brackets of the value table: (label, the player's score, the others' scores).
 BRACKETS = (("<=29", 0, 0), (">=30", 30, 15))
 CANDIDATES = np.arange(MIN_BID, MAX_BID + 1)
 HEARTS_CAP = 8  # hearts lengths of 8 or more are one group
-MIN_CELL = 200  # deals a group needs before its best bid is shown
 
 _POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int8)
 
@@ -92,7 +92,7 @@ class SeatData:
 
 def simulate_seat(
     seat: int, bracket: str, deals: int, seed: int, variant: Variant | str | None = None,
-    threads: int | None = None, map_chunks: Callable | None = None,
+    threads: int | None = None, map_chunks: Callable | None = None, bidder_model: str | None = None,
 ) -> SeatData:  # fmt: skip
     """Deals from ``seat`` (1..4) in ``bracket`` ("<=29" or ">=30"): see the module text.
 
@@ -104,11 +104,13 @@ def simulate_seat(
     label, own, others = next(b for b in BRACKETS if b[0] == bracket)
     scores = np.full(4, others, dtype=np.int64)
     scores[seat - 1] = own
-    n_chunks = max(1, math.ceil(deals / CHUNK))
+    cfg = config.get()
+    n_chunks = max(1, math.ceil(deals / cfg.guide_chunk))
     # Each (seat, bracket) draws from its own part of the seed's stream space.
     base = (seat * 2 + [b[0] for b in BRACKETS].index(bracket)) << 40
-    ranges = [(base + first, min(64, n_chunks - first)) for first in range(0, n_chunks, 64)]
-    task = _SeatTask(seed, seat - 1, scores, v)
+    per_task = cfg.guide_task_chunks
+    ranges = [(base + first, min(per_task, n_chunks - first)) for first in range(0, n_chunks, per_task)]
+    task = _SeatTask(seed, seat - 1, scores, v, cfg.guide_chunk, bidder_model)
     if map_chunks is None:
         with threads_used(threads):
             parts = [task(r) for r in ranges]
@@ -118,11 +120,7 @@ def simulate_seat(
     prior = np.concatenate([p[1] for p in parts])
     tricks = np.concatenate([p[2] for p in parts])
     values = np.array([v.bid_value(int(b), own) for b in CANDIDATES], dtype=np.int64)
-    made = tricks >= CANDIDATES[None, :]
-    points = np.where(tricks == kg.DEAD, 0.0, np.where(made, values[None, :], -values[None, :])).astype(
-        np.float64
-    )
-    points[tricks == kg.ILLEGAL] = np.nan
+    points = kg.points_of(v.kernel_rules(), CANDIDATES, tricks, own)
     features = hand_features(hands[:, seat - 1])
     features["prior"] = prior
     return SeatData(seat, label, own, features, tricks, points, values)
@@ -131,19 +129,17 @@ def simulate_seat(
 class _SeatTask:
     """A picklable chunk-range job for :func:`simulate_seat` (runs on a Dask worker too)."""
 
-    def __init__(self, seed, seat, scores, variant):
+    def __init__(self, seed, seat, scores, variant, chunk=None, bidder_model=None):
         self.seed, self.seat, self.scores, self.variant = seed, seat, scores, variant
+        self.chunk = chunk or config.get().guide_chunk
+        self.bidder_model = bidder_model
 
     def __call__(self, chunk_range):
         first, n = chunk_range
         v = self.variant
-        rules = v.kernel_tables()
-        low = v.min_bid(int(self.scores[self.seat]))
-        bidders = np.zeros(4, dtype=np.int64)
-        policies = per_seat("standard", policy_id, "policy")
         return kg.seat_outcomes(
-            self.seed, first, n, CHUNK, self.seat, self.scores, CANDIDATES, bidders, policies, bot_array(v),
-            rules.min_bids, rules.table_mins, low,
+            self.seed, first, n, self.chunk, v.kernel_rules(), lineup_array("ev", "standard"),
+            bot_array(v, self.bidder_model), self.seat, self.scores, CANDIDATES,
         )  # fmt: skip
 
 
@@ -170,10 +166,11 @@ def cell_ids(features: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, np.ndar
     return cells, inverse.ravel()
 
 
-def cell_table(data: SeatData, by: list[str], min_cell: int = MIN_CELL) -> pd.DataFrame:
+def cell_table(data: SeatData, by: list[str], min_cell: int | None = None) -> pd.DataFrame:
     """Per group of hands (the ``by`` features): deals, EV of every bid with its SE, the
     EV-best bid with its EV and the SE of its lead over the runner-up, P(make) and P(dead) at
     the best bid, and the mean and distribution of own tricks at it (live hands)."""
+    min_cell = config.get().guide_min_cell if min_cell is None else min_cell
     cells, inverse = cell_ids(data.features, by)
     k = len(cells)
     count = np.bincount(inverse, minlength=k).astype(np.float64)

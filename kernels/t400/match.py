@@ -6,28 +6,29 @@ player ``(dealer + 1 + s) % 4``. Match ``i`` of a run draws every deal from
 ``stream(seed, i)``: deal ``k`` of match ``i`` is the same cards in the same seats whatever the
 variant, the bidders or the policies (common random numbers), and whatever the chunking.
 
-Rules arrays come from :class:`analyzer.rules.KernelRules`; ``flags`` is
-[target, outright 13, tie-break (0 leader-then-total, 1 total), redeal (0 same, 1 next)].
+``rules`` is the packed rules array (:mod:`kernels.t400.rules`) and ``lineup`` the bidders and
+policies by player (:mod:`kernels.t400.lineup`); the match end, scoring, dead hands and the
+classic outright 13 are the rules module's functions.
 """
 
 import numpy as np
 from numba import prange
 
-from kernels.bidder import table_minimum, value_row
-from kernels.config import JIT, PJIT, jit
-from kernels.deal import deal_full
-from kernels.rng import stream
-from kernels.rollout import bot_bids, play_deal, scratch
-
-hot = jit(forceinline=True)
-
-# How a match ended (column M_REASON).
-END_TARGET = 0  # one partnership qualified
-END_LEADER = 1  # both qualified: higher leading score
-END_TOTAL = 2  # both qualified: higher combined score
-END_OUTRIGHT = 3  # classic table: a 13 made or failed
-END_CAP = 4  # the hand cap was hit first
-END_NAMES = ("target", "tie-break: leading score", "tie-break: combined score", "outright 13", "cap")
+from kernels.config import JIT, PJIT
+from kernels.core.deal import deal_full, scratch
+from kernels.core.rng import stream
+from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
+from kernels.t400.rollout import bot_bids, play_400
+from kernels.t400.rules import (
+    END_CAP,
+    END_OUTRIGHT,
+    is_dead,
+    is_made,
+    is_outright,
+    match_winner,
+    redeal_advances,
+    score_change,
+)
 
 # Columns of a match row (int32).
 M_WINNER = 0  # winning partnership: 0 (players 1+3), 1 (players 2+4), -1 at the cap
@@ -50,50 +51,17 @@ H_BEFORE = 12  # [4] scores before the round, in seat order
 H_SIZE = 16
 
 
-@hot
-def _qualifies(a, b, target):
-    return max(a, b) >= target and min(a, b) > 0
-
-
-@hot
-def match_winner(scores, target, tie_break):
-    """(winning partnership or -1, reason) on points; ``scores`` by player."""
-    q0 = _qualifies(scores[0], scores[2], target)
-    q1 = _qualifies(scores[1], scores[3], target)
-    if q0 and not q1:
-        return 0, END_TARGET
-    if q1 and not q0:
-        return 1, END_TARGET
-    if not q0:
-        return -1, -1
-    if tie_break == 0:
-        lead0 = max(scores[0], scores[2])
-        lead1 = max(scores[1], scores[3])
-        if lead0 != lead1:
-            return (0 if lead0 > lead1 else 1), END_LEADER
-    total0 = scores[0] + scores[2]
-    total1 = scores[1] + scores[3]
-    if total0 != total1:
-        return (0 if total0 > total1 else 1), END_TOTAL
-    return -1, -1
-
-
 @JIT
-def play_match(
-    state, match, bidders, policies, bot, values, min_bids, table_mins, flags, cap, row, rec, rec_at,
-    hand_rec,
-):  # fmt: skip
+def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec):
     """Play one match from ``state``; fill ``row`` (int32[M_SIZE]); with a non-empty ``rec``,
     write its rounds from ``rec[rec_at]`` on (and the hands to ``hand_rec``). Returns the
     number of rounds (dead hands included).
 
-    bidders, policies: int64[4] by player; cap: the most rounds (dead ones included) before the
-    match is stopped unfinished.
+    lineup: bidders and policies by player; cap: the most rounds (dead ones included) before
+    the match is stopped unfinished.
     """
-    target = flags[0]
-    outright = flags[1] == 1
-    tie_break = flags[2]
-    redeal_next = flags[3] == 1
+    bidders = lineup[BIDDERS]
+    policies = lineup[POLICIES]
     deck, hands, bids, tricks = scratch()
     seat_scores = np.empty(4, dtype=np.int64)
     seat_bidders = np.empty(4, dtype=np.int64)
@@ -113,10 +81,8 @@ def play_match(
             seat_scores[s] = scores[p]
             seat_bidders[s] = bidders[p]
             seat_policies[s] = policies[p]
-        total = bot_bids(seat_bidders, bot, min_bids, table_mins, hands, seat_scores, bids, 0, 0)
-        dead = total < table_minimum(
-            table_mins, seat_scores[0], seat_scores[1], seat_scores[2], seat_scores[3]
-        )
+        total = bot_bids(rules, seat_bidders, bot, hands, seat_scores, bids, 0, 0)
+        dead = is_dead(rules, total, seat_scores)
         if record:
             r = rec_at + rounds
             rec[r, H_MATCH] = match
@@ -131,26 +97,25 @@ def play_match(
         rounds += 1
         if dead:
             row[M_DEAD] += 1
-            if redeal_next:
+            if redeal_advances(rules):
                 dealer = (dealer + 1) % 4
             continue
-        play_deal(hands, bids, seat_policies, tricks)
+        play_400(rules, hands, bids, seat_policies, tricks)
         row[M_HANDS] += 1
         # The classic 13: a made 13 wins for the bidder's side, a failed one for the other side;
-        # results pointing both ways cancel (see analyzer.rules.OPEN_POINTS).
+        # results pointing both ways cancel (see analyzer.games.t400.rules.OPEN_POINTS).
         outright_side = -1
         conflict = False
         for s in range(4):
             p = (dealer + 1 + s) % 4
-            made = tricks[s] >= bids[s]
-            v = values[value_row(seat_scores[s]), bids[s]]
-            scores[p] += v if made else -v
+            made = is_made(bids[s], tricks[s])
+            scores[p] += score_change(rules, bids[s], tricks[s], seat_scores[s])
             row[M_BIDS + bids[s]] += 1
             if made:
                 row[M_MADE + bids[s]] += 1
             if record:
                 rec[rec_at + rounds - 1, H_TRICKS + s] = tricks[s]
-            if outright and bids[s] == 13:
+            if is_outright(rules, bids[s]):
                 side = p % 2 if made else (p + 1) % 2
                 if outright_side == -1:
                     outright_side = side
@@ -161,7 +126,7 @@ def play_match(
             winner = outright_side
             reason = END_OUTRIGHT
             break
-        winner, why = match_winner(scores, target, tie_break)
+        winner, why = match_winner(rules, scores)
         if winner >= 0:
             reason = why
             break
@@ -173,15 +138,13 @@ def play_match(
 
 
 @PJIT
-def play_matches(
-    seed, first_match, n_matches, chunk_size, bidders, policies, bot, values, min_bids, table_mins,
-    flags, cap,
-):  # fmt: skip
+def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bot, cap):
     """Matches ``first_match .. first_match + n_matches - 1`` of a run seeded ``seed``.
 
     Chunks of ``chunk_size`` matches run in ``prange``; match ``i`` uses ``stream(seed, i)``.
     Returns int32[n_matches, M_SIZE] match rows (see the ``M_`` columns).
     """
+    check_lineup(lineup)
     out = np.zeros((n_matches, M_SIZE), dtype=np.int32)
     empty = np.zeros((0, H_SIZE), dtype=np.int32)
     no_hands = np.zeros((0, 4), dtype=np.uint64)
@@ -190,24 +153,19 @@ def play_matches(
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(
-                state, first_match + i, bidders, policies, bot, values, min_bids, table_mins, flags, cap,
-                out[i], empty, 0, no_hands,
-            )  # fmt: skip
+            play_match(state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands)
     return out
 
 
 @PJIT
-def record_matches(
-    seed, first_match, offsets, chunk_size, bidders, policies, bot, values, min_bids, table_mins, flags,
-    cap,
-):  # fmt: skip
+def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, bot, cap):
     """The rounds of the matches of :func:`play_matches` (same arguments; replayed).
 
     offsets: int64[n_matches + 1], where each match's rounds start (a cumulative sum of its
     rounds from a :func:`play_matches` run). Returns (rounds int32[offsets[-1], H_SIZE],
     hands uint64[offsets[-1], 4] in seat order).
     """
+    check_lineup(lineup)
     n_matches = offsets.shape[0] - 1
     rec = np.zeros((offsets[n_matches], H_SIZE), dtype=np.int32)
     hand_rec = np.zeros((offsets[n_matches], 4), dtype=np.uint64)
@@ -217,8 +175,5 @@ def record_matches(
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(
-                state, first_match + i, bidders, policies, bot, values, min_bids, table_mins, flags, cap,
-                row, rec, offsets[i], hand_rec,
-            )  # fmt: skip
+            play_match(state, first_match + i, rules, lineup, bot, cap, row, rec, offsets[i], hand_rec)
     return rec, hand_rec

@@ -1,6 +1,6 @@
 """Cards, hands and deals as small value types, and their text forms.
 
-The bit layout is :mod:`kernels.cards`' (``bit = 16 * suit + rank``); :class:`Hand` and
+The bit layout is :mod:`kernels.core.cards`' (``bit = 16 * suit + rank``); :class:`Hand` and
 :class:`Deal` carry exactly those ``uint64`` values, so handing them to a kernel is free.
 
 Text forms, read case-insensitively:
@@ -21,7 +21,7 @@ Text forms, read case-insensitively:
 >>> Hand.parse("akq5.kj4.10 9 3.862")
 Traceback (most recent call last):
 ...
-analyzer.errors.T400Error: unknown rank ' ' in '10 9 3' (expected A K Q J T 9 8 7 6 5 4 3 2, or 10)
+analyzer.core.errors.T400Error: unknown rank ' ' in '10 9 3' (expected A K Q J T 9 8 7 6 5 4 3 2, or 10)
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from enum import IntEnum
 
 import numpy as np
 
-from analyzer.errors import T400Error
-from kernels import cards as layout
+from analyzer.core.errors import T400Error
+from kernels.core import cards as layout
 
 __all__ = ["Suit", "Rank", "Card", "Hand", "Deal", "parse_hand", "parse_deal"]
 
@@ -416,7 +416,7 @@ def parse_hand(text: str, size: int | None = 13) -> Hand:
     >>> parse_hand("AKQ5.KJ4.T93.86")
     Traceback (most recent call last):
     ...
-    analyzer.errors.T400Error: 'AKQ5.KJ4.T93.86': 12 cards, a hand needs 13
+    analyzer.core.errors.T400Error: 'AKQ5.KJ4.T93.86': 12 cards, a hand needs 13
     """
     if not isinstance(text, str) or not text.strip():
         raise T400Error("empty hand: expected cards such as AKQ5.KJ4.T93.862")
@@ -484,7 +484,7 @@ def parse_deal(text: str, full: bool = False) -> Deal:
     >>> parse_deal("AK.-.-.- QJ.-.-.- T9.-.-.- 8.-.-.-")
     Traceback (most recent call last):
     ...
-    analyzer.errors.T400Error: hand 4 '8.-.-.-': 1 cards but hand 1 has 2; the hands of a deal need the same number of cards
+    analyzer.core.errors.T400Error: hand 4 '8.-.-.-': 1 cards but hand 1 has 2; the hands of a deal need the same number of cards
     """
     if not isinstance(text, str) or not text.strip():
         raise T400Error("empty deal: expected four hands in seat order")

@@ -13,31 +13,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from analyzer.errors import T400Error
-from analyzer.notation import Card, Deal, as_deal
-from analyzer.parallel import check_threads, threads_used
-from kernels import dd
+from analyzer import config
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Card, Deal, as_deal
+from analyzer.core.runtime import check_threads, threads_used
+from analyzer.core.strains import Strain
+from kernels.core import dd
 
-STRAINS = {
-    "spades": 0, "s": 0, "♠": 0,
-    "hearts": 1, "h": 1, "♥": 1,
-    "diamonds": 2, "d": 2, "♦": 2,
-    "clubs": 3, "c": 3, "♣": 3,
-    "none": 4, "nt": 4, "notrump": 4, "no-trump": 4, "n": 4,
-}  # fmt: skip
-STRAIN_NAMES = ("spades", "hearts", "diamonds", "clubs", "none")
 MODES = {"team": dd.TEAM, "solo": dd.SOLO}
-#: Deals handed to the kernel at a time by :func:`solve_many` (progress is reported between).
-BATCH = 64
 
 
-def strain_id(trump: str | int) -> int:
-    if isinstance(trump, (int, np.integer)) and 0 <= trump <= 4:
-        return int(trump)
-    key = str(trump).strip().lower()
-    if key not in STRAINS:
-        raise T400Error(f"unknown trump {trump!r} (expected hearts, spades, diamonds, clubs or none)")
-    return STRAINS[key]
+def strain_id(trump: str | int | Strain) -> int:
+    """The kernels' trump index of a strain (see :class:`analyzer.core.strains.Strain`)."""
+    return int(Strain.parse(int(trump) if isinstance(trump, np.integer) else trump))
 
 
 def _check(mode: str, leader: int, player: int | None) -> tuple[int, int, int]:
@@ -110,14 +98,15 @@ def solve_blocks(
     threads: int | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """:func:`solve_many` block by block: yields (index of the block's first deal, its tricks)
-    as each block of up to ``BATCH`` deals is solved, so a caller can keep finished work."""
+    as each block of up to ``config.get().solve_batch`` deals is solved, so a caller can keep finished work."""
     strain = strain_id(trump)
     mode_id, lead, who = _check(mode, leader, player)
     hands = deals if isinstance(deals, np.ndarray) else deals_array(deals)
     workers = min(check_threads(threads), max(1, len(hands)))
     workspaces, tables = _SOLVERS.get(workers)
-    for start in range(0, len(hands), BATCH):
-        block = hands[start : start + BATCH]
+    batch = config.get().solve_batch
+    for start in range(0, len(hands), batch):
+        block = hands[start : start + batch]
         with threads_used(workers):
             tricks, _ = dd.solve_batch(block, strain, lead, mode_id, who, workspaces, tables)
         yield start, tricks

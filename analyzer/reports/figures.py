@@ -64,7 +64,7 @@ VARIANT_PLOTS = (
 
 def plot_variants(table, path: str, title: str = "", metrics=VARIANT_PLOTS) -> None:
     """Bars per variant with 95% intervals, one panel per metric, from
-    :func:`analyzer.matches.compare`'s table."""
+    :func:`analyzer.games.t400.matches.compare`'s table."""
     metrics = [m for m in metrics if m in set(table["metric"])]
     cols = 3
     rows = (len(metrics) + cols - 1) // cols

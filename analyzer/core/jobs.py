@@ -1,0 +1,193 @@
+"""Jobs: work cut into units that run locally or on a Dask cluster, with checkpoints.
+
+A :class:`Job` is a picklable task and a size; :func:`run_jobs` runs a list of them on the
+local kernel threads or on a cluster, keeps each finished result in a :class:`Checkpoint`
+(so that Ctrl-C loses nothing and ``--resume`` picks up the rest), and returns the results by
+key. The results never depend on where a job ran: every task draws from its own random streams.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.core.errors import ClusterError, Interrupted, T400Error
+from analyzer.core.runtime import caused_by_interrupt, deferred_interrupt
+
+
+class Checkpoint:
+    """A folder of finished blocks (``block-<first>.npz``) and the settings that made them."""
+
+    def __init__(self, path: str | Path, settings: dict, resume: bool):
+        self.path = Path(path)
+        self.settings = json.loads(json.dumps(settings))
+        stored = self.path / "settings.json"
+        if self.path.exists() and not resume:
+            shutil.rmtree(self.path)
+        if resume and stored.exists():
+            before = json.loads(stored.read_text())
+            if before != self.settings:
+                changed = sorted(
+                    k for k in set(before) | set(self.settings) if before.get(k) != self.settings.get(k)
+                )
+                raise T400Error(
+                    f"resume file {self.path} was made with different settings ({', '.join(changed)}); "
+                    "run without --resume to start again"
+                )
+        self.path.mkdir(parents=True, exist_ok=True)
+        stored.write_text(json.dumps(self.settings, indent=1))
+
+    def _file(self, key: str) -> Path:
+        return self.path / f"block-{key}.npz"
+
+    def load(self, key: str) -> dict | None:
+        f = self._file(key)
+        if not f.exists():
+            return None
+        with np.load(f) as data:
+            return {k: data[k] for k in data.files}
+
+    def save(self, key: str, result: dict) -> None:
+        tmp = self.path / f".block-{key}.tmp.npz"
+        np.savez(tmp, **result)
+        tmp.replace(self._file(key))
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work: ``task(threads)`` returns a dict of arrays (picklable, hashable, so it
+    can run on a Dask worker and be kept in a checkpoint); ``size`` counts it for progress."""
+
+    key: str
+    task: Callable[[int | None], dict]
+    size: int
+
+
+def run_jobs(
+    jobs: list[Job],
+    threads: int | None = None,
+    scheduler: str | None = None,
+    checkpoint: Checkpoint | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    unit: str = "matches",
+) -> dict[str, dict]:
+    """Every job's result by key, locally (kernel threads) or on a Dask cluster.
+
+    Finished blocks are written to ``checkpoint`` as they arrive and taken from it when present.
+    Ctrl-C raises :class:`Interrupted` after saving what was finished.
+    """
+    results: dict[str, dict] = {}
+    total = sum(j.size for j in jobs)
+    done = 0
+    todo = []
+    for job in jobs:
+        stored = checkpoint.load(job.key) if checkpoint else None
+        if stored is not None:
+            results[job.key] = stored
+            done += job.size
+        else:
+            todo.append(job)
+    if progress:
+        progress(done, total)
+
+    def finish(job: Job, result: dict) -> None:
+        nonlocal done
+        results[job.key] = result
+        if checkpoint:
+            checkpoint.save(job.key, result)
+        done += job.size
+        if progress:
+            progress(done, total)
+
+    with deferred_interrupt() as stop:
+        try:
+            if scheduler is None:
+                for job in todo:
+                    if stop():
+                        break
+                    finish(job, job.task(threads))
+            else:
+                _run_on_dask(todo, scheduler, threads, finish, stop)
+        except KeyboardInterrupt:
+            pass
+        except SystemError as exc:  # a second Ctrl-C inside a kernel call surfaces like this
+            if not caused_by_interrupt(exc):
+                raise
+        if stop() or done < total:
+            kept = ""
+            if checkpoint:
+                kept = f"; {done:,} finished {unit} kept in {checkpoint.path} (run again with --resume)"
+            raise Interrupted(f"interrupted after {done:,} of {total:,} {unit}{kept}")
+    return results
+
+
+def open_client(scheduler: str):
+    """A Dask client for ``ADDRESS`` or ``local:N`` (a local cluster of N one-thread workers)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError(
+            "--scheduler needs dask.distributed: pip install 'tarneeb400[distributed]'"
+        ) from None
+    text = str(scheduler).strip()
+    if text.startswith("local:"):
+        try:
+            workers = int(text[6:])
+        except ValueError:
+            workers = 0
+        if workers < 1:
+            raise T400Error(f"scheduler {scheduler!r}: expected local:N with N a positive number of workers")
+        try:
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=50,
+            )  # fmt: skip
+        except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
+            raise ClusterError(f"cannot start a local Dask cluster of {workers} workers: {exc}") from None
+        return Client(cluster), cluster
+    try:
+        return Client(text, timeout="5s"), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot connect to the Dask scheduler at {text}: {exc}") from None
+
+
+def _on_worker(task, threads):
+    """A job on a Dask worker: one kernel thread unless told otherwise."""
+    return task(threads or 1)
+
+
+def _run_on_dask(jobs: list[Job], scheduler, threads, finish, stop) -> None:
+    from dask.distributed import as_completed
+
+    client, cluster = open_client(scheduler) if isinstance(scheduler, str) else (scheduler, None)
+    try:
+        by_future = {}
+        for job in jobs:
+            fut = client.submit(
+                _on_worker, job.task, threads, key=f"t400-{job.key}-{abs(hash(job.task))}", pure=False
+            )
+            by_future[fut] = job
+        try:
+            for fut in as_completed(by_future):
+                finish(by_future[fut], fut.result())
+                if stop():
+                    break
+        finally:
+            client.cancel(list(by_future))
+    finally:
+        if cluster is not None:
+            client.close()
+            cluster.close()
+
+
+def collect(results: dict[str, dict], keys: list[str], what: str) -> np.ndarray | None:
+    parts = [results[k][what] for k in keys if what in results[k]]
+    return np.concatenate(parts) if parts else None

@@ -1,0 +1,30 @@
+"""Card-play policies by name, and per-seat settings (one value for all seats, or four)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from analyzer.core.errors import T400Error
+from kernels.policies import play as kp
+
+#: Policy name -> kernel id.
+POLICIES = {name: i for i, name in enumerate(kp.POLICY_NAMES)}
+
+
+def policy_id(name: str) -> int:
+    """The kernel id of play policy ``name`` (an error naming the choices if unknown)."""
+    key = str(name).strip().lower()
+    if key not in POLICIES:
+        raise T400Error(f"unknown play policy {name!r} (expected one of {', '.join(POLICIES)})")
+    return POLICIES[key]
+
+
+def per_seat(value, convert, what: str) -> np.ndarray:
+    """One value for all seats, or four values in seat order, as an int64[4] array of ids."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        value = [value] * 4
+    if len(value) != 4:
+        raise T400Error(f"{what}: expected one value or four (one per seat), got {len(value)}")
+    return np.array([convert(v) for v in value], dtype=np.int64)

@@ -1,0 +1,163 @@
+"""Checked Python entry points to the simulation kernels: dealing, playing, bot bids, full hands.
+
+Every function here validates its input, converts it to plain arrays and calls a kernel; the
+kernels themselves assume checked input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from analyzer import config
+from analyzer.core.dealing import deal_hands
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Card, Deal, Hand, as_deal, as_hand
+from analyzer.core.policies import per_seat, policy_id
+from analyzer.core.runtime import check_seed, chunks_for, threads_used
+from analyzer.games.t400.bidder import bidder_id, bot_array
+from analyzer.games.t400.rules import TRUMP, Variant, as_variant
+from kernels.policies import play as kp
+from kernels.t400 import bidder as kb
+from kernels.t400 import rollout as kr
+from kernels.t400.lineup import make_lineup
+
+__all__ = ["deal_hands", "play_deal", "simulate_full_hands", "bot_bid", "lineup_array", "PlayedDeal"]
+
+
+def lineup_array(bidder: str | Sequence[str] = "ev", policy: str | Sequence[str] = "standard") -> np.ndarray:
+    """The kernels' lineup (int64[2, 4]: bidder ids, then policy ids, seat by seat) from names,
+    one for all seats or four."""
+    return make_lineup(per_seat(bidder, bidder_id, "bidder"), per_seat(policy, policy_id, "policy"))
+
+
+@dataclass(frozen=True)
+class PlayedDeal:
+    """A deal played out: tricks per seat and the cards in play order."""
+
+    tricks: tuple[int, int, int, int]
+    cards: tuple[Card, ...]
+
+    def tricks_of(self, seat: int) -> int:
+        return self.tricks[seat - 1]
+
+
+def play_deal(
+    deal: Deal | str,
+    bids: Sequence[int] = (3, 3, 3, 3),
+    policy: str | Sequence[str] = "standard",
+    leader: int = 1,
+) -> PlayedDeal:
+    """Play a deal (or an ending) out with a policy per seat; seat ``leader`` leads first."""
+    d = as_deal(deal)
+    if len(bids) != 4 or any(not isinstance(b, (int, np.integer)) or not 0 <= b <= 13 for b in bids):
+        raise T400Error(f"bids {list(bids)}: expected four numbers 0..13")
+    if leader not in (1, 2, 3, 4):
+        raise T400Error(f"leader {leader!r}: expected a seat 1..4")
+    policies = per_seat(policy, policy_id, "policy")
+    tricks = np.zeros(4, dtype=np.int64)
+    record = np.zeros(52, dtype=np.int64)
+    n = kp.play_hand(d.bits, np.array(bids, dtype=np.int64), leader - 1, policies, int(TRUMP), tricks, record)
+    return PlayedDeal(tuple(int(t) for t in tricks), tuple(Card.from_index(int(c)) for c in record[:n]))
+
+
+@dataclass(frozen=True)
+class FullHandsSummary:
+    """Totals over random full deals bid by bots and played out."""
+
+    deals: int
+    played: int
+    dead: int
+    tricks: np.ndarray  # [4 seats, 14]: hands where the seat took k tricks
+    made: np.ndarray  # [4]
+    bids: np.ndarray  # [4 seats, 14]
+    points: np.ndarray  # [4]
+
+    @property
+    def dead_rate(self) -> float:
+        return self.dead / self.deals
+
+    def mean_bid(self) -> np.ndarray:
+        return (self.bids * np.arange(14)).sum(axis=1) / self.bids.sum(axis=1)
+
+    def make_rate(self) -> np.ndarray:
+        return self.made / max(self.played, 1)
+
+
+def simulate_full_hands(
+    deals: int,
+    seed: int = 0,
+    policy: str | Sequence[str] = "standard",
+    bidder: str | Sequence[str] = "ev",
+    variant: Variant | str | None = None,
+    scores: Sequence[int] = (0, 0, 0, 0),
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    bidder_model: str | Path | None = None,
+) -> FullHandsSummary:
+    """Random full deals: bots bid (per-seat ``bidder``), dead hands are counted, the rest played.
+    ``bidder_model``: a model file of ``t400 fit-bidder`` for the EV bidder (default: shipped)."""
+    check_seed(seed)
+    if not isinstance(deals, int) or deals < 1:
+        raise T400Error(f"deals {deals!r}: expected a positive whole number")
+    v = as_variant(variant)
+    lineup = lineup_array(bidder, policy)
+    chunk_size = chunk_size or config.get().sim_chunk
+    n_chunks = chunks_for(deals, chunk_size)
+    with threads_used(threads):
+        out = kr.full_hands(
+            seed,
+            0,
+            n_chunks,
+            chunk_size,
+            v.kernel_rules(),
+            lineup,
+            bot_array(v, bidder_model),
+            np.array(scores, dtype=np.int64),
+        )
+    return summarize_full_hands(out)
+
+
+def summarize_full_hands(out: np.ndarray) -> FullHandsSummary:
+    total = out.sum(axis=0)
+    played = int(total[kr.F_PLAYED])
+    dead = int(total[kr.F_DEAD])
+    return FullHandsSummary(
+        deals=played + dead,
+        played=played,
+        dead=dead,
+        tricks=total[kr.F_TRICKS : kr.F_TRICKS + 56].reshape(4, 14),
+        made=total[kr.F_MADE : kr.F_MADE + 4],
+        bids=total[kr.F_BIDS : kr.F_BIDS + 56].reshape(4, 14),
+        points=total[kr.F_POINTS : kr.F_POINTS + 4],
+    )
+
+
+def bot_bid(
+    hand: Hand | str,
+    seat: int = 1,
+    scores: Sequence[int] = (0, 0, 0, 0),
+    bids: Sequence[int] = (),
+    variant: Variant | str | None = None,
+    bidder: str = "ev",
+    bidder_model: str | Path | None = None,
+) -> int:
+    """What a bot bids with ``hand`` in ``seat`` after the earlier ``bids``."""
+    h = as_hand(hand)
+    v = as_variant(variant)
+    if seat not in (1, 2, 3, 4) or len(bids) != seat - 1:
+        raise T400Error(f"seat {seat} with {len(bids)} earlier bids: a seat bids after seat-1 others")
+    return int(
+        kb.bot_bid(
+            v.kernel_rules(),
+            bidder_id(bidder),
+            bot_array(v, bidder_model),
+            np.uint64(h.bits),
+            seat - 1,
+            np.array(scores, dtype=np.int64),
+            int(sum(bids)),
+        )  # fmt: skip
+    )

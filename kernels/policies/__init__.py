@@ -1,0 +1,1 @@
+"""Card-play policies and the trick loop that asks them for cards."""

@@ -1,0 +1,198 @@
+"""The trick loop and the policy dispatch: who plays which card, trick after trick.
+
+A policy decides from what its player could know at the table: its own hand, which players still
+need tricks to make their bids (from all bids and the tricks taken so far), the cards played so
+far (``played``, including the current trick) and who has shown out of which suit (``voids``).
+:func:`choose_card` never receives another player's hidden cards. Policies are numbered
+(:data:`GREEDY`, :data:`STANDARD`); each lives in its own module of this folder, and a new one
+is a module, an id here and its branch in :func:`choose_card`. An unknown id is an error
+(:func:`check_policies`, called by every kernel that takes policies).
+
+The state a policy sees is packed into scalars (no arrays, so no reference counting on the hot
+path):
+
+* ``voids``: int64, bit ``4 * seat + suit`` set once ``seat`` has shown out of ``suit``;
+* ``need``: int64, bit ``seat`` set while ``seat`` has fewer tricks than its bid;
+* the current trick as ``n_played`` (cards so far), ``led`` (the suit led), ``best`` (the card
+  winning so far) and ``best_pos`` (its position; position 0 is the leader's).
+
+Seats are 0..3 (seat index 0 is seat 1); partners are ``seat ^ 2``.
+"""
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from kernels.config import JIT, jit
+from kernels.core.cards import popcount
+from kernels.core.tricks import power
+from kernels.policies.greedy import greedy_card
+from kernels.policies.standard import standard_card
+
+U64 = np.uint64
+GREEDY = 0
+STANDARD = 1
+POLICY_NAMES = ("greedy", "standard")
+N_POLICIES = len(POLICY_NAMES)
+
+_ONE = U64(1)
+hot = jit(forceinline=True)
+
+
+@JIT
+def check_policies(policies):
+    """Raise ``ValueError`` if any id of ``policies`` (int64 array) is not a known policy."""
+    for p in policies:
+        if p < 0 or p >= N_POLICIES:
+            raise ValueError("unknown play policy id")
+
+
+@hot
+def choose_card(policy, seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump):
+    """The card ``seat`` plays under ``policy``, from what that seat can know."""
+    if policy == GREEDY:
+        return greedy_card(hand, n_played, led, best, trump)
+    return standard_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
+
+
+# ---------------------------------------------------------------------------------------------
+# The trick loop
+
+
+def store(record, n, card):
+    """``record[n] = card``, or nothing when ``record`` is ``None`` (resolved at compile time)."""
+
+
+@overload(store, jit_options={"cache": True})
+def _store(record, n, card):
+    if isinstance(record, types.NoneType):
+        return lambda record, n, card: None
+
+    def impl(record, n, card):
+        record[n] = card
+
+    return impl
+
+
+@hot
+def _rotate(a0, a1, a2, a3, by):
+    """(a[by], a[by+1], a[by+2], a[by+3]) with indices mod 4."""
+    if by == 0:
+        return a0, a1, a2, a3
+    if by == 1:
+        return a1, a2, a3, a0
+    if by == 2:
+        return a2, a3, a0, a1
+    return a3, a0, a1, a2
+
+
+@hot
+def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, record):
+    """The trick loop on scalars; returns tricks per seat packed 8 bits each (seat s at 8s).
+
+    ``record`` is an int64 array receiving the cards in play order, or ``None``. Inside a trick
+    the hands and policies are kept rotated so that position ``k`` is always the first variable.
+    """
+    tricks = 0
+    voids = 0
+    played = U64(0)
+    n = 0
+    a0, a1, a2, a3 = _rotate(h0, h1, h2, h3, leader)
+    q0, q1, q2, q3 = _rotate(p0, p1, p2, p3, leader)
+    for _ in range(popcount(h0)):
+        need = (
+            np.int64((tricks & 255) < b0)
+            | (np.int64(((tricks >> 8) & 255) < b1) << 1)
+            | (np.int64(((tricks >> 16) & 255) < b2) << 2)
+            | (np.int64(((tricks >> 24) & 255) < b3) << 3)
+        )
+        best = 0
+        best_pos = 0
+        best_power = 0
+        led = 0
+        for k in range(4):
+            seat = (leader + k) & 3
+            card = choose_card(q0, seat, a0, played, voids, need, leader, k, led, best, best_pos, trump)
+            bit = _ONE << U64(card)
+            played |= bit
+            if k == 0:
+                best = card
+                led = card >> 4
+                best_power = power(card, led, trump)
+            else:
+                voids |= np.int64((card >> 4) != led) << (4 * seat + led)
+                p = power(card, led, trump)
+                if p > best_power:
+                    best_power = p
+                    best = card
+                    best_pos = k
+            store(record, n, card)
+            n += 1
+            a0, a1, a2, a3 = a1, a2, a3, a0 & ~bit
+            q0, q1, q2, q3 = q1, q2, q3, q0
+        leader = (leader + best_pos) & 3
+        tricks += 1 << (8 * leader)
+        a0, a1, a2, a3 = _rotate(a0, a1, a2, a3, best_pos)
+        q0, q1, q2, q3 = _rotate(q0, q1, q2, q3, best_pos)
+    return tricks
+
+
+@JIT
+def play_tricks(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump):
+    """Play out a deal given as scalars (hands, bids, policies by seat); no arrays, for hot loops.
+
+    Returns the tricks per seat packed 8 bits each: seat ``s`` took ``(result >> 8s) & 255``.
+    """
+    return _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, None)
+
+
+@hot
+def play_deal(hands, bids, policies, leader, trump, tricks):
+    """Play out ``hands`` (uint64[4]) with ``policies`` (int64[4]) from ``leader`` (seat index)
+    with ``trump`` (suit index, 4 for no trump); the tricks per seat go to ``tricks``."""
+    if policies[0] == GREEDY and policies[1] == GREEDY and policies[2] == GREEDY and policies[3] == GREEDY:
+        packed = play_tricks_greedy(
+            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3], leader, trump
+        )
+    else:
+        packed = play_tricks(
+            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
+            policies[0], policies[1], policies[2], policies[3], leader, trump,
+        )  # fmt: skip
+    for s in range(4):
+        tricks[s] = (packed >> (8 * s)) & 255
+
+
+@JIT
+def play_tricks_greedy(h0, h1, h2, h3, b0, b1, b2, b3, leader, trump):
+    """:func:`play_tricks` with every seat on the greedy policy (compiled without the others)."""
+    return _play(h0, h1, h2, h3, b0, b1, b2, b3, GREEDY, GREEDY, GREEDY, GREEDY, leader, trump, None)
+
+
+@JIT
+def play_hand(hands, bids, leader, policies, trump, tricks, record):
+    """Play out a deal; the tricks each seat takes go to ``tricks``.
+
+    hands: uint64[4] (not modified, equal card counts); bids: int64[4]; leader: seat index
+    leading the first trick; policies: int64[4], a policy per seat; trump: 0..3, or 4 for no trump;
+    tricks: int64[4], overwritten; record: int64 array that receives the cards in play order
+    (at least 4 cards per trick long), or empty not to record.
+    Returns the number of cards played.
+    """
+    check_policies(policies)
+    n = 4 * popcount(hands[0])
+    if record.shape[0] == 0:
+        packed = play_tricks(
+            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
+            policies[0], policies[1], policies[2], policies[3], leader, trump,
+        )  # fmt: skip
+    else:
+        if record.shape[0] < n:
+            raise ValueError("record is shorter than the cards to play")
+        packed = _play(
+            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
+            policies[0], policies[1], policies[2], policies[3], leader, trump, record,
+        )  # fmt: skip
+    for s in range(4):
+        tricks[s] = (packed >> (8 * s)) & 255
+    return n

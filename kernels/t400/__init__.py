@@ -1,0 +1,1 @@
+"""Tarneeb 400 kernels: the rules twin, bot bidders, full-hand rollouts, matches and the guide."""

@@ -1,0 +1,30 @@
+"""Who plays: the bot configuration the 400 kernels take beside the rules.
+
+``lineup`` is int64[2, 4]: row :data:`BIDDERS` holds each seat's (or, in matches, each
+player's) bidder id (:mod:`kernels.t400.bidder`), row :data:`POLICIES` its card-play policy id
+(:mod:`kernels.policies.play`). Every kernel that takes a lineup checks it first
+(:func:`check_lineup`), so an unknown id is an error, never a silent default.
+"""
+
+import numpy as np
+
+from kernels.config import JIT
+from kernels.policies.play import check_policies
+from kernels.t400.bidder import check_bidders
+
+BIDDERS = 0
+POLICIES = 1
+
+
+def make_lineup(bidders, policies):
+    """int64[2, 4] from four bidder ids and four policy ids."""
+    return np.array([list(bidders), list(policies)], dtype=np.int64)
+
+
+@JIT
+def check_lineup(lineup):
+    """Raise ``ValueError`` for a lineup of the wrong shape or with an unknown id."""
+    if lineup.shape[0] != 2 or lineup.shape[1] != 4:
+        raise ValueError("a lineup is int64[2, 4]: bidders, then policies")
+    check_bidders(lineup[BIDDERS])
+    check_policies(lineup[POLICIES])
