@@ -336,7 +336,7 @@ def score(variant, scores, bids, tricks, as_json):
               help="rollout: bots bid and play the hand out; dd: solo double dummy (pessimistic).")  # fmt: skip
 @click.option("--policy", type=click.Choice(["standard", "greedy"]), default="standard", show_default=True,
               help="Card play of all four players (rollout).")  # fmt: skip
-@click.option("--samples", type=int, help="Deals to sample (default: until every P(make) has SE <= 0.003).")
+@click.option("--samples", type=int, help="Deals to sample (default: rollout until every P(make) has SE <= 0.003; dd 512).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=int, help="Threads (default: all); the result does not depend on it.")
 @click.option(

@@ -7,7 +7,7 @@ import pytest
 from analyzer import config
 from analyzer.core.notation import Hand
 from analyzer.games.t400 import matches as am
-from analyzer.games.t400.bidder import load_model
+from analyzer.games.t400.bidder import load_model, make_bot
 from analyzer.games.t400.rules import as_variant, parse_variant_spec
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import bidder as kb
@@ -93,7 +93,7 @@ def test_classic_outright_13():
     model[kb.SEAT] += 40.0  # seat 1 (index 0) believes it takes everything
     model[kb.CUM + (kb.N_BINS - 1) * 15 : kb.CUM + kb.N_BINS * 15] = 1.0
     rules = variant.kernel_rules()
-    bot = kb.make_bot(model, rules)
+    bot = make_bot(model, variant)
     args = (rules, lineup_array("ev", "standard"), bot)
     rows = km.play_matches(5, 0, 60, 8, *args, 50)
     offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)

@@ -150,17 +150,26 @@ def play_tricks(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump):
 def play_deal(hands, bids, policies, leader, trump, tricks):
     """Play out ``hands`` (uint64[4]) with ``policies`` (int64[4]) from ``leader`` (seat index)
     with ``trump`` (suit index, 4 for no trump); the tricks per seat go to ``tricks``."""
+    packed = play_tricks(
+        hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
+        policies[0], policies[1], policies[2], policies[3], leader, trump,
+    )  # fmt: skip
+    for s in range(4):
+        tricks[s] = (packed >> (8 * s)) & 255
+
+
+@hot
+def play_deal_fast(hands, bids, policies, leader, trump, tricks):
+    """:func:`play_deal` with a copy of the trick loop compiled for four ``greedy`` players (about
+    a fifth faster for them): for bulk simulation, where it pays for its compile time."""
     if policies[0] == GREEDY and policies[1] == GREEDY and policies[2] == GREEDY and policies[3] == GREEDY:
         packed = play_tricks_greedy(
             hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3], leader, trump
         )
+        for s in range(4):
+            tricks[s] = (packed >> (8 * s)) & 255
     else:
-        packed = play_tricks(
-            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-            policies[0], policies[1], policies[2], policies[3], leader, trump,
-        )  # fmt: skip
-    for s in range(4):
-        tricks[s] = (packed >> (8 * s)) & 255
+        play_deal(hands, bids, policies, leader, trump, tricks)
 
 
 @JIT

@@ -14,7 +14,8 @@ whether a bid would leave the total short of the table minimum (a dead hand, wor
 * ``SEAT``: [4] intercept by seat; ``PRIOR``: [4] coefficient on the sum of the earlier bids;
 * ``CUM``: [53 bins x 15] P(tricks >= k) for estimates binned in quarter tricks (0, 0.25, .. 13).
 
-A *bot* array is a model followed by two tables made for one value table by :func:`make_bot`:
+A *bot* array is a model followed by two tables made for one value table (by
+``analyzer.games.t400.bidder.make_bot``):
 ``BEST_BID`` and ``BEST_EV``, each [2 value rows x 15 lowest allowed bids x 53 bins], the best
 bid (and its expected value) among the bids from the lowest allowed one to 13. With them a bot
 bid is an estimate and a look-up.
@@ -31,7 +32,7 @@ import numpy as np
 
 from kernels.config import JIT, jit
 from kernels.core.cards import HEARTS, popcount
-from kernels.t400.rules import VALUE_STEP, bid_value, is_dead, min_bid, table_minimum, value_row
+from kernels.t400.rules import bid_value, is_dead, min_bid, table_minimum, value_row
 
 U64 = np.uint64
 hot = jit(forceinline=True)
@@ -137,28 +138,6 @@ def bid_ev(model, row, rules, score, bid, dead):
 @hot
 def table_cell(vrow, low, row):
     return (vrow * 15 + low) * N_BINS + row
-
-
-@JIT
-def make_bot(model, rules):
-    """A bot array for ``model`` under the value table of ``rules``."""
-    bot = np.empty(BOT_SIZE)
-    bot[:MODEL_SIZE] = model
-    for vrow in range(2):
-        score = rules[VALUE_STEP] - 1 + vrow  # an own score in the value row
-        for row in range(N_BINS):
-            best = -1
-            best_ev = -1e300
-            for low in range(14, -1, -1):  # the best bid among low..13, built from the top down
-                if 2 <= low <= 13:
-                    ev = bid_ev(model, row, rules, score, low, False)
-                    if ev >= best_ev - 1e-12:  # ties go to the lower bid
-                        best = low
-                        best_ev = max(ev, best_ev)
-                cell = table_cell(vrow, low, row)
-                bot[BEST_BID + cell] = best
-                bot[BEST_EV + cell] = best_ev
-    return bot
 
 
 @hot

@@ -1,9 +1,14 @@
-"""Full-hand simulation: deal, bot bids, dead-hand check, 13 tricks, scores; chunk by chunk.
+"""Full hands of 400: deal, bot bids, dead-hand check, 13 tricks, scores; chunk by chunk.
 
 Every kernel here runs ``n_chunks`` chunks of ``chunk_size`` deals in ``prange``; chunk ``c``
-draws from ``stream(seed, first_chunk + c)`` and writes only its own row of the outputs, so the
-result is the same for any thread count. Outputs are per-chunk sums (histograms and weighted
-moments), so memory does not grow with the number of deals in a chunk.
+draws from ``stream(seed, first_chunk + c)`` and writes only its own rows of the outputs, so the
+result is the same for any thread count. :func:`full_hands`, :func:`rollout` and
+:func:`duplicate_hands` return per-chunk sums (histograms and weighted moments: their size
+grows with the number of chunks, not of deals); :func:`training_hands` and
+:func:`deal_and_bid` return one row per deal, so callers size their runs in blocks.
+
+The rules (values, minimums, the dead-hand test, scoring) are read through
+:mod:`kernels.t400.rules`; who bids and plays how is the ``lineup`` (:mod:`kernels.t400.lineup`).
 """
 
 import numpy as np
@@ -13,7 +18,7 @@ from kernels.config import JIT, PJIT, jit
 from kernels.core.cards import popcount
 from kernels.core.deal import deal_around, deal_full, deal_stratified, new_deck, pool_of, scratch
 from kernels.core.rng import below, stream
-from kernels.policies.play import play_deal
+from kernels.policies.play import play_deal, play_deal_fast
 from kernels.t400.bidder import bid_likelihood, bot_bid
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
 from kernels.t400.rules import LEADER, TRUMP, is_dead, is_made, score_change
@@ -53,7 +58,15 @@ def bot_bids(rules, bidders, bot, hands, scores, bids, first_seat, prior):
 
 @hot
 def play_400(rules, hands, bids, policies, tricks):
-    """Play a live 400 hand out: seat 1 leads, the variant's trump; tricks per seat into ``tricks``."""
+    """Play a live 400 hand out: seat 1 leads, the variant's trump; tricks per seat into ``tricks``
+    (bulk simulation: all-greedy tables take the greedy-compiled loop)."""
+    play_deal_fast(hands, bids, policies, rules[LEADER], rules[TRUMP], tricks)
+
+
+@hot
+def play_400_query(rules, hands, bids, policies, tricks):
+    """:func:`play_400` for the bid query's rollout, which compiles one trick loop only (the
+    first ``t400 bid`` waits for that compile)."""
     play_deal(hands, bids, policies, rules[LEADER], rules[TRUMP], tricks)
 
 
@@ -85,7 +98,7 @@ def full_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, scor
 
     rules: the packed rules (:mod:`kernels.t400.rules`); lineup: int64[2, 4] bidders and
     policies per seat (:mod:`kernels.t400.lineup`); bot: a bot array
-    (:func:`kernels.t400.bidder.make_bot`); scores: int64[4] before the hand, seat order.
+    (``analyzer.games.t400.bidder.bot_array``); scores: int64[4] before the hand, seat order.
     Returns int64[n_chunks, F_SIZE] counters (see the ``F_`` offsets). Dead deals are counted
     and not played.
     """
@@ -249,7 +262,7 @@ def rollout(
                 dead = is_dead(rules, total, scores)
                 own = 0
                 if not dead:
-                    play_400(rules, hands, bids, policies, tricks)
+                    play_400_query(rules, hands, bids, policies, tricks)
                     own = tricks[seat]
                 x[j] = outcome(rules, dead, bid, own, scores[seat])
                 record_outcome(acc[c, j], w, dead, own, is_made(bid, own), x[j])

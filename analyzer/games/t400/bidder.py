@@ -22,7 +22,7 @@ import numpy as np
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
-from analyzer.games.t400.rules import Variant
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant
 from kernels.policies.play import STANDARD
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
@@ -94,15 +94,37 @@ def bidder_id(name: str) -> int:
     return BIDDERS[key]
 
 
+def make_bot(model: np.ndarray, variant: Variant) -> np.ndarray:
+    """A bot array (layout in :mod:`kernels.t400.bidder`): ``model`` followed by, for each value
+    row, lowest allowed bid and estimate bin, the best bid among those from the lowest allowed one
+    to 13 (ties to the lower bid) and its expected value, ``value * (2 P(make) - 1)``."""
+    bot = np.empty(kb.BOT_SIZE)
+    bot[: kb.MODEL_SIZE] = model
+    cum = model[kb.CUM : kb.CUM + kb.N_BINS * 15].reshape(kb.N_BINS, 15)
+    bins = np.arange(kb.N_BINS)
+    for vrow, score in enumerate((SCORE_STEPS[0] - 1, SCORE_STEPS[0])):
+        best = np.full(kb.N_BINS, -1.0)
+        best_ev = np.full(kb.N_BINS, -1e300)
+        for low in range(MAX_BID + 1, -1, -1):  # the best bid among low..13, from the top down
+            if MIN_BID <= low <= MAX_BID:
+                ev = variant.bid_value(low, score) * (2.0 * cum[:, low] - 1.0)
+                best = np.where(ev >= best_ev - 1e-12, float(low), best)
+                best_ev = np.maximum(ev, best_ev)
+            cells = (vrow * 15 + low) * kb.N_BINS + bins
+            bot[kb.BEST_BID + cells] = best
+            bot[kb.BEST_EV + cells] = best_ev
+    return bot
+
+
 @functools.lru_cache(maxsize=16)
-def _bot_for(rules_key: bytes, model: BidderModel) -> np.ndarray:
-    return kb.make_bot(model.array, np.frombuffer(rules_key, dtype=np.int64).copy())
+def _bot_for(variant: Variant, model: BidderModel) -> np.ndarray:
+    return make_bot(model.array, variant)
 
 
 def bot_array(variant: Variant, model: str | Path | None = None) -> np.ndarray:
     """The EV bidder's bot array (model plus bid tables) for a variant's value table, from the
     shipped model or the model file at ``model``."""
-    return _bot_for(variant.kernel_rules().tobytes(), load_model(model))
+    return _bot_for(variant, load_model(model))
 
 
 def _trick_table(est: np.ndarray, tricks: np.ndarray, neighbours: int) -> np.ndarray:
@@ -147,7 +169,7 @@ def fit_model(
         for it in range(iterations):
             bidder = kb.COUNTING_BIDDER if it == 0 else kb.EV_BIDDER
             lineup = make_lineup([bidder] * 4, [STANDARD] * 4)
-            bot = kb.make_bot(model, rules)
+            bot = make_bot(model, variant)
             hands, bids, tricks, focal = kr.training_hands(
                 seed, it * n_chunks, n_chunks, chunk, rules, lineup, bot, 2, -10, 45
             )

@@ -80,12 +80,6 @@ class FullHandsSummary:
     def dead_rate(self) -> float:
         return self.dead / self.deals
 
-    def mean_bid(self) -> np.ndarray:
-        return (self.bids * np.arange(14)).sum(axis=1) / self.bids.sum(axis=1)
-
-    def make_rate(self) -> np.ndarray:
-        return self.made / max(self.played, 1)
-
 
 def simulate_full_hands(
     deals: int,
