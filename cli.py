@@ -19,6 +19,7 @@ import click
 import analyzer
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.fmt import pct as _pct
+from analyzer.core.runtime import exit_on_interrupt
 from analyzer.games.t400 import rules as rules_mod
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -41,7 +42,11 @@ class T400Group(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with exit_on_interrupt():
+                super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.ClickException as exc:
             click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
@@ -62,9 +67,23 @@ class T400Group(click.Group):
 _SCALAR_LIST = re.compile(r"\[[^\[\]{}]*\]")
 
 
+def strict(data):
+    """``data`` with every NaN or infinite float replaced by ``None`` (JSON ``null``: "no value",
+    for example the standard error of a figure measured on no hand)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: strict(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [strict(v) for v in data]
+    if hasattr(data, "item") and callable(data.item) and getattr(data, "ndim", 1) == 0:
+        return strict(data.item())
+    return data
+
+
 def to_json(data) -> str:
-    """Indented JSON with lists of scalars kept on one line."""
-    text = json.dumps(data, indent=2, ensure_ascii=False)
+    """Indented, strict JSON (no NaN or Infinity: ``null``) with lists of scalars on one line."""
+    text = json.dumps(strict(data), indent=2, ensure_ascii=False, allow_nan=False)
     return _SCALAR_LIST.sub(
         lambda m: " ".join(m.group(0).split()).replace("[ ", "[").replace(" ]", "]"), text
     )
@@ -336,7 +355,11 @@ def score(variant, scores, bids, tricks, as_json):
               help="rollout: bots bid and play the hand out; dd: solo double dummy (pessimistic).")  # fmt: skip
 @click.option("--policy", type=click.Choice(["standard", "greedy"]), default="standard", show_default=True,
               help="Card play of all four players (rollout).")  # fmt: skip
-@click.option("--samples", type=int, help="Deals to sample (default: rollout until every P(make) has SE <= 0.003; dd 512).")
+@click.option(
+    "--samples",
+    type=int,
+    help="Deals to sample (default: rollout until every P(make) has SE <= 0.003; dd 512).",
+)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=int, help="Threads (default: all); the result does not depend on it.")
 @click.option(
@@ -378,7 +401,7 @@ def bid(
     HAND is 13 cards (AKQ5.KJ4.T93.862 or S:AKQ5 H:KJ4 D:T93 C:862). Seats are bidding order:
     1 bids first and leads, 4 is the dealer; partners 1+3 and 2+4.
     """
-    from analyzer.games.t400.advice import check_bid_inputs, recommend_bid
+    from analyzer.games.t400.advice import check_bid_inputs, kernels_to_compile, recommend_bid
 
     if seat not in (1, 2, 3, 4):
         raise T400Error(f"--seat {seat}: expected 1..4 (1 bids first and leads, 4 deals)")
@@ -392,6 +415,8 @@ def bid(
     earlier_bids = parse_int_list(earlier, "--bids") or []
     check_bid_inputs(hand, seat, score_list, earlier_bids, variant, model, samples)
     show = (not as_json) if progress is None else progress
+    if kernels_to_compile(model):
+        click.echo(f"compiling kernels (first run only, about {60 if model == 'dd' else 30} s)...", err=True)
     with progress_bar("sampling", 1, enabled=show) as update:
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
@@ -424,13 +449,19 @@ def _print_bid(r, variant) -> None:
         click.echo(f"Earlier bids: {', '.join(f'seat {i + 1}: {b}' for i, b in enumerate(r.bids))}"
                    f"   (inference {'on' if r.infer else 'off'}; effective sample {r.effective_samples:,.0f})")  # fmt: skip
     model = "rollout, bots bid and all play " + r.policy if r.model == "rollout" else "solo double dummy"
-    click.echo(f"Model: {model}; {r.samples:,} deals (seed {r.seed}), {r.elapsed_s:.2f} s"
+    compiled = f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""
+    click.echo(f"Model: {model}; {r.samples:,} deal{'s' if r.samples != 1 else ''} (seed {r.seed}), {r.elapsed_s:.2f} s{compiled}"
                + ("" if r.target_met else "; precision target not reached (cap)"))  # fmt: skip
     if r.note:
         click.echo(f"Note: {r.note}")
-    click.echo(
-        f"\nYour tricks if you bid {r.recommended} (hands played): mean {r.tricks_mean:.2f} ± {r.tricks_mean_se:.2f}"
-    )
+    if r.warning:
+        click.echo(f"Warning: {r.warning}")
+    if r.tricks_bid == r.recommended:
+        heading = f"Your tricks if you bid {r.recommended} (hands played)"
+    else:
+        heading = f"Your tricks if you bid {r.tricks_bid}, the least bid that plays (hands played)"
+    spread = "" if r.tricks_mean_se != r.tricks_mean_se else f" ± {r.tricks_mean_se:.2f}"
+    click.echo(f"\n{heading}: mean {r.tricks_mean:.2f}{spread}")
     ks = [k for k in range(14) if r.tricks[k] == r.tricks[k] and r.tricks[k] >= 0.0005]
     click.echo(format_table(["tricks", *ks], [["P", *(f"{100 * r.tricks[k]:.1f}%" for k in ks)]]))
     click.echo("")
@@ -442,9 +473,23 @@ def _print_bid(r, variant) -> None:
     click.echo(
         format_table(["bid", "value", "P(make)", "P(dead)", "EV (points)", "P(best)"], rows, align="rrrrrr")
     )
-    line = f"\nRecommended: bid {r.recommended} (EV {r.row(r.recommended).ev:+.2f}; best with probability {100 * r.p_best:.0f}%"
-    if r.runner_up is not None:
-        line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"
+    killers = r.killing_bids
+    if killers:
+        playing = [row.bid for row in r.rows if row.bid not in killers]
+        span = f"{killers[0]}" if len(killers) == 1 else f"{killers[0]}-{killers[-1]}"
+        least = f"; {playing[0]} is the least that plays" if playing else ""
+        click.echo(f"\nBid{'s' if len(killers) > 1 else ''} {span} kill{'' if len(killers) > 1 else 's'} the hand"
+                   f" (the total stays short of the table minimum){least}.")  # fmt: skip
+    tied = r.tied
+    line = f"\nRecommended: bid {r.recommended} (EV {r.row(r.recommended).ev:+.2f}"
+    if len(tied) > 1:
+        line += f"; bids {', '.join(map(str, tied))} tie, the lowest is shown"
+    elif r.warning:
+        line += "; too uncertain to say how likely it is the best"
+    else:
+        line += f"; best with probability {100 * r.p_best:.0f}%"
+        if r.runner_up is not None:
+            line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"
     click.echo(line + ")")
 
 
@@ -667,7 +712,7 @@ def compile_kernels(as_json):
 @click.option(
     "--out",
     "out_path",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False),
     help="Where to write the model (default: the package's data file).",
 )
 @json_option
@@ -677,6 +722,8 @@ def fit_bidder(deals, iterations, seed, threads, out_path, as_json):
 
     from analyzer.games.t400.bidder import MODEL_FILE, fit_model
 
+    if out_path:
+        _outputs(out=out_path)
     with progress_bar("fitting", iterations, enabled=not as_json) as update:
         model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=update)
     path = out_path or str(resources.files("analyzer.data") / MODEL_FILE)
@@ -731,14 +778,15 @@ def _outputs(**paths) -> dict:
     seen = {}
     for name, path in given.items():
         folder = os.path.dirname(os.path.abspath(path)) or "."
+        option = name.replace("_", "-")
         if not os.path.isdir(folder):
-            raise T400Error(f"--{name} {path}: folder {folder} does not exist")
+            raise T400Error(f"--{option} {path}: folder {folder} does not exist")
         if not os.access(folder, os.W_OK):
-            raise T400Error(f"--{name} {path}: cannot write in {folder}")
+            raise T400Error(f"--{option} {path}: cannot write in {folder}")
         key = os.path.abspath(path)
         if key in seen:
-            raise T400Error(f"--{name} and --{seen[key]} both write {path}")
-        seen[key] = name
+            raise T400Error(f"--{option} and --{seen[key]} both write {path}")
+        seen[key] = option
     return given
 
 
@@ -1027,7 +1075,7 @@ def duel(
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--out", "out", default="reports", show_default=True, type=click.Path(file_okay=False),
-              help="The report folder (replaced as a whole when the new report is complete).")  # fmt: skip
+              help="The report folder: new, empty or an earlier report (--force for any other).")  # fmt: skip
 @click.option("--samples", type=click.IntRange(1000), default=8_000_000, show_default=True,
               help="Bidding guide: deals per seat and score bracket.")  # fmt: skip
 @click.option("--matches", type=click.IntRange(1), default=200_000, show_default=True,
@@ -1037,11 +1085,13 @@ def duel(
 @click.option("--scheduler", metavar="ADDRESS|local:N", help="Run the simulations on a Dask cluster.")
 @click.option("--html", is_flag=True, help="Also write report.html: one page, figures embedded.")
 @click.option("--resume", is_flag=True, help="Reuse the parts an interrupted run with the same sizes kept.")
+@click.option("--force", is_flag=True,
+              help="Write into a folder that holds other files (only the report's files are written).")  # fmt: skip
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal)."
 )
 @json_option
-def report(out, samples, matches, seed, threads, scheduler, html, resume, progress, as_json):
+def report(out, samples, matches, seed, threads, scheduler, html, resume, force, progress, as_json):
     """Write the strategy report: a bidding guide, a variants report and the method.
 
     Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
@@ -1059,7 +1109,7 @@ def report(out, samples, matches, seed, threads, scheduler, html, resume, progre
             update(int(1000 * fraction))
 
         result = build_report(
-            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume
+            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume, force
         )
         update(1000)
     if as_json:

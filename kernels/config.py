@@ -13,17 +13,57 @@ in every subfolder.
 
 import functools
 import hashlib
+import os
+import sys
+import tempfile
 from pathlib import Path
 
+import numba
 from numba import njit
 from numba.core import caching
 
-JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+KERNELS_DIR = Path(__file__).resolve().parent
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _cache_setting() -> bool:
+    """Whether kernels are cached on disk. When neither the package folder nor the user cache
+    directory can be written (a read-only install used by an account whose home is read-only),
+    the cache goes to a folder in the temporary directory, or is off: said in one line."""
+    if numba.config.CACHE_DIR or _writable(KERNELS_DIR / "__pycache__"):
+        return True
+    try:
+        from numba.misc.appdirs import AppDirs
+
+        user = Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)
+    except Exception:  # noqa: BLE001 - an unknown Numba layout: try the temporary folder
+        user = None
+    if user is not None and _writable(user):
+        return True
+    fallback = Path(tempfile.gettempdir()) / f"t400-numba-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    if _writable(fallback):
+        numba.config.CACHE_DIR = str(fallback)
+        print(
+            f"note: the package and the user cache are read-only; kernels are cached in {fallback}",
+            file=sys.stderr,
+        )
+        return True
+    print("note: no writable folder for the kernel cache; kernels compile on every run", file=sys.stderr)
+    return False
+
+
+JIT_OPTIONS = {"cache": _cache_setting(), "nogil": True, "error_model": "numpy"}
 
 JIT = njit(**JIT_OPTIONS)
 PJIT = njit(parallel=True, **JIT_OPTIONS)
-
-KERNELS_DIR = Path(__file__).resolve().parent
 
 
 def jit(*args, **kwargs):
@@ -84,3 +124,12 @@ def _install_locators() -> None:
 
 
 _install_locators()
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether ``dispatcher`` (a cached kernel) has compiled code on disk for the current sources
+    (so its first call loads rather than compiles). ``True`` when it cannot tell."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - private Numba API: when in doubt, say nothing
+        return True

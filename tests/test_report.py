@@ -26,13 +26,14 @@ def tunables():
 def test_small_report_is_complete(tmp_path, tunables):
     tunables(report_dd_deals=12, report_example_hands=2)
     out = tmp_path / "rep"
-    out.mkdir()
-    (out / "stale.txt").write_text("from an older report")
     r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "4096", "--matches", "300",
                                  "--seed", "3", "--html", "--json"])  # fmt: skip
     assert r.exit_code == 0, r.output
     result = json.loads(r.stdout)
-    assert not (out / "stale.txt").exists()  # the folder is replaced as a whole
+    assert json.loads((out / ".t400-report.json").read_text())["files"] == result["files"]
+    assert not [p for p in out.iterdir() if p.name.startswith(".t400-report-")], (
+        "no build or parts folder left"
+    )
     index = (out / "README.md").read_text()
     assert "t400 report" in index and "minutes" in index
     docs = ["README.md"] + [t for t in links_of(index) if t.endswith(".md")]
@@ -59,6 +60,47 @@ def test_small_report_is_complete(tmp_path, tunables):
     guide = pd.read_csv(out / "data" / "guide_hearts_top.csv")
     assert set(guide["seat"]) == {1, 2, 3, 4} and set(guide["bracket"]) == {"<=29", ">=30"}
     assert (guide["deals"].groupby([guide["seat"], guide["bracket"]]).sum() == 4096).all()
+
+
+def _tree(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
+    tunables(report_dd_deals=4, report_example_hands=1)
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "keep.txt").write_text("x")
+    (mine / "sub" / "notes.md").write_text("my notes")
+    before = _tree(mine)
+    args = ["--samples", "1000", "--matches", "10"]
+    r = CliRunner().invoke(cli, ["report", "--out", str(mine), *args])
+    assert r.exit_code == 2 and "not a t400 report" in r.stderr and "--force" in r.stderr
+    assert _tree(mine) == before and sorted(p.name for p in mine.iterdir()) == ["keep.txt", "sub"]
+    r = CliRunner().invoke(cli, ["report", "--out", str(mine), "--force", *args])
+    assert r.exit_code == 0, r.output
+    after = _tree(mine)
+    assert all(after[name] == content for name, content in before.items()), "every user file survives"
+    assert "README.md" in after and "data/seat_value.csv" in after
+    # a second run over its own report needs no --force and still keeps the user's files
+    (mine / "data" / "old_table.csv").write_text("from a previous report\n")
+    marker = json.loads((mine / ".t400-report.json").read_text())
+    marker["files"].append("data/old_table.csv")
+    (mine / ".t400-report.json").write_text(json.dumps(marker))
+    r = CliRunner().invoke(cli, ["report", "--out", str(mine), *args])
+    assert r.exit_code == 0, r.output
+    assert not (mine / "data" / "old_table.csv").exists(), "the previous report's own stale file goes"
+    assert all((mine / name).read_bytes() == content for name, content in before.items())
+
+
+def test_report_into_the_current_folder(tmp_path, tunables, monkeypatch):
+    tunables(report_dd_deals=4, report_example_hands=1)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["report", "--out", ".", "--samples", "1000", "--matches", "10"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "README.md").is_file() and (tmp_path / ".t400-report.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".t400-report.json"]
+    assert not list(tmp_path.parent.glob(".*-parts")), "nothing written beside the folder"
 
 
 def test_report_bad_input():
@@ -92,7 +134,7 @@ def test_smallest_sizes_still_make_a_report(tmp_path, tunables):
 
 def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     out = tmp_path / "rep"
-    parts = tmp_path / ".rep-parts"
+    parts = out / ".t400-report-parts"
     code, _, err = interrupt_t400(
         ["report", "--out", out, "--samples", "100000", "--matches", "200", "--seed", "2", "--no-progress"],
         lambda: len(list(parts.glob("guide-*.pkl"))) >= 2,
@@ -100,7 +142,7 @@ def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     assert code == 130, err
     assert err.startswith("Error: interrupted") and "--resume" in err
     kept = len(list(parts.glob("*.pkl")))
-    assert kept >= 2 and not out.exists()
+    assert kept >= 2 and sorted(p.name for p in out.iterdir()) == [".t400-report-parts"]
     tunables(report_dd_deals=4, report_example_hands=1)
     r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "100000", "--matches", "200",
                                  "--seed", "2", "--resume"])  # fmt: skip

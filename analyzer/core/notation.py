@@ -91,6 +91,7 @@ _SUIT_TAGS = {
     "♣": Suit.CLUBS,
     "♧": Suit.CLUBS,
 }
+_SUIT_SYMBOLS = "♠♤♥♡♦♢♣♧"
 _SUIT_NAMES = {**_SUIT_TAGS, **{s.name.lower(): s for s in Suit}}
 _SUIT_NAMES.update({s.name.lower()[:-1]: s for s in Suit})  # "spade", "heart", ...
 
@@ -329,12 +330,12 @@ def _parse_ranks(text: str, suit: Suit, where: str) -> int:
     if text in ("", "-"):
         return 0
     i = 0
-    upper = text.upper()
-    while i < len(upper):
-        if upper.startswith("10", i):
+    while i < len(text):
+        char = text[i].upper()  # one character at a time: some grow when upper-cased
+        if text.startswith("10", i):
             rank, i = Rank.TEN, i + 2
-        elif upper[i] in _RANK_CHARS:
-            rank, i = Rank(_RANK_CHARS.index(upper[i])), i + 1
+        elif len(char) == 1 and char in _RANK_CHARS:
+            rank, i = Rank(_RANK_CHARS.index(char)), i + 1
         else:
             raise T400Error(f"unknown rank {text[i]!r} in {where!r} (expected {_RANKS_HELP})")
         if lane >> rank & 1:
@@ -362,6 +363,8 @@ def _split_tagged(text: str) -> list[tuple[Suit, str, str]]:
             )
         j = i + 1
         if j < n and text[j] == ":":
+            j += 1
+        while j < n and text[j] == " " and ch in _SUIT_SYMBOLS:  # "♠ AKQ5 ♥ KJ4 ..."
             j += 1
         k = j
         while k < n and not text[k].isspace() and text[k].lower() not in _SUIT_TAGS:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import signal
+import sys
 import threading
 
 import numba
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import Interrupted, T400Error
 
 #: Deals per chunk unless a caller needs another size; a chunk's result never depends on threads.
 DEFAULT_CHUNK = 2048
@@ -60,29 +62,87 @@ def chunks_for(n: int, chunk_size: int = DEFAULT_CHUNK) -> int:
     return max(1, math.ceil(n / chunk_size))
 
 
+class _Interrupts:
+    """Ctrl-C state. In the command line (:func:`exit_on_interrupt`), Ctrl-C ends the process
+    at once unless a region that keeps its finished work is running (:func:`deferred_interrupt`),
+    where the first Ctrl-C only raises a flag that the region checks between kernel calls."""
+
+    cli = False
+    depth = 0
+    hit = False
+
+
+def _hard_exit(signum, frame):
+    if _Interrupts.depth > 0 and not _Interrupts.hit:
+        _Interrupts.hit = True
+        return
+    try:
+        sys.stderr.write("Error: interrupted\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
+
+
+@contextlib.contextmanager
+def exit_on_interrupt():
+    """The command line's Ctrl-C policy for the block: exit status 130 and one line, at once
+    (compiling, sampling or solving: no traceback, no half-written file, since every file is
+    written aside and renamed); inside :func:`deferred_interrupt` regions, stop cleanly."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, _hard_exit)
+    _Interrupts.cli, _Interrupts.hit, _Interrupts.depth = True, False, 0
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        _Interrupts.cli, _Interrupts.hit, _Interrupts.depth = False, False, 0
+
+
 @contextlib.contextmanager
 def deferred_interrupt():
     """Turn the first Ctrl-C into a flag checked between blocks (a kernel is never cut
-    half-way); a second Ctrl-C interrupts at once. Yields ``stop() -> bool``."""
-    hit = []
+    half-way); a second Ctrl-C interrupts at once. Yields ``stop() -> bool``; code anywhere
+    inside may call :func:`check_interrupt`. Regions nest."""
+    if _Interrupts.cli or _Interrupts.depth > 0:
+        _Interrupts.depth += 1
+        try:
+            yield _stopped
+        finally:
+            _Interrupts.depth -= 1
+        return
     if threading.current_thread() is not threading.main_thread():
         yield lambda: False
         return
 
     def handler(signum, frame):
-        if hit:
+        if _Interrupts.hit:
             raise KeyboardInterrupt
-        hit.append(signum)
+        _Interrupts.hit = True
 
     try:
         before = signal.signal(signal.SIGINT, handler)
     except (ValueError, OSError):
         yield lambda: False
         return
+    _Interrupts.depth, _Interrupts.hit = 1, False
     try:
-        yield lambda: bool(hit)
+        yield _stopped
     finally:
         signal.signal(signal.SIGINT, before)
+        _Interrupts.depth, _Interrupts.hit = 0, False
+
+
+def _stopped() -> bool:
+    return _Interrupts.hit
+
+
+def check_interrupt() -> None:
+    """Raise :class:`analyzer.Interrupted` if Ctrl-C was pressed inside the current
+    :func:`deferred_interrupt` region."""
+    if _Interrupts.hit and _Interrupts.depth > 0:
+        raise Interrupted("interrupted")
 
 
 def caused_by_interrupt(exc: BaseException) -> bool:

@@ -96,6 +96,7 @@ def solve_blocks(
     mode: str = "team",
     player: int | None = None,
     threads: int | None = None,
+    batch: int | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """:func:`solve_many` block by block: yields (index of the block's first deal, its tricks)
     as each block of up to ``config.get().solve_batch`` deals is solved, so a caller can keep finished work."""
@@ -104,7 +105,7 @@ def solve_blocks(
     hands = deals if isinstance(deals, np.ndarray) else deals_array(deals)
     workers = min(check_threads(threads), max(1, len(hands)))
     workspaces, tables = _SOLVERS.get(workers)
-    batch = config.get().solve_batch
+    batch = batch or config.get().solve_batch
     for start in range(0, len(hands), batch):
         block = hands[start : start + batch]
         with threads_used(workers):

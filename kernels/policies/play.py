@@ -23,7 +23,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from kernels.config import JIT, jit
+from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import popcount
 from kernels.core.tricks import power
 from kernels.policies.greedy import greedy_card
@@ -63,7 +63,7 @@ def store(record, n, card):
     """``record[n] = card``, or nothing when ``record`` is ``None`` (resolved at compile time)."""
 
 
-@overload(store, jit_options={"cache": True})
+@overload(store, jit_options={"cache": JIT_OPTIONS["cache"]})
 def _store(record, n, card):
     if isinstance(record, types.NoneType):
         return lambda record, n, card: None

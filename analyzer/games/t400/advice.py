@@ -28,16 +28,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer import config
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.notation import Hand, as_hand
-from analyzer.core.runtime import check_seed, threads_used
+from analyzer.core.runtime import check_seed, deferred_interrupt, threads_used
 from analyzer.core.stats import probability_best, ratio_se
 from analyzer.games.t400.bidder import INFER_TAU, bot_array
-from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids
+from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids, check_scores
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import rollout as kr
 
 MODELS = ("rollout", "dd")
+#: --samples above these would run for more than a day (rollout ~1e5 deals/s, dd ~10 deals/s).
+MAX_SAMPLES = {"rollout": 10**10, "dd": 10**6}
 DD_NOTE = (
     "dd: the player's tricks are the solo double-dummy result of each deal (the other three "
     "defend perfectly and see all cards): a pessimistic, perfect-defence figure"
@@ -88,6 +90,25 @@ class BidAnalysis:
     tricks_mean_se: float
     target_met: bool
     elapsed_s: float
+    #: Seconds spent compiling the kernels (or loading them from the disk cache) before sampling.
+    compile_s: float = 0.0
+    #: The bid whose trick distribution ``tricks`` is (the recommended one, unless it always
+    #: kills the hand: then the least bid that plays most often).
+    tricks_bid: int | None = None
+    #: A warning about the answer's precision, for the reader (``None`` when there is none).
+    warning: str | None = None
+
+    @property
+    def killing_bids(self) -> list[int]:
+        """The bids that always kill the hand (a dealer's bids that leave the total short)."""
+        return [r.bid for r in self.rows if r.p_dead >= 1.0 - 1e-12]
+
+    @property
+    def tied(self) -> list[int]:
+        """The bids whose EV equals the recommended one's exactly (for example 10-13 made surely)."""
+        best = self.row(self.recommended)
+        return [r.bid for r in self.rows if abs(r.ev - best.ev) <= 1e-9 and abs(r.ev_se - best.ev_se) <= 1e-9]
+
     note: str | None = None
     earlier_hearts: list[float | None] = field(default_factory=list)
 
@@ -114,7 +135,7 @@ class BidAnalysis:
             "tricks_se": [round(p, 6) for p in self.tricks_se],
             "tricks_mean": round(self.tricks_mean, 4),
             "tricks_mean_se": round(self.tricks_mean_se, 4),
-            "tricks_for_bid": self.recommended,
+            "tricks_for_bid": self.tricks_bid,
             "bids": [
                 {
                     "bid": r.bid,
@@ -138,7 +159,11 @@ class BidAnalysis:
             "precision_target_met": self.target_met,
             "earlier_hearts_mean": [None if h is None else round(h, 3) for h in self.earlier_hearts],
             "note": self.note,
+            "killing_bids": self.killing_bids,
+            "tied_bids": self.tied if len(self.tied) > 1 else [],
+            "warning": self.warning,
             "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
         }
 
     def dataframe(self):
@@ -175,6 +200,7 @@ def check_bid_inputs(hand, seat, scores, bids, variant, model="rollout", samples
     scores = tuple(scores)
     if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) for s in scores):
         raise T400Error(f"scores {list(scores)}: expected 4 whole numbers, seat 1 first")
+    check_scores(scores)
     bids = tuple(bids)
     if len(bids) != seat - 1:
         raise T400Error(
@@ -187,6 +213,11 @@ def check_bid_inputs(hand, seat, scores, bids, variant, model="rollout", samples
         raise T400Error(f"unknown model {model!r} (expected rollout or dd)")
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise T400Error(f"samples {samples!r}: expected a whole number of at least 1")
+    if samples is not None and samples > MAX_SAMPLES[model]:
+        raise T400Error(
+            f"samples {samples:,}: more than a day's work for the {model} model on this kind of machine "
+            f"(at most {MAX_SAMPLES[model]:,})"
+        )
     return h, tuple(int(s) for s in scores), tuple(int(b) for b in bids), v
 
 
@@ -316,7 +347,6 @@ def recommend_bid(
     >>> a.recommended, a.row(13).p_make, a.row(a.recommended).value
     (10, 1.0, 40)
     """
-    start = time.perf_counter()
     check_seed(seed)
     h, scores, bids, v = check_bid_inputs(hand, seat, scores, bids, variant, model, samples)
     lineup = lineup_array("ev", policy)
@@ -325,6 +355,8 @@ def recommend_bid(
     infer = bool(infer) and seat > 1
     target_se = config.get().advice_target_se if target_se is None else target_se
     query = _Query(h, seat, scores, bids, v, lineup, bot, candidates, seed, infer)
+    compile_s = _compile(query, model)
+    start = time.perf_counter()
     if model == "dd":
         totals, target_met = _run_dd(query, samples, threads, target_se, progress)
         note = DD_NOTE
@@ -344,8 +376,14 @@ def recommend_bid(
     else:
         margin = margin_se = 0.0
     rec = rows[best]
-    tricks = rec.tricks if rec.p_make is not None else _pooled_tricks(totals)
-    a = totals.acc[best]
+    # The trick distribution shown is the recommended bid's; when that bid always kills the hand,
+    # it is the one of the least bid that plays most often (a real distribution with its own SE).
+    shown = best
+    if rec.p_make is None:
+        alive = [j for j, r in enumerate(rows) if r.p_make is not None]
+        shown = min(alive, key=lambda j: (rows[j].p_dead, rows[j].bid)) if alive else best
+    tricks = rows[shown].tricks if rows[shown].p_make is not None else _pooled_tricks(totals)
+    a = totals.acc[shown]
     alive_w = a[kr.R_W] - a[kr.R_DEAD]
     alive_w2 = a[kr.R_W2] - a[kr.R_DEAD + 1]
     ess_alive = alive_w * alive_w / alive_w2 if alive_w2 > 0 else 0.0
@@ -380,9 +418,27 @@ def recommend_bid(
         tricks_mean_se=math.sqrt(var / ess_alive) if ess_alive > 0 else float("nan"),
         target_met=target_met,
         elapsed_s=time.perf_counter() - start,
+        compile_s=compile_s,
+        tricks_bid=rows[shown].bid,
+        warning=_precision_warning(totals, w_total, w2_total),
         note=note,
         earlier_hearts=hearts,
     )
+
+
+#: Below these, figures are shown with a warning instead of a confident recommendation.
+MIN_DEALS = 200
+MIN_EFFECTIVE = 50
+
+
+def _precision_warning(t: _Totals, w_total: float, w2_total: float) -> str | None:
+    ess = w_total * w_total / w2_total if w2_total > 0 else 0.0
+    if t.deals < MIN_DEALS:
+        return f"only {t.deals:,} deals: too few for these figures to mean much (use --samples {MIN_DEALS * 10:,} or more)"
+    if ess < MIN_EFFECTIVE:
+        return (f"the earlier bids leave an effective sample of only {ess:.0f} deals: the figures are "
+                "rough (use more --samples)")  # fmt: skip
+    return None
 
 
 def _pooled_tricks(t: _Totals) -> list[float]:
@@ -401,6 +457,37 @@ def _max_p_make_se(t: _Totals) -> float:
         _, se = ratio_se(alive_w, alive_w2, a[j, kr.R_MAKE], a[j, kr.R_MAKE + 1], a[j, kr.R_MAKE + 1])
         worst = max(worst, se)
     return worst
+
+
+def kernels_to_compile(model: str = "rollout") -> bool:
+    """Whether the kernels of ``model`` have no compiled code on disk yet (the first run compiles
+    them: about half a minute for the rollout, a minute with the solver)."""
+    from kernels.config import is_cached
+
+    if model == "dd":
+        from kernels.core import dd
+
+        return not (is_cached(kr.deal_and_bid) and is_cached(kr.score_solved) and is_cached(dd.solve_batch))
+    return not is_cached(kr.rollout)
+
+
+def _compile(q: _Query, model: str) -> float:
+    """Compile (or load) the query's kernels on a throw-away deal; seconds taken. Results are
+    not affected: every chunk has its own random stream."""
+    start = time.perf_counter()
+    args = q.kernel_args()
+    if model == "dd":
+        from analyzer.core.solve import solve
+
+        rules, _, _, _, seat, scores, _, candidates, _, _ = args
+        hands, weights, later = kr.deal_and_bid(q.seed, 0, 1, 1, *args)
+        kr.score_solved(
+            rules, hands, weights, later, np.zeros(1, dtype=np.int64), seat, scores, candidates, 1, 1
+        )
+        solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
+    else:
+        kr.rollout(q.seed, 0, 1, 1, *args)
+    return time.perf_counter() - start
 
 
 @dataclass(frozen=True)
@@ -433,10 +520,12 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
     totals = _Totals.empty(len(q.candidates))
 
     def run(first, n_chunks, chunk):
+        if stop():
+            raise Interrupted("interrupted")
         out = kr.rollout(q.seed, first, n_chunks, chunk, *args)
         totals.add(*out, deals=n_chunks * chunk)
 
-    with threads_used(threads):
+    with threads_used(threads), deferred_interrupt() as stop:
         if samples is not None:
             chunk = min(cfg.advice_chunk, samples)
             n_chunks = math.ceil(samples / chunk)
@@ -464,26 +553,36 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
 
 
 def _run_dd(q: _Query, samples, threads, target_se, progress):
-    """Deal and bid as the rollout does; the player's tricks are solo double dummy."""
-    from analyzer.core.solve import solve_many
+    """Deal and bid as the rollout does; the player's tricks are solo double dummy. Block by
+    block (memory stays flat in the number of deals); Ctrl-C is seen within about a second."""
+    from analyzer.core.solve import solve_blocks
 
     cfg = config.get()
     n = samples if samples is not None else cfg.advice_dd_deals
     chunk = min(cfg.advice_chunk, n)
     n_chunks = math.ceil(n / chunk)
     args = q.kernel_args()
-    with threads_used(threads):
-        hands, weights, later = kr.deal_and_bid(q.seed, 0, n_chunks, chunk, *args)
-        live = np.flatnonzero(weights > 0)
-        tricks = np.zeros(len(weights), dtype=np.int64)
-        if len(live):
-            deals = [tuple(int(x) for x in hands[i]) for i in live]
-            tricks[live] = solve_many(
-                [[Hand(b) for b in d] for d in deals], trump="hearts", leader=1, mode="solo", player=q.seat,
-                threads=threads, progress=progress,
-            )  # fmt: skip
-    totals = _Totals.empty(len(q.candidates))
     rules, _, _, _, seat, scores, _, candidates, _, _ = args
-    out = kr.score_solved(rules, hands, weights, later, tricks, seat, scores, candidates, n_chunks, chunk)
-    totals.add(*out, deals=n_chunks * chunk)
+    totals = _Totals.empty(len(q.candidates))
+    solved = 0
+    with threads_used(threads) as workers, deferred_interrupt() as stop:
+        for first in range(0, n_chunks, cfg.advice_batch_chunks):
+            count = min(cfg.advice_batch_chunks, n_chunks - first)
+            hands, weights, later = kr.deal_and_bid(q.seed, first, count, chunk, *args)
+            live = np.flatnonzero(weights > 0)
+            tricks = np.zeros(len(weights), dtype=np.int64)
+            # small blocks of deals, so that Ctrl-C is seen within about a second
+            for start, block in solve_blocks(
+                np.ascontiguousarray(hands[live]), "hearts", 1, "solo", q.seat, threads, 2 * workers
+            ):
+                tricks[live[start : start + len(block)]] = block
+                solved += len(block)
+                if progress:
+                    progress(first * chunk + start + len(block), n_chunks * chunk)
+                if stop():
+                    raise Interrupted("interrupted")
+            out = kr.score_solved(
+                rules, hands, weights, later, tricks, seat, scores, candidates, count, chunk
+            )
+            totals.add(*out, deals=count * chunk)
     return totals, _max_p_make_se(totals) <= target_se

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import config
-from analyzer.core.runtime import check_seed, threads_used
+from analyzer.core.runtime import check_interrupt, check_seed, threads_used
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, Variant, as_variant
 from analyzer.games.t400.simulate import lineup_array
@@ -112,8 +112,11 @@ def simulate_seat(
     ranges = [(base + first, min(per_task, n_chunks - first)) for first in range(0, n_chunks, per_task)]
     task = _SeatTask(seed, seat - 1, scores, v, cfg.guide_chunk, bidder_model)
     if map_chunks is None:
+        parts = []
         with threads_used(threads):
-            parts = [task(r) for r in ranges]
+            for r in ranges:
+                check_interrupt()
+                parts.append(task(r))
     else:
         parts = map_chunks(task, ranges)
     hands = np.concatenate([p[0] for p in parts])

@@ -37,6 +37,8 @@ from kernels.t400 import rules as kt
 #: Rounds (dead hands included) after which an unfinished match is stopped.
 DEFAULT_CAP = 200
 MAX_CAP = 10_000
+#: Matches in one run: about a day at ~1e5 matches/s, and the most whose rows fit in memory.
+MAX_MATCHES = 10**9
 
 TEAMS = TEAM_LABELS
 
@@ -103,6 +105,10 @@ def _per_player(value, convert, what: str) -> list[str]:
 def check_matches(matches) -> int:
     if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 1:
         raise T400Error(f"matches {matches!r}: expected a positive whole number")
+    if matches > MAX_MATCHES:
+        raise T400Error(
+            f"matches {matches:,}: more than a day's work on this kind of machine (at most {MAX_MATCHES:,} a run)"
+        )
     return int(matches)
 
 

@@ -25,6 +25,9 @@ from kernels.t400 import rules as kr
 SCORE_STEPS = (30, 40, 50)
 MIN_BID, MAX_BID = 2, 13
 TRICKS = 13
+#: Bounds that keep every figure meaningful (and within the kernels' 64-bit integers).
+MAX_TARGET = 1000
+MAX_SCORE = 10_000
 #: Hearts is trump in every hand (see OPEN_POINTS); seat 1 leads the first trick.
 TRUMP = Suit.HEARTS
 FIRST_LEADER = 1
@@ -93,12 +96,19 @@ class Variant:
     game: str = field(default="400")
 
     def __post_init__(self):
-        if not isinstance(self.target, (int, np.integer)) or self.target < 1:
-            raise T400Error(f"target {self.target!r}: expected a positive whole number (31, 41, 61, ...)")
-        if not isinstance(self.table_min, (int, np.integer)) or not (1 <= self.table_min <= 52):
+        if not isinstance(self.name, str) or not self.name:
+            raise T400Error(f"variant name {self.name!r}: expected a word")
+        if not _whole(self.target) or not (1 <= self.target <= MAX_TARGET):
+            raise T400Error(
+                f"target {self.target!r}: expected a whole number from 1 to {MAX_TARGET} (31, 41, 61, ...)"
+            )
+        if not _whole(self.table_min) or not (1 <= self.table_min <= 52):
             raise T400Error(
                 f"table minimum {self.table_min!r}: expected a number of tricks 1..52 (11, 12, 13)"
             )
+        for name in ("table_min_rises", "min_bid_rises"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise T400Error(f"{name.replace('_', '-')} {getattr(self, name)!r}: expected True or False")
         if self.score_table not in SCORE_TABLES:
             raise T400Error(f"score table {self.score_table!r}: expected one of {', '.join(SCORE_TABLES)}")
         if self.tie_break not in TIE_BREAKS:
@@ -201,6 +211,10 @@ class Variant:
         return pack_rules(self)
 
 
+def _whole(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def _steps(score: int) -> int:
     """How many of the 30/40/50 thresholds ``score`` has reached."""
     return sum(score >= s for s in SCORE_STEPS)
@@ -234,9 +248,9 @@ PRESETS: dict[str, Variant] = {
     ),
 }
 PRESET_DESCRIPTIONS = {
-    "dananeer": "Tarneeb 400 on Dananeer (seed 000): the default",
-    "qahwa": "400 in the Qahwa app (seed 001), house-rule switches at their defaults",
-    "syrian41": "Syrian 41 (seeds 001, 004): bids of 5+ worth double, no rising minimums",
+    "dananeer": "Tarneeb 400 as the Dananeer app plays it (rule text 000): the default",
+    "qahwa": "400 as the Qahwa app plays it (rule text 001), its house rules at their defaults",
+    "syrian41": "Syrian 41 (rule texts 001 and 004): bids of 5 or more worth double, no rising minimums",
 }
 
 
@@ -356,9 +370,16 @@ def _check_four(values: Sequence[int], what: str) -> tuple[int, ...]:
     if len(values) != 4:
         raise T400Error(f"{what}: expected 4 values (one per seat), got {len(values)}")
     for v in values:
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+        if not _whole(v):
             raise T400Error(f"{what}: {v!r} is not a whole number")
+        if what == "scores" and not -MAX_SCORE <= v <= MAX_SCORE:
+            raise T400Error(f"{what}: {v} is not a score (expected -{MAX_SCORE:,} to {MAX_SCORE:,})")
     return tuple(int(v) for v in values)
+
+
+def check_scores(scores: Sequence[int]) -> tuple[int, ...]:
+    """Four scores in seat order, each a whole number within +/- :data:`MAX_SCORE`."""
+    return _check_four(scores, "scores")
 
 
 def check_bids(variant: Variant, scores: Sequence[int], bids: Sequence[int], first_seat: int = 1) -> None:

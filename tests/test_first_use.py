@@ -1,0 +1,176 @@
+"""What a new user meets first: Ctrl-C, strict JSON, bare `t400`, bad input of every kind."""
+
+import json
+import math
+import time
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Card, Rank, Suit, parse_deal, parse_hand
+from analyzer.core.strains import Strain
+from analyzer.games.t400.matches import parse_config
+from analyzer.games.t400.rules import PRESETS, Variant, parse_variant_spec
+from cli import cli, to_json
+from interrupt import interrupt_t400
+
+HAND = "AKQ5.KJ4.T93.862"
+
+
+def strict_json(text: str):
+    """Parse JSON the way a browser does: NaN and Infinity are errors."""
+
+    def refuse(name):
+        raise ValueError(f"not JSON: {name}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+# -- Ctrl-C ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args,wait",
+    [
+        (["bid", HAND, "--samples", "3000000"], 1.0),  # while compiling or loading
+        (["bid", HAND, "--samples", "3000000"], 6.0),  # while sampling
+        (["bid", HAND, "--seat", "2", "--bids", "4", "--model", "dd", "--samples", "5000"], 1.5),
+        (["bid", HAND, "--seat", "2", "--bids", "4", "--model", "dd", "--samples", "5000"], 8.0),
+    ],
+)
+def test_ctrl_c_ends_bid_at_once_with_one_line(args, wait):
+    start = time.time()
+    sent = []
+
+    def ready():
+        if time.time() - start >= wait:
+            sent.append(time.time())
+            return True
+        return False
+
+    code, out, err = interrupt_t400(args, ready, timeout=120)
+    took = time.time() - sent[0]
+    assert code == 130, (code, err)
+    assert err.strip().splitlines()[-1].startswith("Error: interrupted"), err
+    assert "Traceback" not in err and out == ""
+    assert took < 3.0, f"{took:.1f} s to stop"
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bid", "5432.52.T987.543", "--seat", "4", "--bids", "3,3,2", "--json", "--samples", "2000"],
+        ["bid", HAND, "--samples", "1", "--json"],
+        ["bid", "-.AKQJT98765432.-.-", "--samples", "300", "--json"],
+        ["rules", "--json"],
+        ["score", "--bids", "2,2,2,2", "--json"],
+        ["solve", "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", "--trump", "none", "--json", "--cards"],
+        ["simulate", "--matches", "3", "--json"],
+        ["variants", "dananeer", "qahwa", "--matches", "3", "--json"],
+        ["duel", "--matches", "2", "--json"],
+    ],
+)
+def test_every_json_output_is_strict_json(args):
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    strict_json(r.stdout)
+
+
+def test_a_bid_that_always_kills_the_hand_has_null_not_nan():
+    r = CliRunner().invoke(cli, ["bid", "5432.52.T987.543", "--seat", "4", "--bids", "3,3,2", "--json",
+                                 "--samples", "2000"])  # fmt: skip
+    data = strict_json(r.stdout)
+    chosen = next(b for b in data["bids"] if b["bid"] == data["recommended"])
+    if chosen["p_dead"] == 1.0:
+        assert data["tricks_mean_se"] is None and chosen["p_make"] is None
+
+
+def test_to_json_writes_null_for_nan_and_infinity():
+    assert strict_json(to_json({"a": math.nan, "b": [math.inf, 1.5], "c": -math.inf})) == {
+        "a": None, "b": [None, 1.5], "c": None,
+    }  # fmt: skip
+
+
+# -- the command itself -------------------------------------------------------------------------
+def test_bare_t400_prints_the_help():
+    r = CliRunner().invoke(cli, [])
+    assert r.exit_code == 0
+    assert "Usage:" in r.stdout and "Commands:" in r.stdout and len(r.stdout.splitlines()) > 10
+    assert "Error" not in r.output
+
+
+def test_a_hand_or_deal_starting_with_a_void_is_an_argument():
+    r = CliRunner().invoke(cli, ["bid", "-.AKQJT98765432.-.-", "--samples", "200", "--json"])
+    assert r.exit_code == 0, r.output
+    assert strict_json(r.stdout)["recommended"] == 10
+    r = CliRunner().invoke(cli, ["solve", "-.AKQ.-.- -.432.-.- -.JT9.-.- -.876.-.-", "--trump", "none"])
+    assert r.exit_code == 0 and r.stdout.startswith("seats 1+3 take 3"), r.output
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["bid", HAND, "--scores", "20,-12,100000000000000000000,-14"], "not a score"),
+        (["bid", HAND, "--target", "99999999999999999999"], "target"),
+        (["bid", "AKQ5.KJ4.T93.86ǰ"], "unknown rank 'ǰ'"),
+        (["bid", HAND, "--samples", "100000000000"], "more than a day"),
+        (["simulate", "--matches", "1000000000000"], "more than a day"),
+        (["simulate", "--matches", "5", "--per-match", "/nonexistent/x.csv"], "--per-match"),
+        (["fit-bidder", "--deals", "10000", "--out", "/nonexistent/model.npz"], "does not exist"),
+        (["bid", HAND, "--bidder-model", "/nonexistent/model.npz"], "no bidder model"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: ") and message in r.stderr and len(r.stderr.splitlines()) == 1
+    assert "Traceback" not in r.output
+
+
+def test_variant_switches_have_their_types():
+    v = PRESETS["dananeer"]
+    for bad in ({"table_min_rises": "no"}, {"target": True}, {"name": 13}, {"target": 10**20}):
+        with pytest.raises(T400Error):
+            v.with_(**bad)
+
+
+# -- fuzz: every public parser either reads its input or raises T400Error ----------------------------
+_TEXT = st.text(alphabet=st.sampled_from("AKQJT98765432akqjt10.-: |/,;SHDCshdc♠♥♦♣♤♡♢♧xǰßﬁ\t\n"), max_size=60)
+_PARSERS = [
+    lambda s: parse_hand(s),
+    lambda s: parse_hand(s, size=None),
+    lambda s: parse_deal(s),
+    Card.parse,
+    Suit.parse,
+    Rank.parse,
+    Strain.parse,
+    parse_variant_spec,
+    parse_config,
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.one_of(_TEXT, st.text(max_size=40)), which=st.integers(0, len(_PARSERS) - 1))
+def test_parsers_never_fail_with_anything_but_a_t400_error(text, which):
+    try:
+        _PARSERS[which](text)
+    except T400Error:
+        pass
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.text(max_size=8), st.floats())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    changes=st.dictionaries(st.sampled_from([f for f in Variant.__dataclass_fields__]), _VALUES, max_size=3)
+)
+def test_variant_switches_are_checked(changes):
+    try:
+        v = PRESETS["qahwa"].with_(**changes)
+    except T400Error:
+        return
+    v.kernel_rules()  # whatever is accepted also packs for the kernels
+    assert isinstance(v.table_min_rises, bool) and isinstance(v.target, int) and 1 <= v.target <= 1000
