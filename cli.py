@@ -318,8 +318,10 @@ def score(variant, scores, bids, tricks, as_json):
             ]
         )
     click.echo(f"Variant: {variant.label}")
-    click.echo(format_table(["", "before", "bid", "value", "tricks", "", "change", "after"], rows))
+    click.echo(format_table(["", "before", "bid", "value", "tricks", "result", "change", "after"], rows))
     total = sum(result.bids)
+    if result.dead and result.tricks is not None:
+        click.echo("Note: the hand is dead, so the tricks given are not scored.")
     if result.dead:
         who = "the next dealer" if result.dealer_advances else "the same dealer"
         click.echo(
@@ -417,6 +419,8 @@ def bid(
     show = (not as_json) if progress is None else progress
     if kernels_to_compile(model):
         click.echo(f"compiling kernels (first run only, about {60 if model == 'dd' else 30} s)...", err=True)
+    if model == "dd":
+        _dd_note(samples, threads)
     with progress_bar("sampling", 1, enabled=show) as update:
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
@@ -426,13 +430,35 @@ def bid(
         from analyzer.reports.figures import plot_bid
 
         plot_bid(result, plot_path)
+        _wrote(plot_path)
     if as_json:
         emit_json(result.to_dict())
         return
     _print_bid(result, variant)
 
 
+#: Solo double-dummy solves per second and thread, measured (benchmarks/dd_vs_dds.py: 163 ms a deal).
+DD_DEALS_PER_S = 6
+
+
+def _dd_note(samples: int | None, threads: int | None) -> None:
+    """Say, before a long ``--model dd`` run, how long it takes and what its size buys."""
+    from analyzer import config
+    from analyzer.core.runtime import check_threads
+
+    n = samples or config.get().advice_dd_deals
+    rate = DD_DEALS_PER_S * check_threads(threads)
+    seconds = n / rate
+    if seconds > 30:
+        click.echo(f"note: --model dd solves about {rate} deals a second here: {n:,} deals take about "
+                   f"{seconds / 60:.0f} minutes and give each P(make) to within about "
+                   f"±{50 / math.sqrt(n):.1f} percentage points (one SE)", err=True)  # fmt: skip
+
+
 def _check_writable(path: str) -> None:
+    from analyzer.reports.figures import figure_format
+
+    figure_format(path)
     folder = os.path.dirname(os.path.abspath(path)) or "."
     if not os.path.isdir(folder):
         raise T400Error(f"--plot {path}: folder {folder} does not exist")
@@ -516,7 +542,7 @@ def _read_deal_lines(path: str) -> list[str]:
             analyzer.parse_deal(line)
         except T400Error as exc:
             raise T400Error(f"{path} line {n}: {exc}") from None
-        deals.append(line)
+        deals.append((n, line))
     if not deals:
         raise T400Error(f"{path}: no deals (one deal a line)")
     return deals
@@ -550,8 +576,7 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
     who = leader if player is None else player
     side = dd_solve.side_of(mode, leader, player)
     if path is not None:
-        deals = _read_deal_lines(path)
-        _solve_batch(deals, trump, leader, mode, player, threads, as_json, who, side)
+        _solve_batch(_read_deal_lines(path), trump, leader, mode, player, threads, as_json, who, side)
         return
     parsed = analyzer.parse_deal(deal)
     tricks = dd_solve.solve(parsed, trump=trump, leader=leader, mode=mode, player=player)
@@ -563,31 +588,36 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
     if as_json:
         emit_json(record)
         return
-    whose = f"seat {who}" if mode == "solo" else f"seats {side[0]}+{side[1]}"
-    click.echo(f"{whose} take {tricks} of {parsed.size} tricks ({trump} trump, seat {leader} leads, "
+    whose = f"seat {who} takes" if mode == "solo" else f"seats {side[0]}+{side[1]} take"
+    strain = "no trump" if trump == "none" else f"{trump} trump"
+    click.echo(f"{whose} {tricks} of {parsed.size} tricks ({strain}, seat {leader} leads, "
                f"{mode}: double dummy, perfect play by all)")  # fmt: skip
     if scores:
         click.echo(f"After each lead by seat {leader}:")
         click.echo(format_table(["card", "tricks"], [[c.symbol, v] for c, v in scores.items()]))
 
 
-def _solve_batch(deals, trump, leader, mode, player, threads, as_json, who, side) -> None:
-    """Solve a batch, printing each block's results as it finishes: Ctrl-C stops after the
-    current block, and everything finished stays printed (a JSON list is closed properly)."""
+def _solve_batch(lines, trump, leader, mode, player, threads, as_json, who, side) -> None:
+    """Solve a batch (``(line number, deal)`` pairs), printing each block's results as it
+    finishes: Ctrl-C stops after the current block, and everything finished stays printed (a
+    JSON list is closed properly). Each result names its line."""
     from analyzer.core import solve as dd_solve
     from analyzer.core.runtime import deferred_interrupt
 
+    deals = [deal for _, deal in lines]
     hands = dd_solve.deals_array(deals)
     done = 0
     show = not as_json and len(deals) > 1
     with deferred_interrupt() as stop, progress_bar("solving", len(deals), enabled=show) as update:
         for start, block in dd_solve.solve_blocks(hands, trump, leader, mode, player, threads):
             for i, t in enumerate(block):
+                line, deal = lines[start + i]
                 if as_json:
-                    text = to_json(_solve_record(deals[start + i], t, trump, leader, mode, who, side))
+                    record = {"line": line, **_solve_record(deal, t, trump, leader, mode, who, side)}
+                    text = to_json(record)
                     click.echo(("[\n  " if done == 0 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
                 else:
-                    click.echo(int(t))
+                    click.echo(f"line {line}: {int(t)}")
                 done += 1
             update(done, len(deals))
             if stop():
@@ -730,6 +760,7 @@ def fit_bidder(deals, iterations, seed, threads, out_path, as_json):
     tmp = path + ".tmp.npz"
     model.save(tmp)
     os.replace(tmp, path)
+    _wrote(path)
     if as_json:
         emit_json({"path": path, **model.meta})
         return
@@ -799,8 +830,13 @@ def _table_format(path: str, option: str) -> str:
     raise T400Error(f"--{option} {path}: expected a .csv or .parquet file")
 
 
+def _wrote(path: str) -> None:
+    """Announce a written file on stderr (stdout stays for the results)."""
+    click.echo(f"wrote {path}", err=True)
+
+
 def _write_table(df, path: str, fmt: str) -> None:
-    """Write a DataFrame atomically (a temporary file renamed into place)."""
+    """Write a DataFrame atomically (a temporary file renamed into place), and say so."""
     tmp = f"{path}.tmp-{os.getpid()}"
     try:
         if fmt == "parquet":
@@ -811,6 +847,7 @@ def _write_table(df, path: str, fmt: str) -> None:
         else:
             df.to_csv(tmp, index=False)
         os.replace(tmp, path)
+        _wrote(path)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -943,7 +980,12 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
     result = run.results[0]
     summary = am.summarize_matches(result["rows"])
     if hands_path:
-        _write_table(am.rounds_frame(result["rounds"], result["hands"]), hands_path, hands_fmt)
+        from analyzer.core.notation import dot_strings
+
+        frame = am.rounds_frame(result["rounds"], result["hands"])
+        for s in range(1, 5):  # hands in dot notation in the file (the API keeps bitboards)
+            frame[f"cards{s}"] = dot_strings(frame[f"cards{s}"].to_numpy())
+        _write_table(frame, hands_path, hands_fmt)
     if matches_path:
         _write_table(am.match_frame(result["rows"]), matches_path, matches_fmt)
     if "csv" in outs:
@@ -987,6 +1029,8 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
     if len(set(labels)) != len(labels):
         raise T400Error(f"the same variant is given twice: {', '.join(labels)}")
     _outputs(csv=csv_path, plot=plot_path)
+    if plot_path:
+        _check_writable(plot_path)
     if csv_path:
         _table_format(csv_path, "csv")
     if resume and not csv_path:
@@ -1005,6 +1049,7 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
         from analyzer.reports.figures import plot_variants
 
         plot_variants(table, plot_path, title=f"{matches:,} matches per variant, same deals (seed {seed})")
+        _wrote(plot_path)
     run.done()
     if as_json:
         emit_json({"matches": matches, "seed": seed, "variants": labels, "elapsed_s": elapsed,

@@ -6,6 +6,7 @@ import json
 import pandas as pd
 from click.testing import CliRunner
 
+from analyzer.core.notation import Deal, parse_hand
 from cli import cli
 from interrupt import interrupt_t400
 
@@ -40,6 +41,9 @@ def test_simulate_table_and_files(tmp_path):
     rounds = pd.read_csv(hands)
     assert set(rounds["match"]) == set(range(120))
     assert {"bid1", "tricks4", "cards2", "score_before3", "dead"} <= set(rounds.columns)
+    for s in range(1, 5):  # every hand in dot notation, 13 cards, the four a whole deck
+        assert all(len(parse_hand(h)) == 13 for h in rounds[f"cards{s}"].head(30))
+    assert str(Deal(tuple(parse_hand(rounds[f"cards{s}"][0]) for s in range(1, 5))))
     table = pd.read_parquet(summary)
     assert int(table[(table.section == "run") & (table.key == "matches")]["value"].iloc[0]) == 120
     assert not (tmp_path / "hands.csv.parts").exists()
@@ -99,9 +103,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in r.output
 
 
-def test_unreachable_scheduler_exits_1():
+def test_unreachable_scheduler_is_bad_input():
     r = run("simulate", "--matches", "10", "--scheduler", "tcp://127.0.0.1:9")
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert r.stderr.startswith("Error: cannot connect to the Dask scheduler")
 
 

@@ -40,12 +40,13 @@ def test_solve_batch_from_stdin_in_input_order(tmp_path):
     text = f"# two deals\n{DEAL}\n\nA.-.-.- -.A.-.- -.-.A.- -.-.-.A\n"
     r = run("solve", "--file", "-", "--trump", "none", input=text)
     assert r.exit_code == 0, r.output
-    assert r.stdout.split() == ["4", "1"]
+    assert r.stdout.splitlines() == ["line 2: 4", "line 4: 1"]  # each result names its line
     path = tmp_path / "deals.txt"
     path.write_text(text)
     r = run("solve", "--file", str(path), "--json")
     data = json.loads(r.stdout)
     assert [d["tricks"] for d in data] == [7, 0]  # hearts: seat 2 ruffs the spade ace
+    assert [d["line"] for d in data] == [2, 4]
 
 
 @pytest.mark.parametrize(
@@ -95,5 +96,9 @@ def test_ctrl_c_keeps_the_finished_results(tmp_path):
         assert err.startswith("Error: interrupted after") and "of 3,000 deals" in err
         done = int(err.split("after ")[1].split(" of")[0].replace(",", ""))
         assert 0 < done < 3000 and done % 64 == 0
-        results = [r["tricks"] for r in json.loads(out)] if as_json else [int(x) for x in out.split()]
+        results = (
+            [r["tricks"] for r in json.loads(out)]
+            if as_json
+            else [int(x.split(": ")[1]) for x in out.splitlines()]
+        )
         assert len(results) == done

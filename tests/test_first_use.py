@@ -78,13 +78,15 @@ def test_every_json_output_is_strict_json(args):
     strict_json(r.stdout)
 
 
-def test_a_bid_that_always_kills_the_hand_has_null_not_nan():
-    r = CliRunner().invoke(cli, ["bid", "5432.52.T987.543", "--seat", "4", "--bids", "3,3,2", "--json",
-                                 "--samples", "2000"])  # fmt: skip
-    data = strict_json(r.stdout)
+def test_a_dealer_whose_best_bid_kills_the_hand_is_told_so():
+    args = ["bid", "5432.52.T987.543", "--seat", "4", "--bids", "3,3,2", "--samples", "2000"]
+    data = strict_json(CliRunner().invoke(cli, [*args, "--json"]).stdout)
     chosen = next(b for b in data["bids"] if b["bid"] == data["recommended"])
-    if chosen["p_dead"] == 1.0:
-        assert data["tricks_mean_se"] is None and chosen["p_make"] is None
+    assert data["recommended"] == 2 and chosen["p_dead"] == 1.0 and chosen["p_make"] is None
+    assert data["killing_bids"] == [2] and data["tricks_for_bid"] == 3  # the least bid that plays
+    assert data["tricks_mean_se"] is not None and data["tricks_mean_se"] > 0
+    text = CliRunner().invoke(cli, args).stdout
+    assert "Bid 2 kills the hand" in text and "3 is the least that plays" in text and "± nan" not in text
 
 
 def test_to_json_writes_null_for_nan_and_infinity():

@@ -373,7 +373,7 @@ variant_st = st.sampled_from(
 @st.composite
 def rounds(draw):
     variant = draw(variant_st)
-    scores = draw(scores_st)
+    scores = draw(scores_st.filter(lambda s: match_winner(variant, s)[0] is None))
     bids = [draw(st.integers(variant.min_bid(s), 13)) for s in scores]
     t = draw(tricks_st)
     return variant, scores, bids, [*t, 13 - sum(t)]
@@ -399,3 +399,10 @@ def test_settle_round_invariants(case):
         a, b = r.winner
         assert max(r.scores[a - 1], r.scores[b - 1]) >= variant.target
         assert min(r.scores[a - 1], r.scores[b - 1]) > 0
+
+
+def test_a_round_after_the_match_is_won_is_refused():
+    with pytest.raises(T400Error, match="seats 1 and 3 have already won"):
+        settle_round(DANANEER, [41, 0, 5, 0], [2, 2, 2, 2])
+    level = settle_round(DANANEER, [41, 41, 5, 5], [4, 4, 3, 3], [4, 4, 3, 2])  # level: another hand
+    assert level.scores == (45, 45, 8, 2) and level.winner == (1, 3)

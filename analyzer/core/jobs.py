@@ -156,7 +156,8 @@ def open_client(scheduler: str):
     try:
         return Client(text, timeout="5s"), None
     except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"cannot connect to the Dask scheduler at {text}: {exc}") from None
+        # the address given does not answer: bad input, like any other (exit status 2)
+        raise T400Error(f"cannot connect to the Dask scheduler at {text}: {exc}") from None
 
 
 def _on_worker(task, threads):

@@ -530,3 +530,25 @@ def as_deal(value: Deal | str | Iterable, full: bool = False) -> Deal:
     if full and deal.size != 13:
         raise T400Error(f"{deal}: {deal.size} cards a hand, a full deal needs 13")
     return deal
+
+
+_LANE_TEXT = None
+
+
+def dot_strings(bits) -> np.ndarray:
+    """Hands as dot-form strings (``AKQ5.KJ4.T93.862``, ``-`` for a void) for an array of
+    ``uint64`` bitboards, vectorised: one table look-up per suit.
+
+    >>> dot_strings(np.array([Hand.parse("AKQ5.KJ4.T93.862").bits, 0x1FFF << 16], dtype=np.uint64)).tolist()
+    ['AKQ5.KJ4.T93.862', '-.AKQJT98765432.-.-']
+    """
+    global _LANE_TEXT
+    if _LANE_TEXT is None:
+        table = [
+            "".join(_RANK_CHARS[r] for r in range(12, -1, -1) if lane >> r & 1) or "-" for lane in range(8192)
+        ]
+        _LANE_TEXT = np.array(table, dtype=object)
+    h = np.asarray(bits, dtype=np.uint64)
+    parts = [_LANE_TEXT[((h >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.int64)] for s in range(4)]
+    out = parts[0] + "." + parts[1] + "." + parts[2] + "." + parts[3]
+    return np.asarray(out, dtype=object)

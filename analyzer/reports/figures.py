@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+from analyzer.core.errors import T400Error  # noqa: E402
 
 STYLE = {
     "figure.dpi": 110,
@@ -21,6 +26,31 @@ MAIN = "#2f6f9f"
 ACCENT = "#d9822b"
 
 
+#: File types a figure may be written as (by the file name's suffix).
+FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".svg": "svg", ".pdf": "pdf"}
+
+
+def figure_format(path: str) -> str:
+    """The figure format for ``path`` from its suffix; an error naming the choices otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise T400Error(f"{path}: a figure is written as {', '.join(FORMATS)} (by the file name's suffix)")
+    return FORMATS[suffix]
+
+
+def _save(fig, path: str) -> None:
+    """Write ``fig`` aside and rename it into place (never a half-written file)."""
+    fmt = figure_format(path)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        fig.savefig(tmp, format=fmt)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        plt.close(fig)
+
+
 def plot_bid(result, path: str) -> None:
     """Trick distribution (left) and expected value per bid with 95% intervals (right)."""
     with plt.style.context(STYLE):
@@ -32,7 +62,8 @@ def plot_bid(result, path: str) -> None:
         left.set_xlabel("own tricks")
         left.set_ylabel("probability (%)")
         left.set_xticks(k)
-        left.set_title(f"Tricks if you bid {result.recommended} (mean {result.tricks_mean:.2f})")
+        shown = getattr(result, "tricks_bid", None) or result.recommended
+        left.set_title(f"Tricks if you bid {shown} (mean {result.tricks_mean:.2f})")
         bids = [r.bid for r in result.rows]
         ev = [r.ev for r in result.rows]
         err = [1.96 * r.ev_se for r in result.rows]
@@ -40,15 +71,18 @@ def plot_bid(result, path: str) -> None:
         right.bar(bids, ev, yerr=err, color=colors, capsize=2)
         right.axhline(0, color="black", linewidth=0.8)
         right.set_xlabel("bid")
-        right.set_ylabel("expected points")
+        if max(abs(e) for e in ev) > 20:  # -40s would squash the small bids: compress the far range
+            right.set_yscale("symlog", linthresh=5)
+            right.set_ylabel("expected points (log scale beyond ±5)")
+        else:
+            right.set_ylabel("expected points")
         right.set_xticks(bids)
         right.set_title(f"EV per bid (recommended: {result.recommended})")
         fig.suptitle(
             f"{result.hand}  seat {result.seat}  {result.variant}  ({result.model}, {result.samples:,} deals)"
         )
         fig.tight_layout()
-        fig.savefig(path, format="png")
-        plt.close(fig)
+        _save(fig, path)
 
 
 #: The comparisons ``t400 variants --plot`` draws, in order.
@@ -79,19 +113,21 @@ def plot_variants(table, path: str, title: str = "", metrics=VARIANT_PLOTS) -> N
                 x, scale * part["value"], yerr=scale * 1.96 * part["se"].fillna(0), color=colors, capsize=3
             )
             ax.set_xticks(x)
-            ax.set_xticklabels([_wrap(v) for v in part["variant"]], fontsize=7)
-            ax.set_title(metric + (" (%)" if scale == 100.0 else ""))
+            ax.set_xticklabels([_wrap(v, 12) for v in part["variant"]], fontsize=7, rotation=30, ha="right")
+            title = metric + (" (%)" if scale == 100.0 else "")
             low = (scale * (part["value"] - 2.5 * part["se"].fillna(0))).min()
             high = (scale * (part["value"] + 2.5 * part["se"].fillna(0))).max()
             if low > 0 and (high - low) < 0.5 * high:
-                ax.set_ylim(low - 0.3 * (high - low), high + 0.3 * (high - low))
+                bottom = low - 0.3 * (high - low)
+                ax.set_ylim(bottom, high + 0.3 * (high - low))
+                title += f"\naxis from {bottom:.3g}, not 0"
+            ax.set_title(title, fontsize=9)
         for ax in list(axes.flat)[len(metrics) :]:
             ax.axis("off")
         if title:
             fig.suptitle(title)
         fig.tight_layout()
-        fig.savefig(path, format="png")
-        plt.close(fig)
+        _save(fig, path)
 
 
 def _wrap(label: str, width: int = 16) -> str:

@@ -411,6 +411,12 @@ def settle_round(
     """
     scores = _check_four(scores, "scores")
     bids = _check_four(bids, "bids")
+    done, _ = match_winner(variant, scores)
+    if done is not None:
+        raise T400Error(
+            f"scores {list(scores)}: seats {done[0]} and {done[1]} have already won the match "
+            f"(one partner at {variant.target} or more, the other above 0); no round follows"
+        )
     check_bids(variant, scores, bids)
     table_min = variant.table_minimum(scores)
     min_bids = tuple(variant.min_bid(s) for s in scores)
