@@ -20,6 +20,7 @@ import analyzer
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.runtime import exit_on_interrupt
+from analyzer.core.tables import TableWriter
 from analyzer.games.t400 import rules as rules_mod
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -837,20 +838,14 @@ def _wrote(path: str) -> None:
 
 def _write_table(df, path: str, fmt: str) -> None:
     """Write a DataFrame atomically (a temporary file renamed into place), and say so."""
-    tmp = f"{path}.tmp-{os.getpid()}"
+    writer = TableWriter(path, fmt)
     try:
-        if fmt == "parquet":
-            try:
-                df.to_parquet(tmp, index=False)
-            except ImportError:
-                raise T400Error("Parquet output needs pyarrow: pip install 'tarneeb400[parquet]'") from None
-        else:
-            df.to_csv(tmp, index=False)
-        os.replace(tmp, path)
-        _wrote(path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        writer.write(df)
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    _wrote(path)
 
 
 def _digits_for(se, low: int, high: int) -> int:
@@ -973,21 +968,24 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
         )
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
-    with progress_bar("matches", matches, enabled=show) as update:
-        run = am.run_matches([lineup], matches, seed, record=hands_path is not None, threads=threads,
-                             scheduler=scheduler, keep=keep, resume=resume, command="simulate", progress=update)  # fmt: skip
+    writers = {}
+    try:
+        if hands_path:
+            writers["hands"] = TableWriter(hands_path, hands_fmt)
+        if matches_path:
+            writers["per_match"] = TableWriter(matches_path, matches_fmt)
+        with progress_bar("matches", matches, enabled=show) as update:
+            summary, run = am.simulate_summary(lineup, matches, seed, threads, scheduler, keep, resume,
+                                               progress=update, **writers)  # fmt: skip
+        for path, writer in zip((hands_path, matches_path), (writers.get("hands"), writers.get("per_match"))):
+            if writer is not None:
+                writer.close()
+                _wrote(path)
+    except BaseException:
+        for writer in writers.values():
+            writer.abort()
+        raise
     elapsed = time.perf_counter() - start
-    result = run.results[0]
-    summary = am.summarize_matches(result["rows"])
-    if hands_path:
-        from analyzer.core.notation import dot_strings
-
-        frame = am.rounds_frame(result["rounds"], result["hands"])
-        for s in range(1, 5):  # hands in dot notation in the file (the API keeps bitboards)
-            frame[f"cards{s}"] = dot_strings(frame[f"cards{s}"].to_numpy())
-        _write_table(frame, hands_path, hands_fmt)
-    if matches_path:
-        _write_table(am.match_frame(result["rows"]), matches_path, matches_fmt)
     if "csv" in outs:
         _write_table(_summary_table(summary), csv_path, "csv")
     if "parquet" in outs:
@@ -1037,12 +1035,13 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
         raise T400Error("--resume needs --csv (the comparison's file) to resume into")
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
+    stats = am.CompareStats(labels)
     with progress_bar("matches", matches * len(lineups), enabled=show) as update:
         run = am.run_matches(lineups, matches, seed, threads=threads, scheduler=scheduler, keep=csv_path,
-                             resume=resume, command="variants", progress=update)  # fmt: skip
+                             resume=resume, command="variants", progress=update,
+                             on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
     elapsed = time.perf_counter() - start
-    rows = {label: r["rows"] for label, r in zip(labels, run.results)}
-    table = am.compare(rows)
+    table = stats.table()
     if csv_path:
         _write_table(table, csv_path, "csv")
     if plot_path:

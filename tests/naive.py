@@ -255,3 +255,143 @@ def seat_outcomes_reference(variant, hands, seat, scores, candidates):
         deal = " ".join(str(h) for h in hands)
         outcomes.append(play_deal(deal, bids, "standard").tricks[seat - 1])
     return sum(earlier), outcomes
+
+
+# -- the whole-array figures of matches, as first written: references for the block-by-block sums
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analyzer.core.errors import T400Error  # noqa: E402
+from analyzer.core.stats import Z95, ratio, wilson  # noqa: E402
+from analyzer.games.t400.matches import _metric_parts, frame_rows  # noqa: E402
+from analyzer.games.t400.rules import MAX_BID, MIN_BID  # noqa: E402
+from kernels.t400 import match as km  # noqa: E402
+from kernels.t400 import rules as kt  # noqa: E402
+
+
+def summarize_matches_reference(matches: pd.DataFrame | np.ndarray) -> dict:
+    """The figures of ``t400 simulate`` from :func:`simulate_matches` rows, with uncertainty.
+
+    Rates are ratios over all matches (standard errors treat each match as a cluster of its
+    hands); the first partnership's win rate has a 95% Wilson interval.
+    """
+    rows = frame_rows(matches) if isinstance(matches, pd.DataFrame) else np.asarray(matches)
+    n = len(rows)
+    if n == 0:
+        raise T400Error("no matches to summarize")
+    hands = rows[:, km.M_HANDS]
+    deals = hands + rows[:, km.M_DEAD]
+    bids = rows[:, km.M_BIDS : km.M_BIDS + 14].sum(axis=0)
+    made = rows[:, km.M_MADE : km.M_MADE + 14]
+    metrics = {}
+    for name, (num, den, kind) in _metric_parts(rows).items():
+        value, se, _ = ratio(num, den)
+        metrics[name] = {"value": value, "se": se, "kind": kind}
+    wins = int((rows[:, km.M_WINNER] == 0).sum())
+    low, high = wilson(wins, n)
+    make_by_bid = {}
+    for k in range(MIN_BID, MAX_BID + 1):
+        if bids[k] == 0:
+            continue
+        r, se, _ = ratio(made[:, k], rows[:, km.M_BIDS + k])
+        make_by_bid[str(k)] = {"bids": int(bids[k]), "rate": r, "se": se}
+    ends = np.bincount(rows[:, km.M_REASON], minlength=len(kt.END_NAMES))
+    scores = rows[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+    pct = np.percentile(hands, [5, 25, 50, 75, 95]) if n else []
+    counts = np.bincount(hands)
+    return {
+        "matches": n,
+        "hands_per_match": {
+            "mean": float(hands.mean()),
+            "se": float(hands.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
+            "percentiles": dict(zip(["p5", "p25", "p50", "p75", "p95"], (float(x) for x in pct))),
+            "max": int(hands.max()),
+            "distribution": {str(k): int(c) for k, c in enumerate(counts) if c},
+        },
+        "deals_per_match": float(deals.mean()),
+        "dead_rate": metrics["dead-hand rate"],
+        "bid_distribution": {str(k): float(bids[k] / bids.sum()) for k in range(MIN_BID, MAX_BID + 1)},
+        "mean_bid": metrics["mean bid"],
+        "make_rate": metrics["make rate"],
+        "make_rate_by_bid": make_by_bid,
+        "first_partnership_win": {"rate": wins / n, "ci95": [low, high], "wins": wins},
+        "endings": {name: {"matches": int(c), "share": float(c / n)} for name, c in zip(kt.END_NAMES, ends)},
+        "cap_hits": int(ends[kt.END_CAP]),
+        "mean_final_scores": {
+            f"player{p + 1}": {
+                "mean": float(scores[:, p].mean()),
+                "se": float(scores[:, p].std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
+            }
+            for p in range(4)
+        },
+        "metrics": metrics,
+    }
+
+
+def compare_reference(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Side-by-side metrics of runs on the same matches (common random numbers).
+
+    One row per metric and variant: ``value``, ``se``, and against the first variant ``diff``
+    and ``diff_se`` (from the paired per-match differences, so shared luck cancels).
+    """
+    labels = list(rows_by_label)
+    parts = {label: _metric_parts(rows) for label, rows in rows_by_label.items()}
+    base = labels[0]
+    records = []
+    for metric in parts[base]:
+        base_value, _, z_base = ratio(*parts[base][metric][:2])
+        for label in labels:
+            num, den, kind = parts[label][metric]
+            value, se, z = ratio(num, den)
+            if label == base:
+                diff, diff_se = 0.0, 0.0
+            else:
+                diff = value - base_value
+                d = z - z_base
+                diff_se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else math.nan
+            records.append(
+                {"metric": metric, "variant": label, "kind": kind, "value": value, "se": se,
+                 "diff": diff, "diff_se": diff_se}
+            )  # fmt: skip
+    return pd.DataFrame.from_records(records)
+
+
+def duel_stats_reference(first: np.ndarray, swapped: np.ndarray) -> dict:
+    """Duplicate-match figures for configuration A: in ``first`` A holds players 1+3, in
+    ``swapped`` players 2+4, on the same deals. A match stopped at the cap counts half."""
+    w1 = first[:, km.M_WINNER]
+    w2 = swapped[:, km.M_WINNER]
+    score = (
+        np.where(w1 == 0, 1.0, np.where(w1 < 0, 0.5, 0.0))
+        + np.where(w2 == 1, 1.0, np.where(w2 < 0, 0.5, 0.0))
+    ) / 2
+    n = len(score)
+    rate = float(score.mean())
+    se = float(score.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    s1 = first[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+    s2 = swapped[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+    a_points = s1[:, 0] + s1[:, 2] + s2[:, 1] + s2[:, 3]
+    b_points = s1[:, 1] + s1[:, 3] + s2[:, 0] + s2[:, 2]
+    hands = (first[:, km.M_HANDS] + swapped[:, km.M_HANDS]).astype(np.float64)
+    a_pph, a_se, _ = ratio(a_points, hands)
+    b_pph, b_se, _ = ratio(b_points, hands)
+    margin, margin_se, _ = ratio(a_points - b_points, hands)
+    both = (w1 == 0) & (w2 == 1)
+    neither = (w1 == 1) & (w2 == 0)
+    return {
+        "pairs": n,
+        "matches": 2 * n,
+        "win_rate": rate,
+        "se": se,
+        "ci95": [rate - Z95 * se, rate + Z95 * se],
+        "points_per_hand": a_pph,
+        "points_per_hand_se": a_se,
+        "opponent_points_per_hand": b_pph,
+        "opponent_points_per_hand_se": b_se,
+        "margin_per_hand": margin,
+        "margin_per_hand_se": margin_se,
+        "pairs_won_both": int(both.sum()),
+        "pairs_lost_both": int(neither.sum()),
+        "cap_hits": int((w1 < 0).sum() + (w2 < 0).sum()),
+    }

@@ -182,3 +182,44 @@ def test_bad_inputs_name_the_problem():
     with pytest.raises(ValueError, match="cap"):
         am.Lineup.make(cap=0)
     assert isinstance(am.simulate_rounds("dananeer", 2, seed=1), pd.DataFrame)
+
+
+def _close(a, b):
+    """Equal dicts/lists of numbers, floats to 1e-9 relative (sums in another order)."""
+    if isinstance(a, dict):
+        assert set(a) == set(b)
+        for k in a:
+            _close(a[k], b[k])
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            _close(x, y)
+    elif isinstance(a, float) and a != a:
+        assert b != b
+    elif isinstance(a, (int, float)) and not isinstance(a, bool):
+        assert b == pytest.approx(a, rel=1e-9, abs=1e-12)
+    else:
+        assert a == b
+
+
+def test_block_by_block_figures_equal_the_whole_array_ones():
+    """Summary, variant comparison and duel, summed block by block, against the formulas on all
+    matches at once (tests/naive.py)."""
+    from naive import compare_reference, duel_stats_reference, summarize_matches_reference
+
+    a = am.simulate_matches("dananeer", 2500, seed=13, cap=30)
+    b = am.simulate_matches("syrian41", 2500, seed=13, cap=30)
+    rows_a, rows_b = am.frame_rows(a), am.frame_rows(b)
+    stats = am.MatchStats()
+    for start in range(0, 2500, 700):
+        stats.add(rows_a[start : start + 700])
+    _close(summarize_matches_reference(rows_a), stats.summary())
+    cmp = am.CompareStats(["a", "b"])
+    for start in range(0, 2500, 900):
+        cmp.add({"a": rows_a[start : start + 900], "b": rows_b[start : start + 900]})
+    got, want = cmp.table(), compare_reference({"a": rows_a, "b": rows_b})
+    _close(want.to_dict(orient="list"), got.to_dict(orient="list"))
+    duel = am.DuelStats()
+    for start in range(0, 2500, 1000):
+        duel.add(rows_a[start : start + 1000], rows_b[start : start + 1000])
+    _close(duel_stats_reference(rows_a, rows_b), duel.result())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +45,9 @@ class Checkpoint:
     def _file(self, key: str) -> Path:
         return self.path / f"block-{key}.npz"
 
+    def has(self, key: str) -> bool:
+        return self._file(key).exists()
+
     def load(self, key: str) -> dict | None:
         f = self._file(key)
         if not f.exists():
@@ -72,43 +75,62 @@ class Job:
 
 
 def run_jobs(
-    jobs: list[Job],
+    jobs: Iterable[Job],
     threads: int | None = None,
     scheduler: str | None = None,
     checkpoint: Checkpoint | None = None,
     progress: Callable[[int, int], None] | None = None,
     unit: str = "matches",
+    consume: Callable[[Job, dict], None] | None = None,
 ) -> dict[str, dict]:
     """Every job's result by key, locally (kernel threads) or on a Dask cluster.
 
-    Finished blocks are written to ``checkpoint`` as they arrive and taken from it when present.
-    Ctrl-C raises :class:`Interrupted` after saving what was finished.
+    Finished jobs are written to ``checkpoint`` as they arrive and taken from it when present.
+    With ``consume``, each result is handed to ``consume(job, result)`` in job order, as soon as
+    it and every earlier one are finished, and not kept (memory stays flat in the number of
+    jobs); the returned dict is then empty. Ctrl-C raises :class:`Interrupted` after saving what
+    was finished.
     """
+    jobs = list(jobs)
     results: dict[str, dict] = {}
     total = sum(j.size for j in jobs)
-    done = 0
-    todo = []
-    for job in jobs:
-        stored = checkpoint.load(job.key) if checkpoint else None
-        if stored is not None:
-            results[job.key] = stored
-            done += job.size
-        else:
-            todo.append(job)
-    if progress:
-        progress(done, total)
+    stored = {j.key for j in jobs if checkpoint is not None and checkpoint.has(j.key)}
+    done = sum(j.size for j in jobs if j.key in stored)
+    todo = [j for j in jobs if j.key not in stored]
+    waiting: dict[str, dict] = {}  # finished, but an earlier job is not yet
+    delivered = 0
+
+    def deliver() -> None:
+        nonlocal delivered
+        while delivered < len(jobs):
+            job = jobs[delivered]
+            if job.key in waiting:
+                result = waiting.pop(job.key)
+            elif job.key in stored:
+                result = checkpoint.load(job.key)
+            else:
+                return
+            if consume is None:
+                results[job.key] = result
+            else:
+                consume(job, result)
+            delivered += 1
 
     def finish(job: Job, result: dict) -> None:
         nonlocal done
-        results[job.key] = result
         if checkpoint:
             checkpoint.save(job.key, result)
+        waiting[job.key] = result
         done += job.size
         if progress:
             progress(done, total)
+        deliver()
 
+    if progress:
+        progress(done, total)
     with deferred_interrupt() as stop:
         try:
+            deliver()
             if scheduler is None:
                 for job in todo:
                     if stop():
@@ -187,8 +209,3 @@ def _run_on_dask(jobs: list[Job], scheduler, threads, finish, stop) -> None:
         if cluster is not None:
             client.close()
             cluster.close()
-
-
-def collect(results: dict[str, dict], keys: list[str], what: str) -> np.ndarray | None:
-    parts = [results[k][what] for k in keys if what in results[k]]
-    return np.concatenate(parts) if parts else None

@@ -56,3 +56,74 @@ def probability_best(mu: np.ndarray, cov: np.ndarray, seed: int, draws: int = 20
     sims = mu + z @ root.T
     winners = np.argmax(sims + 1e-9 * np.arange(m)[::-1], axis=1)  # ties to the lower bid
     return np.bincount(winners, minlength=m) / draws
+
+
+class RatioSums:
+    """Mergeable sums for ``k`` ratio estimates over clusters (matches), block by block: per
+    ratio, the sums of num, den, num^2, den^2 and num*den. :meth:`estimate` gives what
+    :func:`ratio` gives on all the clusters at once, without keeping them."""
+
+    def __init__(self, k: int):
+        self.n = 0
+        self.sums = np.zeros((k, 5))
+
+    def add(self, num: np.ndarray, den: np.ndarray) -> None:
+        """Add a block: ``num`` and ``den`` are float64[k, clusters]."""
+        num = np.asarray(num, dtype=np.float64)
+        den = np.asarray(den, dtype=np.float64)
+        self.n += num.shape[1]
+        self.sums += np.stack(
+            [num.sum(1), den.sum(1), (num * num).sum(1), (den * den).sum(1), (num * den).sum(1)], 1
+        )
+
+    def estimate(self, j: int) -> tuple[float, float]:
+        """(ratio, standard error with clusters) of ratio ``j``; NaN where undefined."""
+        value, zz = self._zz(j)
+        if value != value:
+            return math.nan, math.nan
+        se = math.sqrt(max(zz, 0.0) / (self.n - 1)) / math.sqrt(self.n) if self.n > 1 else math.nan
+        return value, se
+
+    def _zz(self, j: int) -> tuple[float, float]:
+        """The ratio and the sum of squares of the linearised values z (see :func:`ratio`)."""
+        sn, sd, snn, sdd, snd = self.sums[j]
+        if self.n == 0 or sd == 0:
+            return math.nan, math.nan
+        r = sn / sd
+        return float(r), float((snn - 2 * r * snd + r * r * sdd) * (self.n / sd) ** 2)
+
+    def paired_se(self, j: int, base: RatioSums, cross: np.ndarray) -> float:
+        """SE of (ratio ``j`` here - ratio ``j`` of ``base``) measured on the same clusters;
+        ``cross`` is [sum num*num_b, sum num*den_b, sum den*num_b, sum den*den_b]."""
+        r, zz = self._zz(j)
+        rb, zzb = base._zz(j)
+        if r != r or rb != rb or self.n < 2:
+            return math.nan
+        sd, sdb = self.sums[j, 1], base.sums[j, 1]
+        nn, nd, dn, dd = cross
+        zzb_cross = (self.n / sd) * (self.n / sdb) * (nn - rb * nd - r * dn + r * rb * dd)
+        return math.sqrt(max(zz + zzb - 2 * zzb_cross, 0.0) / (self.n - 1)) / math.sqrt(self.n)
+
+
+def cross_sums(num: np.ndarray, den: np.ndarray, num_b: np.ndarray, den_b: np.ndarray) -> np.ndarray:
+    """float64[k, 4]: per ratio, the sums num*num_b, num*den_b, den*num_b, den*den_b of a block."""
+    return np.stack(
+        [(num * num_b).sum(1), (num * den_b).sum(1), (den * num_b).sum(1), (den * den_b).sum(1)], 1
+    )
+
+
+def percentiles_of_counts(counts: np.ndarray, qs) -> list[float]:
+    """``numpy.percentile`` (linear) of the data whose value ``v`` occurs ``counts[v]`` times."""
+    counts = np.asarray(counts)
+    n = int(counts.sum())
+    cum = np.cumsum(counts)
+    out = []
+    for q in qs:
+        pos = q / 100 * (n - 1)
+        lo = int(math.floor(pos))
+        hi = min(lo + 1, n - 1)
+        a = float(np.searchsorted(cum, lo, side="right"))
+        b = float(np.searchsorted(cum, hi, side="right"))
+        t = pos - lo
+        out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
+    return out

@@ -28,7 +28,7 @@ from analyzer import config
 from analyzer.core.errors import Interrupted
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
-from analyzer.core.jobs import open_client, run_jobs
+from analyzer.core.jobs import open_client
 from analyzer.core.runtime import caused_by_interrupt, check_interrupt, check_seed, deferred_interrupt
 from analyzer.games.t400 import guide as gd
 from analyzer.games.t400 import matches as am
@@ -619,9 +619,11 @@ def _wide_values(
 
 def _compare(ctx: _Context, specs) -> pd.DataFrame:
     lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
-    jobs = [am.match_jobs(str(i), lu, ctx.seed, ctx.matches) for i, lu in enumerate(lineups)]
-    results = run_jobs([j for js in jobs for j in js], ctx.threads, ctx.client)
-    return am.compare({lu.variant.label: am.rows_of(results, js) for lu, js in zip(lineups, jobs)})
+    labels = [lu.variant.label for lu in lineups]
+    stats = am.CompareStats(labels)
+    am.run_matches(lineups, ctx.matches, ctx.seed, threads=ctx.threads, scheduler=ctx.client,
+                   on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
+    return stats.table()
 
 
 def _variants(ctx: _Context) -> Document:

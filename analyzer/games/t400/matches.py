@@ -23,11 +23,11 @@ import pandas as pd
 
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.jobs import Checkpoint, Job, collect, run_jobs
+from analyzer.core.jobs import Checkpoint, Job, run_jobs
 from analyzer.core.policies import policy_id
 from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.seats import TEAM_LABELS
-from analyzer.core.stats import Z95, ratio, wilson
+from analyzer.core.stats import Z95, RatioSums, cross_sums, percentiles_of_counts, wilson
 from analyzer.games.t400.bidder import bidder_id, bot_array, load_model
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, MatchState, Variant, as_variant
 from analyzer.games.t400.simulate import lineup_array
@@ -153,19 +153,6 @@ class MatchBlock:
         return run_block(self.seed, self.first, self.count, self.lineup, self.record, threads)
 
 
-def match_jobs(prefix: str, lineup: Lineup, seed: int, matches: int, record: bool = False) -> list[Job]:
-    """The jobs of a run of ``matches`` under ``lineup``, keyed ``{prefix}-{first match}``."""
-    return [
-        Job(f"{prefix}-{first}", MatchBlock(seed, first, count, lineup, record), count)
-        for first, count in blocks_of(matches)
-    ]
-
-
-def rows_of(results: dict[str, dict], jobs: list[Job], what: str = "rows") -> np.ndarray | None:
-    """The ``what`` arrays of ``jobs``' results, in job order."""
-    return collect(results, [j.key for j in jobs], what)
-
-
 @dataclass
 class MatchRun:
     """What :func:`run_matches` returns: per lineup, ``{"rows": ...}`` (with ``record`` also
@@ -191,29 +178,90 @@ def run_matches(
     resume: bool = False,
     command: str = "matches",
     progress: Callable[[int, int], None] | None = None,
+    on_block: Callable[[int, list[dict]], None] | None = None,
 ) -> MatchRun:
     """The same ``matches`` (seed ``seed``) under each lineup, locally or on Dask.
 
-    With ``keep`` (a path), finished blocks are kept in ``keep + ".parts"`` as they finish, so
-    that Ctrl-C (:class:`analyzer.Interrupted`) loses nothing and ``resume=True`` with the same
-    settings picks up where the run stopped.
+    With ``on_block``, each block of matches is handed over as soon as it is finished for every
+    lineup, in match order, as ``on_block(first match, [result per lineup])`` (a result is
+    ``{"rows": ...}``, with ``record`` also ``"rounds"`` and ``"hands"``), and nothing is kept:
+    memory stays flat however many matches. Without it the results are collected in
+    ``MatchRun.results`` (one dict per lineup). With ``keep`` (a path), finished blocks are kept
+    in ``keep + ".parts"`` as they finish, so that Ctrl-C (:class:`analyzer.Interrupted`) loses
+    nothing and ``resume=True`` with the same settings picks up where the run stopped.
     """
     check_seed(seed)
     n = check_matches(matches)
-    jobs = [match_jobs(str(i), lu, seed, n, record) for i, lu in enumerate(lineups)]
+    k = len(lineups)
     settings = {"command": command, "seed": seed, "matches": n, "record": record,
                 "lineups": [lu.settings() for lu in lineups]}  # fmt: skip
     if resume and not keep:
         raise T400Error("resume needs a place to keep finished work (an output file)")
     checkpoint = Checkpoint(keep + ".parts", settings, resume) if keep else None
-    results = run_jobs([j for js in jobs for j in js], threads, scheduler, checkpoint, progress)
-    out = []
-    for js in jobs:
-        part = {"rows": rows_of(results, js)}
-        if record:
-            part["rounds"], part["hands"] = rows_of(results, js, "rounds"), rows_of(results, js, "hands")
-        out.append(part)
-    return MatchRun(out, checkpoint)
+    # block by block, every lineup's part of a block next to the others (a block is complete
+    # as soon as its k jobs are)
+    jobs = [
+        Job(f"{i}-{first}", MatchBlock(seed, first, count, lineup, record), count)
+        for first, count in blocks_of(n)
+        for i, lineup in enumerate(lineups)
+    ]
+    collected: list[list[dict]] = [[] for _ in lineups]
+    pending: list[dict] = []
+
+    def consume(job: Job, result: dict) -> None:
+        pending.append(result)
+        if len(pending) == k:
+            block = list(pending)
+            pending.clear()
+            if on_block is None:
+                for i, part in enumerate(block):
+                    collected[i].append(part)
+            else:
+                on_block(job.task.first, block)
+
+    run_jobs(jobs, threads, scheduler, checkpoint, progress, consume=consume)
+    results = []
+    if on_block is None:
+        for parts in collected:
+            merged = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+            results.append(merged)
+    return MatchRun(results, checkpoint)
+
+
+def simulate_summary(
+    lineup: Lineup,
+    matches: int,
+    seed: int = 0,
+    threads: int | None = None,
+    scheduler=None,
+    keep: str | None = None,
+    resume: bool = False,
+    per_match=None,
+    hands=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict, MatchRun]:
+    """``t400 simulate``'s figures (:func:`summarize_matches`), computed block by block so that
+    memory stays flat however many matches: ``per_match`` and ``hands``, when given, are
+    :class:`analyzer.core.tables.TableWriter` objects that receive every match row and every
+    deal (hands in dot notation) as the blocks finish. Returns (summary, the run)."""
+    from analyzer.core.notation import dot_strings
+
+    stats = MatchStats()
+
+    def on_block(first: int, parts: list[dict]) -> None:
+        part = parts[0]
+        stats.add(part["rows"])
+        if per_match is not None:
+            per_match.write(match_frame(part["rows"], first))
+        if hands is not None:
+            frame = rounds_frame(part["rounds"], part["hands"])
+            for s in range(1, 5):  # hands in dot notation in files (the API's frames keep bitboards)
+                frame[f"cards{s}"] = dot_strings(frame[f"cards{s}"].to_numpy())
+            hands.write(frame)
+
+    run = run_matches([lineup], matches, seed, record=hands is not None, threads=threads, scheduler=scheduler,
+                      keep=keep, resume=resume, command="simulate", progress=progress, on_block=on_block)  # fmt: skip
+    return stats.summary(), run
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,10 +296,8 @@ def simulate_matches(
     check_seed(seed)
     lineup = Lineup.make(variant, bidder, policy, cap, bidder_model)
     n = check_matches(matches)
-    jobs = match_jobs("0", lineup, seed, n)
-    results = run_jobs(jobs, threads, scheduler, None, progress)
-    rows = rows_of(results, jobs)
-    return match_frame(rows)
+    run = run_matches([lineup], n, seed, threads=threads, scheduler=scheduler, progress=progress)
+    return match_frame(run.results[0]["rows"])
 
 
 def match_frame(rows: np.ndarray, first: int = 0) -> pd.DataFrame:
@@ -334,9 +380,8 @@ def simulate_rounds(
     check_seed(seed)
     lineup = Lineup.make(variant, bidder, policy, cap, bidder_model)
     n = check_matches(matches)
-    jobs = match_jobs("0", lineup, seed, n, record=True)
-    results = run_jobs(jobs, threads)
-    return rounds_frame(rows_of(results, jobs, "rounds"), rows_of(results, jobs, "hands"))
+    result = run_matches([lineup], n, seed, record=True, threads=threads).results[0]
+    return rounds_frame(result["rounds"], result["hands"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,63 +429,164 @@ def _winner_total(rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return np.where(w == 0, team0, np.where(w == 1, team1, 0.0))
 
 
+class MatchStats:
+    """Every figure of :func:`summarize_matches` as mergeable sums: add match rows block by
+    block (memory stays flat in the number of matches), then :meth:`summary`."""
+
+    def __init__(self):
+        self.n = 0
+        self.kinds: list[str] = []
+        self.names: list[str] = []
+        self.metrics: RatioSums | None = None
+        self.made = RatioSums(MAX_BID + 1)
+        self.hand_counts = np.zeros(1, dtype=np.int64)
+        self.bids = np.zeros(MAX_BID + 1, dtype=np.int64)
+        self.ends = np.zeros(len(kt.END_NAMES), dtype=np.int64)
+        self.wins = 0
+        self.hands = np.zeros(2)  # sum, sum of squares
+        self.deals = 0
+        self.scores = np.zeros((4, 2))  # per player: sum, sum of squares
+
+    def add(self, rows: np.ndarray) -> MatchStats:
+        rows = np.asarray(rows)
+        if len(rows) == 0:
+            return self
+        parts = _metric_parts(rows)
+        if self.metrics is None:
+            self.names = list(parts)
+            self.kinds = [kind for _, _, kind in parts.values()]
+            self.metrics = RatioSums(len(parts))
+        self.metrics.add(np.stack([p[0] for p in parts.values()]), np.stack([p[1] for p in parts.values()]))
+        bids = rows[:, km.M_BIDS : km.M_BIDS + 14].astype(np.float64)
+        made = rows[:, km.M_MADE : km.M_MADE + 14].astype(np.float64)
+        self.made.add(made.T, bids.T)
+        hands = rows[:, km.M_HANDS].astype(np.int64)
+        counts = np.bincount(hands)
+        if len(counts) > len(self.hand_counts):
+            self.hand_counts = np.concatenate(
+                [self.hand_counts, np.zeros(len(counts) - len(self.hand_counts), np.int64)]
+            )
+        self.hand_counts[: len(counts)] += counts
+        self.bids += bids.sum(axis=0).astype(np.int64)
+        self.ends += np.bincount(rows[:, km.M_REASON], minlength=len(kt.END_NAMES))
+        self.wins += int((rows[:, km.M_WINNER] == 0).sum())
+        h = hands.astype(np.float64)
+        self.hands += [h.sum(), (h * h).sum()]
+        self.deals += int((hands + rows[:, km.M_DEAD]).sum())
+        s = rows[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+        self.scores += np.stack([s.sum(0), (s * s).sum(0)], 1)
+        self.n += len(rows)
+        return self
+
+    def _mean_se(self, total: float, squares: float) -> tuple[float, float]:
+        mean = total / self.n
+        if self.n < 2:
+            return float(mean), math.nan
+        var = max(squares - self.n * mean * mean, 0.0) / (self.n - 1)
+        return float(mean), float(math.sqrt(var / self.n))
+
+    def summary(self) -> dict:
+        n = self.n
+        if n == 0:
+            raise T400Error("no matches to summarize")
+        metrics = {}
+        for j, (name, kind) in enumerate(zip(self.names, self.kinds)):
+            value, se = self.metrics.estimate(j)
+            metrics[name] = {"value": value, "se": se, "kind": kind}
+        low, high = wilson(self.wins, n)
+        make_by_bid = {}
+        for k in range(MIN_BID, MAX_BID + 1):
+            if self.bids[k] == 0:
+                continue
+            r, se = self.made.estimate(k)
+            make_by_bid[str(k)] = {"bids": int(self.bids[k]), "rate": r, "se": se}
+        hands_mean, hands_se = self._mean_se(*self.hands)
+        pct = percentiles_of_counts(self.hand_counts, [5, 25, 50, 75, 95])
+        bids = self.bids
+        return {
+            "matches": n,
+            "hands_per_match": {
+                "mean": hands_mean,
+                "se": hands_se,
+                "percentiles": dict(zip(["p5", "p25", "p50", "p75", "p95"], pct)),
+                "max": int(np.flatnonzero(self.hand_counts)[-1]),
+                "distribution": {str(k): int(c) for k, c in enumerate(self.hand_counts) if c},
+            },
+            "deals_per_match": float(self.deals / n),
+            "dead_rate": metrics["dead-hand rate"],
+            "bid_distribution": {str(k): float(bids[k] / bids.sum()) for k in range(MIN_BID, MAX_BID + 1)},
+            "mean_bid": metrics["mean bid"],
+            "make_rate": metrics["make rate"],
+            "make_rate_by_bid": make_by_bid,
+            "first_partnership_win": {"rate": self.wins / n, "ci95": [low, high], "wins": self.wins},
+            "endings": {
+                name: {"matches": int(c), "share": float(c / n)} for name, c in zip(kt.END_NAMES, self.ends)
+            },
+            "cap_hits": int(self.ends[kt.END_CAP]),
+            "mean_final_scores": {
+                f"player{p + 1}": dict(zip(("mean", "se"), self._mean_se(*self.scores[p]))) for p in range(4)
+            },
+            "metrics": metrics,
+        }
+
+
 def summarize_matches(matches: pd.DataFrame | np.ndarray) -> dict:
     """The figures of ``t400 simulate`` from :func:`simulate_matches` rows, with uncertainty.
 
     Rates are ratios over all matches (standard errors treat each match as a cluster of its
-    hands); the first partnership's win rate has a 95% Wilson interval.
+    hands); the first partnership's win rate has a 95% Wilson interval. (:class:`MatchStats`
+    computes the same block by block.)
     """
     rows = frame_rows(matches) if isinstance(matches, pd.DataFrame) else np.asarray(matches)
-    n = len(rows)
-    if n == 0:
-        raise T400Error("no matches to summarize")
-    hands = rows[:, km.M_HANDS]
-    deals = hands + rows[:, km.M_DEAD]
-    bids = rows[:, km.M_BIDS : km.M_BIDS + 14].sum(axis=0)
-    made = rows[:, km.M_MADE : km.M_MADE + 14]
-    metrics = {}
-    for name, (num, den, kind) in _metric_parts(rows).items():
-        value, se, _ = ratio(num, den)
-        metrics[name] = {"value": value, "se": se, "kind": kind}
-    wins = int((rows[:, km.M_WINNER] == 0).sum())
-    low, high = wilson(wins, n)
-    make_by_bid = {}
-    for k in range(MIN_BID, MAX_BID + 1):
-        if bids[k] == 0:
-            continue
-        r, se, _ = ratio(made[:, k], rows[:, km.M_BIDS + k])
-        make_by_bid[str(k)] = {"bids": int(bids[k]), "rate": r, "se": se}
-    ends = np.bincount(rows[:, km.M_REASON], minlength=len(kt.END_NAMES))
-    scores = rows[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
-    pct = np.percentile(hands, [5, 25, 50, 75, 95]) if n else []
-    counts = np.bincount(hands)
-    return {
-        "matches": n,
-        "hands_per_match": {
-            "mean": float(hands.mean()),
-            "se": float(hands.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
-            "percentiles": dict(zip(["p5", "p25", "p50", "p75", "p95"], (float(x) for x in pct))),
-            "max": int(hands.max()),
-            "distribution": {str(k): int(c) for k, c in enumerate(counts) if c},
-        },
-        "deals_per_match": float(deals.mean()),
-        "dead_rate": metrics["dead-hand rate"],
-        "bid_distribution": {str(k): float(bids[k] / bids.sum()) for k in range(MIN_BID, MAX_BID + 1)},
-        "mean_bid": metrics["mean bid"],
-        "make_rate": metrics["make rate"],
-        "make_rate_by_bid": make_by_bid,
-        "first_partnership_win": {"rate": wins / n, "ci95": [low, high], "wins": wins},
-        "endings": {name: {"matches": int(c), "share": float(c / n)} for name, c in zip(kt.END_NAMES, ends)},
-        "cap_hits": int(ends[kt.END_CAP]),
-        "mean_final_scores": {
-            f"player{p + 1}": {
-                "mean": float(scores[:, p].mean()),
-                "se": float(scores[:, p].std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan,
-            }
-            for p in range(4)
-        },
-        "metrics": metrics,
-    }
+    return MatchStats().add(rows).summary()
+
+
+class CompareStats:
+    """Side-by-side metrics of runs on the same matches, as mergeable sums (see :func:`compare`)."""
+
+    def __init__(self, labels: Sequence[str]):
+        self.labels = list(labels)
+        self.runs: dict[str, RatioSums] = {}
+        self.cross: dict[str, np.ndarray] = {}
+        self.names: list[str] = []
+        self.kinds: list[str] = []
+
+    def add(self, rows_by_label: dict[str, np.ndarray]) -> CompareStats:
+        """Add the same block of matches of every run."""
+        stacked = {}
+        for label in self.labels:
+            parts = _metric_parts(np.asarray(rows_by_label[label]))
+            if not self.names:
+                self.names = list(parts)
+                self.kinds = [kind for _, _, kind in parts.values()]
+            stacked[label] = (
+                np.stack([p[0] for p in parts.values()]),
+                np.stack([p[1] for p in parts.values()]),
+            )
+        base_num, base_den = stacked[self.labels[0]]
+        for label, (num, den) in stacked.items():
+            self.runs.setdefault(label, RatioSums(len(self.names))).add(num, den)
+            block = cross_sums(num, den, base_num, base_den)
+            self.cross[label] = self.cross.get(label, 0) + block
+        return self
+
+    def table(self) -> pd.DataFrame:
+        base = self.labels[0]
+        records = []
+        for j, (metric, kind) in enumerate(zip(self.names, self.kinds)):
+            base_value, _ = self.runs[base].estimate(j)
+            for label in self.labels:
+                value, se = self.runs[label].estimate(j)
+                if label == base:
+                    diff, diff_se = 0.0, 0.0
+                else:
+                    diff = value - base_value
+                    diff_se = self.runs[label].paired_se(j, self.runs[base], self.cross[label][j])
+                records.append(
+                    {"metric": metric, "variant": label, "kind": kind, "value": value, "se": se,
+                     "diff": diff, "diff_se": diff_se}
+                )  # fmt: skip
+        return pd.DataFrame.from_records(records)
 
 
 def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -449,66 +595,65 @@ def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
     One row per metric and variant: ``value``, ``se``, and against the first variant ``diff``
     and ``diff_se`` (from the paired per-match differences, so shared luck cancels).
     """
-    labels = list(rows_by_label)
-    parts = {label: _metric_parts(rows) for label, rows in rows_by_label.items()}
-    base = labels[0]
-    records = []
-    for metric in parts[base]:
-        base_value, _, z_base = ratio(*parts[base][metric][:2])
-        for label in labels:
-            num, den, kind = parts[label][metric]
-            value, se, z = ratio(num, den)
-            if label == base:
-                diff, diff_se = 0.0, 0.0
-            else:
-                diff = value - base_value
-                d = z - z_base
-                diff_se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else math.nan
-            records.append(
-                {"metric": metric, "variant": label, "kind": kind, "value": value, "se": se,
-                 "diff": diff, "diff_se": diff_se}
-            )  # fmt: skip
-    return pd.DataFrame.from_records(records)
+    return CompareStats(list(rows_by_label)).add(rows_by_label).table()
+
+
+class DuelStats:
+    """Duplicate-match figures for configuration A as mergeable sums (see :func:`duel_stats`)."""
+
+    def __init__(self):
+        self.n = 0
+        self.score = np.zeros(2)
+        self.points = RatioSums(3)
+        self.both = self.neither = self.caps = 0
+
+    def add(self, first: np.ndarray, swapped: np.ndarray) -> DuelStats:
+        w1 = first[:, km.M_WINNER]
+        w2 = swapped[:, km.M_WINNER]
+        score = (
+            np.where(w1 == 0, 1.0, np.where(w1 < 0, 0.5, 0.0))
+            + np.where(w2 == 1, 1.0, np.where(w2 < 0, 0.5, 0.0))
+        ) / 2
+        self.score += [score.sum(), (score * score).sum()]
+        s1 = first[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+        s2 = swapped[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+        a_points = s1[:, 0] + s1[:, 2] + s2[:, 1] + s2[:, 3]
+        b_points = s1[:, 1] + s1[:, 3] + s2[:, 0] + s2[:, 2]
+        hands = (first[:, km.M_HANDS] + swapped[:, km.M_HANDS]).astype(np.float64)
+        self.points.add(np.stack([a_points, b_points, a_points - b_points]), np.stack([hands] * 3))
+        self.both += int(((w1 == 0) & (w2 == 1)).sum())
+        self.neither += int(((w1 == 1) & (w2 == 0)).sum())
+        self.caps += int((w1 < 0).sum() + (w2 < 0).sum())
+        self.n += len(score)
+        return self
+
+    def result(self) -> dict:
+        n = self.n
+        rate = float(self.score[0] / n)
+        se = float(math.sqrt(max(self.score[1] - n * rate * rate, 0.0) / (n - 1) / n)) if n > 1 else math.nan
+        (a_pph, a_se), (b_pph, b_se), (margin, margin_se) = (self.points.estimate(j) for j in range(3))
+        return {
+            "pairs": n,
+            "matches": 2 * n,
+            "win_rate": rate,
+            "se": se,
+            "ci95": [rate - Z95 * se, rate + Z95 * se],
+            "points_per_hand": a_pph,
+            "points_per_hand_se": a_se,
+            "opponent_points_per_hand": b_pph,
+            "opponent_points_per_hand_se": b_se,
+            "margin_per_hand": margin,
+            "margin_per_hand_se": margin_se,
+            "pairs_won_both": self.both,
+            "pairs_lost_both": self.neither,
+            "cap_hits": self.caps,
+        }
 
 
 def duel_stats(first: np.ndarray, swapped: np.ndarray) -> dict:
     """Duplicate-match figures for configuration A: in ``first`` A holds players 1+3, in
     ``swapped`` players 2+4, on the same deals. A match stopped at the cap counts half."""
-    w1 = first[:, km.M_WINNER]
-    w2 = swapped[:, km.M_WINNER]
-    score = (
-        np.where(w1 == 0, 1.0, np.where(w1 < 0, 0.5, 0.0))
-        + np.where(w2 == 1, 1.0, np.where(w2 < 0, 0.5, 0.0))
-    ) / 2
-    n = len(score)
-    rate = float(score.mean())
-    se = float(score.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    s1 = first[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
-    s2 = swapped[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
-    a_points = s1[:, 0] + s1[:, 2] + s2[:, 1] + s2[:, 3]
-    b_points = s1[:, 1] + s1[:, 3] + s2[:, 0] + s2[:, 2]
-    hands = (first[:, km.M_HANDS] + swapped[:, km.M_HANDS]).astype(np.float64)
-    a_pph, a_se, _ = ratio(a_points, hands)
-    b_pph, b_se, _ = ratio(b_points, hands)
-    margin, margin_se, _ = ratio(a_points - b_points, hands)
-    both = (w1 == 0) & (w2 == 1)
-    neither = (w1 == 1) & (w2 == 0)
-    return {
-        "pairs": n,
-        "matches": 2 * n,
-        "win_rate": rate,
-        "se": se,
-        "ci95": [rate - Z95 * se, rate + Z95 * se],
-        "points_per_hand": a_pph,
-        "points_per_hand_se": a_se,
-        "opponent_points_per_hand": b_pph,
-        "opponent_points_per_hand_se": b_se,
-        "margin_per_hand": margin,
-        "margin_per_hand_se": margin_se,
-        "pairs_won_both": int(both.sum()),
-        "pairs_lost_both": int(neither.sum()),
-        "cap_hits": int((w1 < 0).sum() + (w2 < 0).sum()),
-    }
+    return DuelStats().add(first, swapped).result()
 
 
 def parse_config(text: str) -> tuple[str, str]:
@@ -550,12 +695,10 @@ def duel(
     check_seed(seed)
     n = check_matches(pairs)
     first, swapped = duel_lineups(a, b, variant, cap, bidder_model)
-    jobs1 = match_jobs("a13", first, seed, n)
-    jobs2 = match_jobs("a24", swapped, seed, n)
-    results = run_jobs(jobs1 + jobs2, threads, scheduler, None, progress)
-    rows1 = rows_of(results, jobs1)
-    rows2 = rows_of(results, jobs2)
-    out = duel_stats(rows1, rows2)
+    stats = DuelStats()
+    run_matches([first, swapped], n, seed, threads=threads, scheduler=scheduler, progress=progress,
+                on_block=lambda _, parts: stats.add(parts[0]["rows"], parts[1]["rows"]))  # fmt: skip
+    out = stats.result()
     out.update({"a": "/".join(parse_config(a)), "b": "/".join(parse_config(b)), "seed": seed,
                 "variant": first.variant.label, "cap": cap})  # fmt: skip
     return out

@@ -1,0 +1,52 @@
+"""Tables written block by block (CSV or Parquet), aside and renamed into place at the end, so a
+long run's rows never need to fit in memory and no half-written file is ever left."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from analyzer.core.errors import T400Error
+
+
+class TableWriter:
+    """Append DataFrames with the same columns to ``path`` (``fmt`` "csv" or "parquet");
+    :meth:`close` moves the file into place, :meth:`abort` removes it."""
+
+    def __init__(self, path: str, fmt: str):
+        self.path, self.fmt = path, fmt
+        self.tmp = f"{path}.tmp-{os.getpid()}"
+        self.rows = 0
+        self._parquet = None
+        if fmt == "parquet":
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise T400Error("Parquet output needs pyarrow: pip install 'tarneeb400[parquet]'") from None
+
+    def write(self, df: pd.DataFrame) -> None:
+        if self.fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            if self._parquet is None:
+                self._parquet = pq.ParquetWriter(self.tmp, table.schema)
+            self._parquet.write_table(table)
+        else:
+            df.to_csv(self.tmp, index=False, mode="w" if self.rows == 0 else "a", header=self.rows == 0)
+        self.rows += len(df)
+
+    def close(self) -> None:
+        if self._parquet is not None:
+            self._parquet.close()
+        elif self.rows == 0:
+            pd.DataFrame().to_csv(self.tmp, index=False)
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        if self._parquet is not None:
+            self._parquet.close()
+        if os.path.exists(self.tmp):
+            os.remove(self.tmp)
