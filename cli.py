@@ -5,23 +5,36 @@ Every command reports bad input as one line ``Error: ...`` on stderr with exit s
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import json
-import math
 import os
-import re
+import signal
 import sys
-import time
 
-import click
 
-import analyzer
-from analyzer.core.errors import Interrupted, T400Error
-from analyzer.core.fmt import pct as _pct
-from analyzer.core.runtime import exit_on_interrupt
-from analyzer.core.tables import TableWriter
-from analyzer.games.t400 import rules as rules_mod
+def _interrupted_while_starting(signum, frame):
+    sys.stderr.write("Error: interrupted\n")
+    os._exit(130)
+
+
+# Ctrl-C while the libraries load (a second or so) ends the command like Ctrl-C anywhere else;
+# main() then installs the full policy. Not under pytest, whose own Ctrl-C handling stays.
+if "pytest" not in sys.modules:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import contextlib  # noqa: E402
+import functools  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import re  # noqa: E402
+import time  # noqa: E402
+
+import click  # noqa: E402
+
+import analyzer  # noqa: E402
+from analyzer.core.errors import Interrupted, T400Error  # noqa: E402
+from analyzer.core.fmt import pct as _pct  # noqa: E402
+from analyzer.core.runtime import exit_on_interrupt  # noqa: E402
+from analyzer.core.tables import TableWriter  # noqa: E402
+from analyzer.games.t400 import rules as rules_mod  # noqa: E402
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 

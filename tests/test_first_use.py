@@ -176,3 +176,59 @@ def test_variant_switches_are_checked(changes):
         return
     v.kernel_rules()  # whatever is accepted also packs for the kernels
     assert isinstance(v.table_min_rises, bool) and isinstance(v.target, int) and 1 <= v.target <= 1000
+
+
+EVERY_COMMAND_BAD_INPUT = [
+    ["bid"],
+    ["bid", "AKQ5.KJ4.T93.86"],
+    ["bid", HAND, "--seat", "5"],
+    ["bid", HAND, "--seat", "2"],
+    ["bid", HAND, "--scores", "1,2,x,4"],
+    ["bid", HAND, "--plot", "x.gif"],
+    ["rules", "nosuch"],
+    ["rules", "--target", "0"],
+    ["score", "--bids", "2,2,2"],
+    ["score", "--bids", "14,2,2,2"],
+    ["score", "--bids", "4,4,4,4", "--tricks", "4,4,4,4"],
+    ["score", "--scores", "41,0,3,0", "--bids", "2,2,2,2"],
+    ["solve", "AK.-.-.- QJ.-.-.-"],
+    ["solve"],
+    ["solve", "--file", "/nonexistent/deals.txt"],
+    ["simulate", "--matches", "0"],
+    ["simulate", "--bidder", "nosuch"],
+    ["simulate", "--csv", "x.xlsx"],
+    ["variants", "nosuch"],
+    ["variants", "qahwa:target=x"],
+    ["duel", "--a", "nosuch/standard"],
+    ["report", "--samples", "10"],
+    ["report", "--out", "/nonexistent/dir/rep"],
+    ["fit-bidder", "--deals", "10"],
+    ["bench", "--seconds", "0"],
+    ["nosuch"],
+]
+
+
+@pytest.mark.parametrize("args", EVERY_COMMAND_BAD_INPUT, ids=lambda a: " ".join(a) or "bare")
+def test_every_command_answers_bad_input_in_one_line(args):
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: ") and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.output and r.stdout == ""
+
+
+def test_report_and_fit_bidder_json_is_strict(tmp_path):
+    from analyzer import config
+
+    with config.override(report_dd_deals=4, report_example_hands=1):
+        r = CliRunner().invoke(cli, ["report", "--out", str(tmp_path / "r"), "--samples", "1000", "--matches", "5",
+                                     "--json", "--no-progress"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    strict_json(r.stdout)
+    r = CliRunner().invoke(cli, ["fit-bidder", "--deals", "10000", "--iterations", "1", "--out",
+                                 str(tmp_path / "m.npz"), "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert strict_json(r.stdout)["path"].endswith("m.npz")
+    r = CliRunner().invoke(
+        cli, ["bid", HAND, "--samples", "500", "--bidder-model", str(tmp_path / "m.npz"), "--json"]
+    )
+    assert r.exit_code == 0, r.output  # a fitted model is usable by the commands
