@@ -8,6 +8,8 @@ __version__ = "0.1.0"
 
 from analyzer.core.errors import ClusterError, Interrupted, T400Error
 from analyzer.core.notation import Card, Deal, Hand, Rank, Suit, parse_deal, parse_hand
+from analyzer.core.seats import Seat, Team
+from analyzer.core.strains import Strain
 from analyzer.games.t400.rules import (
     PRESETS,
     MatchState,
@@ -53,6 +55,9 @@ __all__ = [
     "Hand",
     "Rank",
     "Suit",
+    "Seat",
+    "Team",
+    "Strain",
     "parse_deal",
     "parse_hand",
     "PRESETS",
