@@ -113,15 +113,15 @@ def plot_variants(table, path: str, title: str = "", metrics=VARIANT_PLOTS) -> N
                 x, scale * part["value"], yerr=scale * 1.96 * part["se"].fillna(0), color=colors, capsize=3
             )
             ax.set_xticks(x)
-            ax.set_xticklabels([_wrap(v, 12) for v in part["variant"]], fontsize=7, rotation=30, ha="right")
-            title = metric + (" (%)" if scale == 100.0 else "")
+            ax.set_xticklabels(_short_labels(list(part["variant"])), fontsize=7, rotation=35, ha="right")
+            panel = metric + (" (%)" if scale == 100.0 else "")
             low = (scale * (part["value"] - 2.5 * part["se"].fillna(0))).min()
             high = (scale * (part["value"] + 2.5 * part["se"].fillna(0))).max()
             if low > 0 and (high - low) < 0.5 * high:
                 bottom = low - 0.3 * (high - low)
                 ax.set_ylim(bottom, high + 0.3 * (high - low))
-                title += f"\naxis from {bottom:.3g}, not 0"
-            ax.set_title(title, fontsize=9)
+                panel += f"\naxis from {bottom:.3g}, not 0"
+            ax.set_title(panel, fontsize=9)
         for ax in list(axes.flat)[len(metrics) :]:
             ax.axis("off")
         if title:
@@ -130,16 +130,13 @@ def plot_variants(table, path: str, title: str = "", metrics=VARIANT_PLOTS) -> N
         _save(fig, path)
 
 
-def _wrap(label: str, width: int = 16) -> str:
-    words, lines, line = label.split(), [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > width:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}".strip()
-    lines.append(line)
-    return "\n".join(lines)
+def _short_labels(labels: list[str]) -> list[str]:
+    """Tick labels: when every variant is one preset with switches, the first keeps its name
+    and the others show only their switches (one line each, so rotated labels do not collide)."""
+    presets = {label.split()[0] for label in labels}
+    if len(presets) != 1:
+        return labels
+    return [labels[0]] + [" ".join(label.split()[1:]) or label for label in labels[1:]]
 
 
 def plot_heatmaps(panels, path: str, x: str, y: str, value: str, title: str, label: str,
