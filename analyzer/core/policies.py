@@ -13,12 +13,17 @@ from kernels.policies import play as kp
 POLICIES = {name: i for i, name in enumerate(kp.POLICY_NAMES)}
 
 
+def id_of(name: str, ids: dict[str, int], what: str) -> int:
+    """``ids[name]`` for a name read case-insensitively; an error naming the choices if unknown."""
+    key = str(name).strip().lower()
+    if key not in ids:
+        raise T400Error(f"unknown {what} {name!r} (expected one of {', '.join(ids)})")
+    return ids[key]
+
+
 def policy_id(name: str) -> int:
     """The kernel id of play policy ``name`` (an error naming the choices if unknown)."""
-    key = str(name).strip().lower()
-    if key not in POLICIES:
-        raise T400Error(f"unknown play policy {name!r} (expected one of {', '.join(POLICIES)})")
-    return POLICIES[key]
+    return id_of(name, POLICIES, "play policy")
 
 
 def per_seat(value, convert, what: str) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 
 from analyzer import config
 from analyzer.core.errors import T400Error
+from analyzer.core.policies import id_of
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant
 from kernels.policies.play import STANDARD
@@ -88,10 +89,7 @@ BIDDERS = {name: i for i, name in enumerate(kb.BIDDER_NAMES)}
 
 def bidder_id(name: str) -> int:
     """The kernel id of bot bidder ``name`` (an error naming the choices if unknown)."""
-    key = str(name).strip().lower()
-    if key not in BIDDERS:
-        raise T400Error(f"unknown bidder {name!r} (expected one of {', '.join(BIDDERS)})")
-    return BIDDERS[key]
+    return id_of(name, BIDDERS, "bidder")
 
 
 def make_bot(model: np.ndarray, variant: Variant) -> np.ndarray:
