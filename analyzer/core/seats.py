@@ -71,10 +71,6 @@ class Seat(IntEnum):
         return cls(int(value))
 
 
-def partnership(seat: int) -> tuple[int, int]:
-    """The two seats (1-based) of ``seat``'s partnership: (1, 3) or (2, 4)."""
-    return Seat.check(seat).team.seats
-
 
 #: The partnerships' labels in team order: ("1+3", "2+4").
 TEAM_LABELS = tuple(t.label for t in Team)
