@@ -71,6 +71,5 @@ class Seat(IntEnum):
         return cls(int(value))
 
 
-
 #: The partnerships' labels in team order: ("1+3", "2+4").
 TEAM_LABELS = tuple(t.label for t in Team)
