@@ -369,7 +369,7 @@ def score(variant, scores, bids, tricks, as_json):
 @variant_options
 @click.option("--model", type=click.Choice(["rollout", "dd"]), default="rollout", show_default=True,
               help="rollout: bots bid and play the hand out; dd: solo double dummy (pessimistic).")  # fmt: skip
-@click.option("--policy", type=click.Choice(["standard", "greedy"]), default="standard", show_default=True,
+@click.option("--policy", type=click.Choice(["standard", "basic", "greedy"]), default="standard", show_default=True,
               help="Card play of all four players (rollout).")  # fmt: skip
 @click.option(
     "--samples",
@@ -647,6 +647,68 @@ def _solve_batch(lines, trump, leader, mode, player, threads, as_json, who, side
 def _solve_record(deal, tricks, trump, leader, mode, player, side):
     return {"deal": str(deal), "trump": trump, "leader": leader, "mode": mode, "player": player,
             "side": side, "tricks": int(tricks)}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 play
+
+
+@cli.command(cls=CardsCommand, context_settings=CONTEXT)
+@click.argument("deal", required=False)
+@click.option("--bids", help="The four bids, seat 1 first (default: the bots' bids).")
+@click.option("--bidder", type=click.Choice(["ev", "counting"]), default="ev", show_default=True,
+              help="Bots that bid when --bids is not given.")  # fmt: skip
+@click.option("--policy", default="standard", show_default=True, metavar="POLICY",
+              help="Card play for all four seats, or four comma-separated (standard, basic, greedy).")  # fmt: skip
+@click.option("--scores", default="0,0,0,0", show_default=True, help="Scores before the hand, seat 1 first.")
+@click.option("--file", "path", help="Play a batch: one deal a line ('-' for stdin).")
+@variant_options
+@bidder_model_option
+@json_option
+def play(deal, bids, bidder, policy, scores, path, variant, bidder_model, as_json):
+    """Bid and play one deal of 400 out, card by card: DEAL is four hands in seat order.
+
+    Seat 1 bids first and leads; hearts are trump. Shows the bids, whether the hand is dead
+    (the bids miss the table minimum: not played), the tricks and points of each player and
+    every trick in play order with its winner.
+    """
+    from analyzer.games.t400.simulate import play_hand
+
+    if (deal is None) == (path is None):
+        raise T400Error("give one DEAL, or --file PATH with one deal a line")
+    bid_list = parse_int_list(bids, "--bids", 4)
+    score_list = parse_int_list(scores, "--scores", 4)
+    policies = policy.split(",") if "," in policy else policy
+    lines = _read_deal_lines(path) if path is not None else [(None, deal)]
+    hands = [play_hand(d, bid_list, policies, variant, score_list, bidder, bidder_model) for _, d in lines]
+    if as_json:
+        records = [({"line": n} if n is not None else {}) | h.to_dict() for (n, _), h in zip(lines, hands)]
+        emit_json(records if path is not None else records[0])
+        return
+    for (n, _), h in zip(lines, hands):
+        if n is not None:
+            click.echo(f"line {n}:")
+        _print_played(h)
+
+
+def _print_played(h) -> None:
+    click.echo(f"Deal: {h.deal}")
+    click.echo(
+        f"Bids: {', '.join(map(str, h.bids))} ({h.bids_by}); play: {', '.join(dict.fromkeys(h.policy))}"
+    )
+    if h.dead:
+        click.echo("Dead hand: the bids miss the table minimum; thrown in, not played.")
+        return
+    rows = [[seat, h.bids[seat - 1], h.tricks[seat - 1], "made" if h.made[seat - 1] else "set",
+             f"{h.points[seat - 1]:+d}"] for seat in range(1, 5)]  # fmt: skip
+    click.echo(format_table(["seat", "bid", "tricks", "", "points"], rows))
+    trick_rows = []
+    for k, (leader, winner) in enumerate(zip(h.leaders, h.winners)):
+        by_seat = {(leader - 1 + i) % 4 + 1: h.cards[4 * k + i] for i in range(4)}
+        cells = [("*" if s == leader else " ") + by_seat[s].symbol for s in range(1, 5)]
+        trick_rows.append([k + 1, *cells, winner])
+    click.echo("Tricks (* led):")
+    click.echo(format_table(["trick", "seat 1", "seat 2", "seat 3", "seat 4", "won by"], trick_rows))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -946,7 +1008,7 @@ def _print_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
 @cli.command(context_settings=CONTEXT)
 @variant_options
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True, help="Matches to play.")
-@click.option("--policy", default="standard", show_default=True, help="Card play: standard or greedy.")
+@click.option("--policy", default="standard", show_default=True, help="Card play: standard, basic or greedy.")
 @click.option("--bidder", default="ev", show_default=True, help="Bot bidder: ev or counting.")
 @run_options
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the summary as a CSV table.")
@@ -1016,7 +1078,7 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
 @click.argument("specs", nargs=-1, required=True, metavar="NAME_OR_SPEC...")
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True,
               help="Matches per variant (the same deals for every variant).")  # fmt: skip
-@click.option("--policy", default="standard", show_default=True, help="Card play: standard or greedy.")
+@click.option("--policy", default="standard", show_default=True, help="Card play: standard, basic or greedy.")
 @click.option("--bidder", default="ev", show_default=True, help="Bot bidder: ev or counting.")
 @run_options
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the comparison as CSV.")
@@ -1086,7 +1148,7 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--a", "config_a", default="ev/standard", show_default=True, metavar="BIDDER/POLICY",
-              help="Configuration A (bidder ev|counting, policy standard|greedy).")  # fmt: skip
+              help="Configuration A (bidder ev|counting, policy standard|basic|greedy).")  # fmt: skip
 @click.option("--b", "config_b", default="counting/standard", show_default=True, metavar="BIDDER/POLICY",
               help="Configuration B.")  # fmt: skip
 @click.option("--matches", type=click.IntRange(1), default=20_000, show_default=True,

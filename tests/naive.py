@@ -95,7 +95,8 @@ def replay(hands: list[set], sequence: list[int], leader: int, trump: int = HEAR
 
 def public_states(hands: list[set], sequence: list[int], bids, leader: int, trump: int = HEARTS):
     """For each move, what the mover may know, in the kernels' packed form:
-    (seat, own hand bits, played bits, voids, need, leader, n_played, led, best, best_pos)."""
+    (seat, own hand bits, played bits, voids, bids, taken, leader, n_played, led, best, best_pos);
+    bids and taken (tricks so far) hold 8 bits per seat."""
     hands = [set(h) for h in hands]
     tricks = [0, 0, 0, 0]
     played = 0
@@ -105,7 +106,8 @@ def public_states(hands: list[set], sequence: list[int], bids, leader: int, trum
     for index in sequence:
         card = card_at(index)
         seat = (leader + len(trick)) % 4
-        need = sum(1 << s for s in range(4) if tricks[s] < bids[s])
+        packed_bids = sum(b << (8 * s) for s, b in enumerate(bids))
+        taken = sum(t << (8 * s) for s, t in enumerate(tricks))
         if trick:
             led = trick[0][0]
             pos = trick_winner(trick, trump)
@@ -113,7 +115,7 @@ def public_states(hands: list[set], sequence: list[int], bids, leader: int, trum
         else:
             led, best, best_pos = 0, 0, 0
         own = sum(1 << index_of(c) for c in hands[seat])
-        out.append((seat, own, played, voids, need, leader, len(trick), led, best, best_pos))
+        out.append((seat, own, played, voids, packed_bids, taken, leader, len(trick), led, best, best_pos))
         hands[seat].remove(card)
         played |= 1 << index
         if trick and card[0] != trick[0][0]:

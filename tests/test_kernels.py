@@ -20,7 +20,7 @@ from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
 
-POLICY_IDS = [kp.GREEDY, kp.STANDARD]
+POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC]
 TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 kernel threads")
 
 
@@ -98,7 +98,7 @@ def test_dealing_reproducible_across_threads():
 
 
 # -- trick play against the reference -------------------------------------------------------------
-@pytest.mark.parametrize("policy", ["greedy", "standard"])
+@pytest.mark.parametrize("policy", ["greedy", "standard", "basic"])
 def test_kernel_play_is_legal_and_agrees_with_reference(policy):
     r = random.Random(1)
     for _ in range(1500):
@@ -161,7 +161,7 @@ def test_policy_sees_only_public_information(policy):
             np.array(bits, dtype=np.uint64), np.array(bids), 0, np.full(4, policy), HEARTS, tricks, record
         )
         states = naive.public_states([naive.cards_of(b) for b in bits], list(record), bids, 0)
-        for index, (seat, own, played, voids, need, leader, n_played, led, best, best_pos) in zip(
+        for index, (seat, own, played, voids, bids_, taken, leader, n_played, led, best, best_pos) in zip(
             record, states
         ):
             card = kp.choose_card(
@@ -170,7 +170,8 @@ def test_policy_sees_only_public_information(policy):
                 np.uint64(own),
                 np.uint64(played),
                 voids,
-                need,
+                bids_,
+                taken,
                 leader,
                 n_played,
                 led,

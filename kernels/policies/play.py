@@ -4,7 +4,7 @@ A policy decides from what its player could know at the table: its own hand, whi
 need tricks to make their bids (from all bids and the tricks taken so far), the cards played so
 far (``played``, including the current trick) and who has shown out of which suit (``voids``).
 :func:`choose_card` never receives another player's hidden cards. Policies are numbered
-(:data:`GREEDY`, :data:`STANDARD`); each lives in its own module of this folder, and a new one
+(:data:`GREEDY`, :data:`STANDARD`, :data:`BASIC`); each lives in its own module of this folder, and a new one
 is a module, an id here and its branch in :func:`choose_card`. An unknown id is an error
 (:func:`check_policies`, called by every kernel that takes policies).
 
@@ -12,7 +12,8 @@ The state a policy sees is packed into scalars (no arrays, so no reference count
 path):
 
 * ``voids``: int64, bit ``4 * seat + suit`` set once ``seat`` has shown out of ``suit``;
-* ``need``: int64, bit ``seat`` set while ``seat`` has fewer tricks than its bid;
+* ``bids`` and ``taken``: int64, each seat's bid and tricks taken so far, 8 bits per seat (seat
+  ``s`` at bits ``8s``); :func:`need_bits` turns them into one bit per seat still short of its bid;
 * the current trick as ``n_played`` (cards so far), ``led`` (the suit led), ``best`` (the card
   winning so far) and ``best_pos`` (its position; position 0 is the leader's).
 
@@ -26,13 +27,15 @@ from numba.extending import overload
 from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import popcount
 from kernels.core.tricks import power
+from kernels.policies.basic import basic_card
 from kernels.policies.greedy import greedy_card
-from kernels.policies.standard import standard_card
+from kernels.policies.standard import need_bits, standard_card
 
 U64 = np.uint64
 GREEDY = 0
 STANDARD = 1
-POLICY_NAMES = ("greedy", "standard")
+BASIC = 2
+POLICY_NAMES = ("greedy", "standard", "basic")
 N_POLICIES = len(POLICY_NAMES)
 
 _ONE = U64(1)
@@ -48,11 +51,14 @@ def check_policies(policies):
 
 
 @hot
-def choose_card(policy, seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump):
+def choose_card(policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
     """The card ``seat`` plays under ``policy``, from what that seat can know."""
     if policy == GREEDY:
         return greedy_card(hand, n_played, led, best, trump)
-    return standard_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
+    if policy == BASIC:
+        need = need_bits(bids, taken)
+        return basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
+    return standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,20 +105,17 @@ def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, record)
     n = 0
     a0, a1, a2, a3 = _rotate(h0, h1, h2, h3, leader)
     q0, q1, q2, q3 = _rotate(p0, p1, p2, p3, leader)
+    bids = np.int64(b0) | (np.int64(b1) << 8) | (np.int64(b2) << 16) | (np.int64(b3) << 24)
     for _ in range(popcount(h0)):
-        need = (
-            np.int64((tricks & 255) < b0)
-            | (np.int64(((tricks >> 8) & 255) < b1) << 1)
-            | (np.int64(((tricks >> 16) & 255) < b2) << 2)
-            | (np.int64(((tricks >> 24) & 255) < b3) << 3)
-        )
         best = 0
         best_pos = 0
         best_power = 0
         led = 0
         for k in range(4):
             seat = (leader + k) & 3
-            card = choose_card(q0, seat, a0, played, voids, need, leader, k, led, best, best_pos, trump)
+            card = choose_card(
+                q0, seat, a0, played, voids, bids, tricks, leader, k, led, best, best_pos, trump
+            )
             bit = _ONE << U64(card)
             played |= bit
             if k == 0:

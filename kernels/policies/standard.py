@@ -1,19 +1,33 @@
-"""The ``standard`` policy: bid-aware play from what the player can know.
+"""The ``standard`` policy: a plan for the bid, from what the player can know.
 
-Players who need tricks try to win them; players who have made their bid help their partner
-and try to set opponents who still need tricks; a partner's safe winner is not overtaken
-(unless the partner is done and the trick is mine for the taking); sure winners are cashed,
-master trumps draw trumps, partner's ruffs are given, ruffs are taken low, discards come from
-the lowest side cards and keep masters; second hand plays low, third hand high.
+The state a policy sees is packed into scalars (see :mod:`kernels.policies.play`): its hand, the
+cards played, the voids shown, every bid and the tricks each player has taken. What it does:
 
-The state it sees is packed into scalars (see :mod:`kernels.policies.play`).
+* **Count.** Sure tricks are the masters of each suit, counted down from the top (in trumps too).
+  A player who still needs more tricks than it has sure ones *establishes* before it cashes:
+  it leads the top of a touching sequence that is one card short of the master (K-Q with the ace
+  out, Q-J with one honour out) to knock the missing card out while its trumps keep control; a
+  player who has enough sure tricks cashes them.
+* **Trumps.** Trumps are drawn from the top only with length (four or more, or three with the
+  two top trumps); a short trump ace is not led to trick 1. With the opponents out of trumps,
+  side-suit establishment comes before cashing the trumps, which stay as entries.
+* **Partner.** A player who has made the bid never overtakes or ruffs a partner who still needs
+  tricks; it leads low toward partner (a suit partner has shown out of, for a ruff, first) and
+  keeps its masters for when partner is done.
+* **Defence.** A player who has made the bid plays to set opponents who still need tricks; a
+  player whose tricks no longer matter to anyone plays its lowest cards.
+* **Technique.** Second hand low, third hand high (the cheapest card that no one after can beat),
+  fourth hand the cheapest winner; ruff low but above any overruff the player can foresee;
+  discard from the shortest side suit without an honour worth keeping, never a master, never from
+  the suit being established.
 """
 
 import numpy as np
 
-from kernels.config import JIT, jit
+from kernels.config import jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
+from kernels.policies.basic import beatable, needs, shown_void, void_known
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -21,174 +35,113 @@ hot = jit(forceinline=True)
 
 
 @hot
-def needs(need, seat):
-    return (need >> seat) & 1 == 1
-
-
-@hot
-def shown_void(voids, seat, suit):
-    return (voids >> (4 * seat + suit)) & 1 == 1
-
-
-@hot
-def void_known(voids, seat, suit, unseen):
-    """Whether ``seat`` surely holds no card of ``suit``: shown out, or none left unseen."""
-    if suit > 3:
-        return True
-    return shown_void(voids, seat, suit) or (unseen & lane(suit)) == 0
-
-
-@JIT
-def beatable(card, led, trump, seat, leader, n_played, unseen, voids):
-    """Whether an opponent of ``seat`` still to play to this trick could beat ``card``.
-
-    ``card`` would be winning after ``seat`` plays. Judged from what ``seat`` knows: the unseen
-    cards and the voids shown (a void not yet shown is not assumed).
-    """
-    suit = card >> 4
-    higher = unseen & above(card)
-    unseen_trumps = unseen & lane(trump)
-    for k in range(n_played + 1, 4):
-        q = (leader + k) & 3
-        if q == (seat ^ 2):
-            continue
-        q_void_led = void_known(voids, q, led, unseen)
-        if suit == led:
-            if higher and not q_void_led:
-                return True
-            if suit != trump and q_void_led and unseen_trumps and not void_known(voids, q, trump, unseen):
-                return True
-        elif higher and q_void_led and not void_known(voids, q, trump, unseen):
-            return True  # an overruff
-    return False
-
-
-@JIT
-def discard(hand, trump, unseen):
-    """The card to throw when neither following nor trumping: the lowest side card (from the
-    shorter suit on ties), keeping masters and trumps while there is anything else."""
-    best = -1
-    best_key = 1 << 30
+def need_bits(bids, taken):
+    """Bit ``s`` set while seat ``s`` has fewer tricks than its bid (bids/taken: 8 bits a seat)."""
+    need = 0
     for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & lane(s)
-        if cs == 0:
-            continue
-        c = lowest_bit(cs)
-        key = (c & 15) * 16 + popcount(cs)
-        if (unseen & above(c)) == 0:
-            key += 1024  # a master: keep it
-        if key < best_key:
-            best_key = key
-            best = c
-    if best < 0:
-        best = lowest_bit(hand)
-    return best
+        if ((taken >> (8 * s)) & 255) < ((bids >> (8 * s)) & 255):
+            need |= 1 << s
+    return need
 
 
 @hot
-def _standard_follow(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump):
-    legal = legal_moves(hand, n_played, led)
-    led_cards = hand & lane(led)
-    unseen = FULL_DECK & ~(hand | played)
-    best_seat = (leader + best_pos) & 3
-    partner = seat ^ 2
-    wins = winning_cards(legal, best, led, trump)
-    me_need = needs(need, seat)
-    partner_need = needs(need, partner)
-    last = n_played == 3
-
-    if best_seat == partner and not beatable(best, led, trump, seat, leader, n_played, unseen, voids):
-        # Partner has the trick: don't overtake, unless partner has made their bid, I still
-        # need tricks, and as the last player I can take it for myself.
-        if wins and last and me_need and not partner_need:
-            return lowest_bit(wins)
-        return lowest_bit(led_cards) if led_cards else discard(hand, trump, unseen)
-
-    want = me_need or partner_need
-    if not want:  # set an opponent who still needs tricks
-        if best_seat != partner and needs(need, best_seat):
-            want = True
-        for k in range(n_played + 1, 4):
-            q = (leader + k) & 3
-            if q != partner and needs(need, q):
-                want = True
-
-    if wins and want:
-        if last:
-            return lowest_bit(wins)
-        rest = wins
-        while rest:  # the cheapest winner no opponent still to play can beat
-            c = lowest_bit(rest)
-            if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
-                return c
-            rest &= rest - _ONE
-        if not led_cards:
-            return lowest_bit(wins)  # ruff low and hope
-        if n_played == 2:
-            return highest_bit(wins)  # third hand high
-        # second hand low
-    if led_cards:
-        return lowest_bit(led_cards)
-    return discard(hand, trump, unseen)
+def short_of(bids, taken, seat):
+    """Tricks ``seat`` still needs to make its bid (0 once made)."""
+    return max(0, ((bids >> (8 * seat)) & 255) - ((taken >> (8 * seat)) & 255))
 
 
-@JIT
-def _standard_lead(seat, hand, played, voids, need, trump):
-    unseen = FULL_DECK & ~(hand | played)
-    partner = seat ^ 2
-    opp1 = seat ^ 1
-    opp2 = seat ^ 3
-    team_need = needs(need, seat) or needs(need, partner)
-    if not (team_need or needs(need, opp1) or needs(need, opp2)):
-        return discard(hand, trump, unseen)
-    trump_lane = lane(trump)
-    my_trumps = hand & trump_lane
-    unseen_trumps = unseen & trump_lane
-
-    # Draw trumps with a master trump while the others still hold some.
-    if my_trumps and unseen_trumps:
-        top = highest_bit(my_trumps)
-        if (unseen & above(top)) == 0 and popcount(my_trumps) >= 2:
-            return top
-
-    # Cash the side-suit master that the opponents are least likely to ruff.
-    cash = -1
-    cash_key = -1
-    for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & lane(s)
-        if cs == 0:
-            continue
-        top = highest_bit(cs)
+@hot
+def masters_from_top(cards, unseen):
+    """How many of ``cards`` (one suit) win in turn from the top: held cards ranked above every
+    unseen card of the suit, counted down while no unseen card sits between them."""
+    n = 0
+    rest = cards
+    while rest:
+        top = highest_bit(rest)
         if unseen & above(top):
-            continue
-        if unseen_trumps and (
-            (void_known(voids, opp1, s, unseen) and not void_known(voids, opp1, trump, unseen))
-            or (void_known(voids, opp2, s, unseen) and not void_known(voids, opp2, trump, unseen))
-        ):
-            continue
-        key = popcount(unseen & lane(s))
-        if key > cash_key:
-            cash_key = key
-            cash = top
-    if cash >= 0:
-        return cash
+            break
+        n += 1
+        rest &= ~(_ONE << U64(top))
+    return n
 
-    # No trumps left out: every trump is a winner.
-    if my_trumps and not unseen_trumps:
-        return highest_bit(my_trumps)
 
-    # Give partner a ruff: a suit partner has shown out of while maybe holding trumps.
-    if team_need and unseen_trumps and not void_known(voids, partner, trump, unseen):
-        for s in range(4):
-            if s != trump and (hand & lane(s)) and shown_void(voids, partner, s):
-                return lowest_bit(hand & lane(s))
+@hot
+def sure_tricks(hand, unseen):
+    """Tricks the hand can cash from the top: the masters of every suit, trumps included
+    (ruffs by the others are not foreseen)."""
+    total = 0
+    for s in range(4):
+        cs = hand & lane(s)
+        if cs:
+            total += masters_from_top(cs, unseen)
+    return total
 
-    # Lead low from a side suit: short suits while holding trumps (to ruff later), never away
-    # from a guarded honour that waits to be led through.
+
+@hot
+def knockout_card(cs, unseen):
+    """The card to lead from ``cs`` (one side suit) to force out the one unseen card above it:
+    the top of a sequence of two or more touching cards with exactly one unseen card higher;
+    -1 if the suit has no such sequence."""
+    if popcount(cs) < 2:
+        return -1
+    top = highest_bit(cs)
+    if popcount(unseen & above(top)) != 1:
+        return -1
+    nxt = highest_bit(cs & ~(_ONE << U64(top)))
+    if unseen & above(nxt) & ~above(top):
+        return -1  # an unseen card between them: not touching
+    return top
+
+
+# Lead categories, best first, with their rank for a side suit and for trumps. The order was
+# measured: how often a lead of each kind keeps every double-dummy trick of the partnership on
+# 600 random live deals (benchmarks/play_vs_dd.py), 85% for a side ace with the king down to
+# 49% for an unsupported trump honour.
+A_WITH_K, SINGLETON, DOUBLETON_TOP, TOP_OF_SEQUENCE, LOW_FROM_NOTHING, TOP_OF_NOTHING = 0, 1, 2, 3, 4, 5
+LOW_AWAY_FROM_QJ, A_WITHOUT_K, LOW_AWAY_FROM_K, MIDDLE, HONOUR_TOP, LOW_UNDER_A = 6, 7, 8, 9, 10, 11
+SIDE_PRIORITY = (0, 1, 2, 3, 4, 5, 9, 12, 19, 16, 18, 22)
+TRUMP_PRIORITY = (10, 6, 8, 11, 7, 15, 14, 20, 13, 17, 23, 21)
+
+
+@hot
+def lead_kind(cs, card):
+    """The kind of lead ``card`` is from ``cs`` (its suit in the hand), by absolute ranks."""
+    r = card & 15
+    base = U64((card >> 4) << 4)
+    if popcount(cs) == 1:
+        return SINGLETON
+    ranks = cs >> base
+    top = highest_bit(cs) & 15
+    if r == top:
+        if r == 12:
+            return A_WITH_K if (ranks >> U64(11)) & _ONE else A_WITHOUT_K
+        if r >= 8 and (ranks >> U64(r - 1)) & _ONE:
+            return TOP_OF_SEQUENCE
+        if r >= 9:
+            return HONOUR_TOP
+        return DOUBLETON_TOP if popcount(cs) == 2 else TOP_OF_NOTHING
+    if r == (lowest_bit(cs) & 15):
+        if (ranks >> U64(12)) & _ONE:
+            return LOW_UNDER_A
+        if (ranks >> U64(11)) & _ONE:
+            return LOW_AWAY_FROM_K
+        if (ranks >> U64(9)) & U64(3):
+            return LOW_AWAY_FROM_QJ
+        return LOW_FROM_NOTHING
+    return MIDDLE
+
+
+@hot
+def lead_priority(cs, card, is_trump):
+    """Rank of ``card`` as a lead (lower is better): see the categories above."""
+    kind = lead_kind(cs, card)
+    return TRUMP_PRIORITY[kind] if is_trump else SIDE_PRIORITY[kind]
+
+
+@hot
+def passive_lead(hand, trump, unseen, my_trumps):
+    """Lead low from a side suit: short suits while holding trumps (to ruff later), never away
+    from a guarded honour that waits to be led through."""
     best = -1
     best_key = 1 << 30
     for s in range(4):
@@ -214,7 +167,179 @@ def _standard_lead(seat, hand, played, voids, need, trump):
 
 
 @hot
-def standard_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump):
+def discard_card(hand, trump, unseen, keep_suit):
+    """The card to throw when neither following nor trumping: the lowest card of the side suit
+    that matters least (short, no master, not ``keep_suit``), keeping trumps while possible."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = hand & lane(s)
+        if cs == 0:
+            continue
+        c = lowest_bit(cs)
+        key = (c & 15) * 16 + popcount(cs)
+        if masters_from_top(cs, unseen) > 0:
+            key += 1024  # holds a master: keep the suit
+        if s == keep_suit:
+            key += 2048
+        if key < best_key:
+            best_key = key
+            best = c
+    if best < 0:
+        best = lowest_bit(hand)
+    return best
+
+
+@hot
+def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
+    need = need_bits(bids, taken)
+    legal = legal_moves(hand, n_played, led)
+    led_cards = hand & lane(led)
+    unseen = FULL_DECK & ~(hand | played)
+    best_seat = (leader + best_pos) & 3
+    partner = seat ^ 2
+    wins = winning_cards(legal, best, led, trump)
+    me_need = needs(need, seat)
+    partner_need = needs(need, partner)
+    last = n_played == 3
+    low = lowest_bit(led_cards) if led_cards else discard_card(hand, trump, unseen, -1)
+
+    if best_seat == partner:
+        safe = not beatable(best, led, trump, seat, leader, n_played, unseen, voids)
+        if False and partner_need and not me_need:
+            return low  # partner's trick: never take it from a partner who needs it
+        if safe:
+            # Partner has it: take it over only when I need it, partner does not, and I am last.
+            if wins and last and me_need and not partner_need:
+                return lowest_bit(wins)
+            return low
+
+    want = me_need or partner_need
+    if not want:  # set an opponent who still needs tricks
+        if best_seat != partner and needs(need, best_seat):
+            want = True
+        for k in range(n_played + 1, 4):
+            q = (leader + k) & 3
+            if q != partner and needs(need, q):
+                want = True
+
+    if wins and want:
+        if last:
+            return lowest_bit(wins)
+        rest = wins
+        while rest:  # the cheapest winner no opponent still to play can beat
+            c = lowest_bit(rest)
+            if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
+                return c
+            rest &= rest - _ONE
+        if not led_cards:
+            return lowest_bit(wins)  # ruff low and hope
+        if n_played == 2:
+            return highest_bit(wins)  # third hand high
+        # second hand low
+    return low
+
+
+@hot
+def _lead(seat, hand, played, voids, bids, taken, trump):
+    need = need_bits(bids, taken)
+    unseen = FULL_DECK & ~(hand | played)
+    partner = seat ^ 2
+    opp1 = seat ^ 1
+    opp2 = seat ^ 3
+    me_need = needs(need, seat)
+    team_need = me_need or needs(need, partner)
+    if not (team_need or needs(need, opp1) or needs(need, opp2)):
+        return discard_card(hand, trump, unseen, -1)
+    trump_lane = lane(trump)
+    my_trumps = hand & trump_lane
+    unseen_trumps = unseen & trump_lane
+    n_trumps = popcount(my_trumps)
+    top_trumps = masters_from_top(my_trumps, unseen) if my_trumps else 0
+    short = short_of(bids, taken, seat)
+    first_trick = popcount(played) == 0
+    sure = sure_tricks(hand, unseen)
+
+    if me_need:
+        # Draw trumps from the top only with length.
+        if first_trick:
+            draw = (top_trumps >= 2 and n_trumps >= 3) or (top_trumps >= 1 and n_trumps >= 5)
+        else:
+            draw = top_trumps >= 1 and n_trumps >= 2
+        if unseen_trumps and draw:
+            return highest_bit(my_trumps)
+        # Short of sure tricks: knock out the missing honour of a side suit while trumps control.
+        if sure < short and not first_trick:
+            ko = -1
+            ko_len = -1
+            for s in range(4):
+                if s == trump:
+                    continue
+                cs = hand & lane(s)
+                c = knockout_card(cs, unseen)
+                if c >= 0 and popcount(cs) > ko_len:
+                    ko = c
+                    ko_len = popcount(cs)
+            if ko >= 0:
+                return ko
+
+    # Cash the side-suit master that the opponents are least likely to ruff (a player who has
+    # made the bid keeps masters for later while partner still needs tricks).
+    if not first_trick and (me_need or not needs(need, partner)):
+        cash = -1
+        cash_key = -1
+        for s in range(4):
+            if s == trump:
+                continue
+            cs = hand & lane(s)
+            if cs == 0:
+                continue
+            top = highest_bit(cs)
+            if unseen & above(top):
+                continue
+            if unseen_trumps and (
+                (void_known(voids, opp1, s, unseen) and not void_known(voids, opp1, trump, unseen))
+                or (void_known(voids, opp2, s, unseen) and not void_known(voids, opp2, trump, unseen))
+            ):
+                continue
+            key = popcount(unseen & lane(s))
+            if key > cash_key:
+                cash_key = key
+                cash = top
+        if cash >= 0:
+            return cash
+
+        # No trumps left out: every trump is a winner.
+        if my_trumps and not unseen_trumps:
+            return highest_bit(my_trumps)
+
+    # Give partner a ruff: a suit partner has shown out of while maybe holding trumps.
+    if needs(need, partner) and unseen_trumps and not void_known(voids, partner, trump, unseen):
+        for s in range(4):
+            if s != trump and (hand & lane(s)) and shown_void(voids, partner, s):
+                return lowest_bit(hand & lane(s))
+
+    if not first_trick:
+        return passive_lead(hand, trump, unseen, my_trumps)
+    # The opening lead that costs least: see lead_priority.
+    best = -1
+    best_key = 1 << 30
+    rest = hand
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - _ONE
+        cs = hand & lane(c >> 4)
+        key = (lead_priority(cs, c, c >> 4 == trump) * 16 + 13 - popcount(cs)) * 16 + (c & 15)
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@hot
+def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
     if n_played == 0:
-        return _standard_lead(seat, hand, played, voids, need, trump)
-    return _standard_follow(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
+        return _lead(seat, hand, played, voids, bids, taken, trump)
+    return _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)

@@ -19,13 +19,22 @@ from analyzer.core.notation import Card, Deal, Hand, as_deal, as_hand
 from analyzer.core.policies import per_seat, policy_id
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.games.t400.bidder import bidder_id, bot_array
-from analyzer.games.t400.rules import TRUMP, Variant, as_variant
+from analyzer.games.t400.rules import FIRST_LEADER, TRUMP, Variant, as_variant
 from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
 from kernels.t400.lineup import make_lineup
 
-__all__ = ["deal_hands", "play_deal", "simulate_full_hands", "bot_bid", "lineup_array", "PlayedDeal"]
+__all__ = [
+    "deal_hands",
+    "play_deal",
+    "play_hand",
+    "simulate_full_hands",
+    "bot_bid",
+    "lineup_array",
+    "PlayedDeal",
+    "PlayedHand",
+]
 
 
 def lineup_array(bidder: str | Sequence[str] = "ev", policy: str | Sequence[str] = "standard") -> np.ndarray:
@@ -62,6 +71,107 @@ def play_deal(
     record = np.zeros(52, dtype=np.int64)
     n = kp.play_hand(d.bits, np.array(bids, dtype=np.int64), leader - 1, policies, int(TRUMP), tricks, record)
     return PlayedDeal(tuple(int(t) for t in tricks), tuple(Card.from_index(int(c)) for c in record[:n]))
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One hand of 400 bid and played out: what ``t400 play`` shows.
+
+    ``tricks`` and ``points`` are per seat in seat order (zeros when the hand is dead, which is
+    not played); ``cards`` in play order, four per trick; ``winners[k]`` is the seat (1..4) that
+    won trick ``k + 1``; ``leaders[k]`` the seat that led it.
+    """
+
+    deal: Deal
+    bids: tuple[int, int, int, int]
+    bids_by: str  # "ev bots", "counting bots" or "given"
+    policy: tuple[str, str, str, str]
+    dead: bool
+    tricks: tuple[int, int, int, int]
+    made: tuple[bool, bool, bool, bool]
+    points: tuple[int, int, int, int]
+    cards: tuple[Card, ...]
+    leaders: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "deal": str(self.deal), "bids": list(self.bids), "bids_by": self.bids_by,
+            "policy": list(self.policy), "dead": self.dead, "tricks": list(self.tricks),
+            "made": list(self.made), "points": list(self.points), "cards": [str(c) for c in self.cards],
+            "leaders": list(self.leaders), "winners": list(self.winners),
+        }  # fmt: skip
+
+
+def play_hand(
+    deal: Deal | str,
+    bids: Sequence[int] | None = None,
+    policy: str | Sequence[str] = "standard",
+    variant: Variant | str | None = None,
+    scores: Sequence[int] = (0, 0, 0, 0),
+    bidder: str = "ev",
+    bidder_model: str | Path | None = None,
+) -> PlayedHand:
+    """Bid (``bids``, or the ``bidder`` bots in seat order) and play out a full deal of 400:
+    seat 1 leads, hearts are trump; a hand whose bids miss the table minimum is dead (not played).
+
+    >>> h = play_hand("-.AKQJT98765432.-.- AKQJT98765432.-.-.- -.-.AKQJT98765432.- -.-.-.AKQJT98765432",
+    ...               bids=[13, 2, 2, 2])
+    >>> h.tricks, h.made, h.points, h.winners[:2]
+    ((13, 0, 0, 0), (True, False, False, False), (40, -2, -2, -2), (1, 1))
+    """
+    d = as_deal(deal)
+    if d.size != 13:
+        raise T400Error(f"deal {d}: a hand of 400 is 13 cards a player (got {d.size})")
+    v = as_variant(variant)
+    if len(scores) != 4:
+        raise T400Error(f"scores: expected four (seat 1 first), got {len(scores)}")
+    names = tuple(str(n).strip().lower() for n in ((policy,) * 4 if isinstance(policy, str) else policy))
+    policies = per_seat(list(names), policy_id, "policy")
+    if bids is None:
+        made_bids: list[int] = []
+        for seat in range(1, 5):
+            made_bids.append(bot_bid(d.hands[seat - 1], seat, scores, made_bids, v, bidder, bidder_model))
+        bids_by = f"{bidder} bots"
+    else:
+        made_bids = list(bids)
+        if len(made_bids) != 4:
+            raise T400Error(f"bids: expected four (seat 1 first), got {len(made_bids)}")
+        for seat, b in enumerate(made_bids, start=1):
+            if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or not 2 <= b <= 13:
+                raise T400Error(f"bid {b!r} of seat {seat}: expected a whole number 2..13")
+        bids_by = "given"
+    b4 = tuple(int(b) for b in made_bids)
+    if v.is_dead(b4, scores):
+        zero = (0, 0, 0, 0)
+        return PlayedHand(d, b4, bids_by, names, True, zero, (False,) * 4, zero, (), (), ())
+    tricks = np.zeros(4, dtype=np.int64)
+    record = np.zeros(52, dtype=np.int64)
+    n = kp.play_hand(d.bits, np.array(b4, dtype=np.int64), FIRST_LEADER - 1, policies,
+                     int(TRUMP), tricks, record)  # fmt: skip
+    cards = tuple(Card.from_index(int(c)) for c in record[:n])
+    leaders, winners = trick_winners(cards, FIRST_LEADER, int(TRUMP))
+    t4 = tuple(int(t) for t in tricks)
+    return PlayedHand(
+        d, b4, bids_by, names, False, t4, tuple(t >= b for t, b in zip(t4, b4)),
+        tuple(v.score_change(b, t, sc) for b, t, sc in zip(b4, t4, scores)), cards, leaders, winners,
+    )  # fmt: skip
+
+
+def trick_winners(cards: Sequence[Card], leader: int, trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(leaders, winners): the seat (1..4) leading and winning each trick of ``cards`` in play order."""
+    leaders, winners = [], []
+    for k in range(0, len(cards) - 3, 4):
+        trick = cards[k : k + 4]
+        best = 0
+        for i in range(1, 4):
+            c, b = trick[i], trick[best]
+            if (c.suit == b.suit and c.rank > b.rank) or (c.suit == trump and b.suit != trump):
+                best = i
+        leaders.append(leader)
+        leader = (leader - 1 + best) % 4 + 1
+        winners.append(leader)
+    return tuple(leaders), tuple(winners)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,221 @@
+"""The ``basic`` policy (the first ``standard``, kept for comparison): bid-aware play from what
+the player can know.
+
+Players who need tricks try to win them; players who have made their bid help their partner
+and try to set opponents who still need tricks; a partner's safe winner is not overtaken
+(unless the partner is done and the trick is mine for the taking); sure winners are cashed,
+master trumps draw trumps, partner's ruffs are given, ruffs are taken low, discards come from
+the lowest side cards and keep masters; second hand plays low, third hand high.
+
+The state it sees is packed into scalars (see :mod:`kernels.policies.play`).
+"""
+
+import numpy as np
+
+from kernels.config import JIT, jit
+from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
+from kernels.core.tricks import legal_moves, winning_cards
+
+U64 = np.uint64
+_ONE = U64(1)
+hot = jit(forceinline=True)
+
+
+@hot
+def needs(need, seat):
+    return (need >> seat) & 1 == 1
+
+
+@hot
+def shown_void(voids, seat, suit):
+    return (voids >> (4 * seat + suit)) & 1 == 1
+
+
+@hot
+def void_known(voids, seat, suit, unseen):
+    """Whether ``seat`` surely holds no card of ``suit``: shown out, or none left unseen."""
+    if suit > 3:
+        return True
+    return shown_void(voids, seat, suit) or (unseen & lane(suit)) == 0
+
+
+@JIT
+def beatable(card, led, trump, seat, leader, n_played, unseen, voids):
+    """Whether an opponent of ``seat`` still to play to this trick could beat ``card``.
+
+    ``card`` would be winning after ``seat`` plays. Judged from what ``seat`` knows: the unseen
+    cards and the voids shown (a void not yet shown is not assumed).
+    """
+    suit = card >> 4
+    higher = unseen & above(card)
+    unseen_trumps = unseen & lane(trump)
+    for k in range(n_played + 1, 4):
+        q = (leader + k) & 3
+        if q == (seat ^ 2):
+            continue
+        q_void_led = void_known(voids, q, led, unseen)
+        if suit == led:
+            if higher and not q_void_led:
+                return True
+            if suit != trump and q_void_led and unseen_trumps and not void_known(voids, q, trump, unseen):
+                return True
+        elif higher and q_void_led and not void_known(voids, q, trump, unseen):
+            return True  # an overruff
+    return False
+
+
+@JIT
+def discard(hand, trump, unseen):
+    """The card to throw when neither following nor trumping: the lowest side card (from the
+    shorter suit on ties), keeping masters and trumps while there is anything else."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = hand & lane(s)
+        if cs == 0:
+            continue
+        c = lowest_bit(cs)
+        key = (c & 15) * 16 + popcount(cs)
+        if (unseen & above(c)) == 0:
+            key += 1024  # a master: keep it
+        if key < best_key:
+            best_key = key
+            best = c
+    if best < 0:
+        best = lowest_bit(hand)
+    return best
+
+
+@hot
+def _basic_follow(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump):
+    legal = legal_moves(hand, n_played, led)
+    led_cards = hand & lane(led)
+    unseen = FULL_DECK & ~(hand | played)
+    best_seat = (leader + best_pos) & 3
+    partner = seat ^ 2
+    wins = winning_cards(legal, best, led, trump)
+    me_need = needs(need, seat)
+    partner_need = needs(need, partner)
+    last = n_played == 3
+
+    if best_seat == partner and not beatable(best, led, trump, seat, leader, n_played, unseen, voids):
+        # Partner has the trick: don't overtake, unless partner has made their bid, I still
+        # need tricks, and as the last player I can take it for myself.
+        if wins and last and me_need and not partner_need:
+            return lowest_bit(wins)
+        return lowest_bit(led_cards) if led_cards else discard(hand, trump, unseen)
+
+    want = me_need or partner_need
+    if not want:  # set an opponent who still needs tricks
+        if best_seat != partner and needs(need, best_seat):
+            want = True
+        for k in range(n_played + 1, 4):
+            q = (leader + k) & 3
+            if q != partner and needs(need, q):
+                want = True
+
+    if wins and want:
+        if last:
+            return lowest_bit(wins)
+        rest = wins
+        while rest:  # the cheapest winner no opponent still to play can beat
+            c = lowest_bit(rest)
+            if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
+                return c
+            rest &= rest - _ONE
+        if not led_cards:
+            return lowest_bit(wins)  # ruff low and hope
+        if n_played == 2:
+            return highest_bit(wins)  # third hand high
+        # second hand low
+    if led_cards:
+        return lowest_bit(led_cards)
+    return discard(hand, trump, unseen)
+
+
+@JIT
+def _basic_lead(seat, hand, played, voids, need, trump):
+    unseen = FULL_DECK & ~(hand | played)
+    partner = seat ^ 2
+    opp1 = seat ^ 1
+    opp2 = seat ^ 3
+    team_need = needs(need, seat) or needs(need, partner)
+    if not (team_need or needs(need, opp1) or needs(need, opp2)):
+        return discard(hand, trump, unseen)
+    trump_lane = lane(trump)
+    my_trumps = hand & trump_lane
+    unseen_trumps = unseen & trump_lane
+
+    # Draw trumps with a master trump while the others still hold some.
+    if my_trumps and unseen_trumps:
+        top = highest_bit(my_trumps)
+        if (unseen & above(top)) == 0 and popcount(my_trumps) >= 2:
+            return top
+
+    # Cash the side-suit master that the opponents are least likely to ruff.
+    cash = -1
+    cash_key = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = hand & lane(s)
+        if cs == 0:
+            continue
+        top = highest_bit(cs)
+        if unseen & above(top):
+            continue
+        if unseen_trumps and (
+            (void_known(voids, opp1, s, unseen) and not void_known(voids, opp1, trump, unseen))
+            or (void_known(voids, opp2, s, unseen) and not void_known(voids, opp2, trump, unseen))
+        ):
+            continue
+        key = popcount(unseen & lane(s))
+        if key > cash_key:
+            cash_key = key
+            cash = top
+    if cash >= 0:
+        return cash
+
+    # No trumps left out: every trump is a winner.
+    if my_trumps and not unseen_trumps:
+        return highest_bit(my_trumps)
+
+    # Give partner a ruff: a suit partner has shown out of while maybe holding trumps.
+    if team_need and unseen_trumps and not void_known(voids, partner, trump, unseen):
+        for s in range(4):
+            if s != trump and (hand & lane(s)) and shown_void(voids, partner, s):
+                return lowest_bit(hand & lane(s))
+
+    # Lead low from a side suit: short suits while holding trumps (to ruff later), never away
+    # from a guarded honour that waits to be led through.
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = hand & lane(s)
+        if cs == 0:
+            continue
+        length = popcount(cs)
+        top = highest_bit(cs)
+        key = length
+        if (top & 15) >= 9 and length >= 2 and (unseen & above(top)):
+            key += 40
+        if my_trumps and length <= 2:
+            key -= 10 * (3 - length)
+        if key < best_key:
+            best_key = key
+            best = lowest_bit(cs)
+    if best >= 0:
+        return best
+    top = highest_bit(hand)  # only trumps left
+    return top if (unseen & above(top)) == 0 else lowest_bit(hand)
+
+
+@hot
+def basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump):
+    if n_played == 0:
+        return _basic_lead(seat, hand, played, voids, need, trump)
+    return _basic_follow(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
