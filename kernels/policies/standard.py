@@ -139,6 +139,34 @@ def lead_priority(cs, card, is_trump):
 
 
 @hot
+def safe_master(hand, trump, unseen, voids, seat):
+    """The side-suit master to cash: of the suits no opponent is known to ruff, the one with the
+    most unseen cards (the likeliest to be followed); -1 if none."""
+    unseen_trumps = unseen & lane(trump)
+    cash = -1
+    cash_key = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        cs = hand & lane(s)
+        if cs == 0:
+            continue
+        top = highest_bit(cs)
+        if unseen & above(top):
+            continue
+        if unseen_trumps and (
+            (void_known(voids, seat ^ 1, s, unseen) and not void_known(voids, seat ^ 1, trump, unseen))
+            or (void_known(voids, seat ^ 3, s, unseen) and not void_known(voids, seat ^ 3, trump, unseen))
+        ):
+            continue
+        key = popcount(unseen & lane(s))
+        if key > cash_key:
+            cash_key = key
+            cash = top
+    return cash
+
+
+@hot
 def passive_lead(hand, trump, unseen, my_trumps):
     """Lead low from a side suit: short suits while holding trumps (to ruff later), never away
     from a guarded honour that waits to be led through."""
@@ -235,6 +263,8 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
                 return c
             rest &= rest - _ONE
         if not led_cards:
+            if n_played == 1 and partner_need and not me_need and not shown_void(voids, partner, led):
+                return low
             return lowest_bit(wins)  # ruff low and hope
         if n_played == 2:
             return highest_bit(wins)  # third hand high
@@ -267,7 +297,9 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
         if first_trick:
             draw = (top_trumps >= 2 and n_trumps >= 3) or (top_trumps >= 1 and n_trumps >= 5)
         else:
-            draw = top_trumps >= 1 and n_trumps >= 2
+            draw = (
+                top_trumps >= 1 and n_trumps >= 2 and (2 * n_trumps >= popcount(unseen_trumps) or short >= 4)
+            )
         if unseen_trumps and draw:
             return highest_bit(my_trumps)
         # Short of sure tricks: knock out the missing honour of a side suit while trumps control.
@@ -288,26 +320,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
     # Cash the side-suit master that the opponents are least likely to ruff (a player who has
     # made the bid keeps masters for later while partner still needs tricks).
     if not first_trick and (me_need or not needs(need, partner)):
-        cash = -1
-        cash_key = -1
-        for s in range(4):
-            if s == trump:
-                continue
-            cs = hand & lane(s)
-            if cs == 0:
-                continue
-            top = highest_bit(cs)
-            if unseen & above(top):
-                continue
-            if unseen_trumps and (
-                (void_known(voids, opp1, s, unseen) and not void_known(voids, opp1, trump, unseen))
-                or (void_known(voids, opp2, s, unseen) and not void_known(voids, opp2, trump, unseen))
-            ):
-                continue
-            key = popcount(unseen & lane(s))
-            if key > cash_key:
-                cash_key = key
-                cash = top
+        cash = safe_master(hand, trump, unseen, voids, seat)
         if cash >= 0:
             return cash
 
