@@ -208,6 +208,9 @@ def discard_card(hand, trump, unseen, keep_suit):
             continue
         c = lowest_bit(cs)
         key = (c & 15) * 16 + popcount(cs)
+        top = highest_bit(cs)
+        if popcount(unseen & above(top)) < popcount(cs) <= popcount(unseen & above(top)) + 1:
+            key += 512  # the card guards an honour: keep it
         if masters_from_top(cs, unseen) > 0:
             key += 1024  # holds a master: keep the suit
         if s == keep_suit:
