@@ -214,7 +214,7 @@ def discard_card(hand, trump, unseen, keep_suit):
         if masters_from_top(cs, unseen) > 0:
             key += 1024  # holds a master: keep the suit
         if s == keep_suit:
-            key += 2048
+            key += 256
         if key < best_key:
             best_key = key
             best = c
@@ -235,7 +235,13 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     me_need = needs(need, seat)
     partner_need = needs(need, partner)
     last = n_played == 3
-    low = lowest_bit(led_cards) if led_cards else discard_card(hand, trump, unseen, -1)
+    keep = -1
+    keep_len = 3
+    for s in range(4):
+        if s != trump and popcount(hand & lane(s)) > keep_len:
+            keep_len = popcount(hand & lane(s))
+            keep = s
+    low = lowest_bit(led_cards) if led_cards else discard_card(hand, trump, unseen, keep if me_need else -1)
 
     if best_seat == partner:
         safe = not beatable(best, led, trump, seat, leader, n_played, unseen, voids)
@@ -305,6 +311,9 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
             )
         if unseen_trumps and draw:
             return highest_bit(my_trumps)
+        if unseen_trumps and n_trumps >= 4 and top_trumps == 0 and not first_trick:
+            ko = knockout_card(my_trumps, unseen)
+            return ko if ko >= 0 else lowest_bit(my_trumps)
         # Short of sure tricks: knock out the missing honour of a side suit while trumps control.
         if sure < short and not first_trick:
             ko = -1
