@@ -262,6 +262,14 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
             if q != partner and needs(need, q):
                 want = True
 
+    if (
+        n_played == 1
+        and partner_need
+        and not me_need
+        and not shown_void(voids, partner, led)
+        and (unseen & above(best))
+    ):
+        return low  # second hand, done: leave the trick to partner, who plays last and needs it
     if wins and want:
         if last:
             return lowest_bit(wins)
@@ -272,8 +280,6 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
                 return c
             rest &= rest - _ONE
         if not led_cards:
-            if n_played == 1 and partner_need and not me_need and not shown_void(voids, partner, led):
-                return low
             return lowest_bit(wins)  # ruff low and hope
         if n_played == 2:
             return highest_bit(wins)  # third hand high
