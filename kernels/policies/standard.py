@@ -310,7 +310,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
     if me_need:
         # Draw trumps from the top only with length.
         if first_trick:
-            draw = (top_trumps >= 2 and n_trumps >= 3) or (top_trumps >= 1 and n_trumps >= 5)
+            draw = top_trumps >= 2 and n_trumps >= 4
         else:
             draw = (
                 top_trumps >= 1 and n_trumps >= 2 and (2 * n_trumps >= popcount(unseen_trumps) or short >= 4)
