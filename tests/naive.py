@@ -397,3 +397,262 @@ def duel_stats_reference(first: np.ndarray, swapped: np.ndarray) -> dict:
         "pairs_lost_both": int(neither.sum()),
         "cap_hits": int((w1 < 0).sum() + (w2 < 0).sum()),
     }
+
+
+# -- the ``standard`` play policy, rule by rule (kernels/policies/standard.py) --------------------
+DECK = {(s, r) for s in range(4) for r in range(13)}
+
+
+def _suit(cards, s):
+    return {c for c in cards if c[0] == s}
+
+
+def _above(card, cards):
+    return {c for c in cards if c[0] == card[0] and c[1] > card[1]}
+
+
+def _void_known(voids, seat, suit, unseen):
+    return suit > 3 or (seat, suit) in voids or not _suit(unseen, suit)
+
+
+def _beatable(card, led, trump, seat, leader, n_played, unseen, voids):
+    """Could an opponent still to play beat ``card`` (judged from the unseen cards and shown voids)?"""
+    higher = _above(card, unseen)
+    for k in range(n_played + 1, 4):
+        q = (leader + k) % 4
+        if q == seat ^ 2:
+            continue
+        void_led = _void_known(voids, q, led, unseen)
+        can_ruff = not _void_known(voids, q, trump, unseen)
+        if card[0] == led:
+            if higher and not void_led:
+                return True
+            if card[0] != trump and void_led and _suit(unseen, trump) and can_ruff:
+                return True
+        elif higher and void_led and can_ruff:
+            return True
+    return False
+
+
+def _masters_from_top(cards, unseen):
+    n = 0
+    for c in sorted(cards, key=lambda c: -c[1]):
+        if _above(c, unseen):
+            break
+        n += 1
+    return n
+
+
+def _knockout(cards, unseen):
+    """Top of two touching cards with exactly one unseen card above them, else None."""
+    if len(cards) < 2:
+        return None
+    top, nxt = sorted(cards, key=lambda c: -c[1])[:2]
+    if len(_above(top, unseen)) != 1 or len(_above(nxt, unseen) - _above(top, unseen)) > 0:
+        return None
+    return top
+
+
+def _lowest(cards):
+    return min(cards, key=index_of)
+
+
+def _discard(hand, trump, unseen, keep):
+    best, best_key = None, None
+    for s in range(4):
+        cs = _suit(hand, s)
+        if s == trump or not cs:
+            continue
+        c = min(cs, key=lambda c: c[1])
+        top = max(cs, key=lambda c: c[1])
+        key = c[1] * 16 + len(cs)
+        if len(_above(top, unseen)) < len(cs) <= len(_above(top, unseen)) + 1:
+            key += 512
+        if _masters_from_top(cs, unseen):
+            key += 1024
+        if s == keep:
+            key += 256
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best if best is not None else _lowest(hand)
+
+
+_SIDE_PRIORITY = (0, 1, 2, 3, 4, 5, 9, 12, 19, 16, 18, 22)
+_TRUMP_PRIORITY = (10, 6, 8, 11, 7, 15, 14, 20, 13, 17, 23, 21)
+
+
+def _lead_kind(cs, card):
+    ranks = {c[1] for c in cs}
+    r = card[1]
+    if len(cs) == 1:
+        return 1  # singleton
+    if r == max(ranks):
+        if r == 12:
+            return 0 if 11 in ranks else 7  # ace with / without the king
+        if r >= 8 and r - 1 in ranks:
+            return 3  # top of a sequence
+        if r >= 9:
+            return 10  # an unsupported honour
+        return 2 if len(cs) == 2 else 5  # doubleton top, top of nothing
+    if r == min(ranks):
+        if 12 in ranks:
+            return 11  # low under the ace
+        if 11 in ranks:
+            return 8  # low away from the king
+        if 10 in ranks or 9 in ranks:
+            return 6  # low away from Q or J
+        return 4  # low from nothing
+    return 9  # a middle card
+
+
+def _opening_lead(hand, trump):
+    def key(c):
+        cs = _suit(hand, c[0])
+        table = _TRUMP_PRIORITY if c[0] == trump else _SIDE_PRIORITY
+        return (table[_lead_kind(cs, c)], -len(cs), c[1], c[0])
+
+    return min(hand, key=key)
+
+
+def _safe_master(hand, trump, unseen, voids, seat):
+    best, best_key = None, -1
+    for s in range(4):
+        cs = _suit(hand, s)
+        if s == trump or not cs:
+            continue
+        top = max(cs, key=lambda c: c[1])
+        if _above(top, unseen):
+            continue
+        ruffer = any(
+            _void_known(voids, q, s, unseen) and not _void_known(voids, q, trump, unseen)
+            for q in (seat ^ 1, seat ^ 3)
+        )
+        if _suit(unseen, trump) and ruffer:
+            continue
+        if len(_suit(unseen, s)) > best_key:
+            best, best_key = top, len(_suit(unseen, s))
+    return best
+
+
+def _passive_lead(hand, trump, unseen, my_trumps):
+    best, best_key = None, None
+    for s in range(4):
+        cs = _suit(hand, s)
+        if s == trump or not cs:
+            continue
+        top = max(cs, key=lambda c: c[1])
+        key = len(cs)
+        if top[1] >= 9 and len(cs) >= 2 and _above(top, unseen):
+            key += 40
+        if my_trumps and len(cs) <= 2:
+            key -= 10 * (3 - len(cs))
+        if best_key is None or key < best_key:
+            best, best_key = min(cs, key=lambda c: c[1]), key
+    if best is not None:
+        return best
+    top = max(hand, key=lambda c: c[1])
+    return top if not _above(top, unseen) else _lowest(hand)
+
+
+def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS):
+    """The card ``standard`` plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
+    current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
+    ``trick`` the cards played to this trick from ``leader``."""
+    unseen = DECK - hand - played
+    need = [taken[s] < bids[s] for s in range(4)]
+    partner = seat ^ 2
+    me_need, partner_need = need[seat], need[partner]
+    if not trick:
+        return _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump)
+    led = trick[0][0]
+    best_pos = trick_winner(trick, trump)
+    best = trick[best_pos]
+    best_seat = (leader + best_pos) % 4
+    n_played = len(trick)
+    legal = legal_moves(hand, trick)
+    wins = {c for c in legal if trick_winner([*trick, c], trump) == n_played}
+    led_cards = _suit(hand, led)
+    long_side = [s for s in range(4) if s != trump and len(_suit(hand, s)) >= 4]
+    keep = max(long_side, key=lambda s: (len(_suit(hand, s)), -s)) if long_side else -1
+    low = (
+        min(led_cards, key=lambda c: c[1])
+        if led_cards
+        else _discard(hand, trump, unseen, keep if me_need else -1)
+    )
+    last = n_played == 3
+    cheapest = min(wins, key=index_of) if wins else None
+
+    if best_seat == partner:
+        if not _beatable(best, led, trump, seat, leader, n_played, unseen, voids):
+            if wins and last and me_need and not partner_need:
+                return cheapest
+            return low
+    want = me_need or partner_need
+    if not want:
+        want = (best_seat != partner and need[best_seat]) or any(
+            need[(leader + k) % 4] for k in range(n_played + 1, 4) if (leader + k) % 4 != partner
+        )
+    if (
+        n_played == 1
+        and partner_need
+        and not me_need
+        and (partner, led) not in voids
+        and _above(best, unseen)
+    ):
+        return low
+    if wins and want:
+        if last:
+            return cheapest
+        for c in sorted(wins, key=index_of):
+            if not _beatable(c, led, trump, seat, leader, n_played, unseen, voids):
+                return c
+        if not led_cards:
+            return cheapest
+        if n_played == 2:
+            return max(wins, key=index_of)
+    return low
+
+
+def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
+    partner = seat ^ 2
+    if not any(need):
+        return _discard(hand, trump, unseen, -1)
+    my_trumps = _suit(hand, trump)
+    unseen_trumps = _suit(unseen, trump)
+    top_trumps = _masters_from_top(my_trumps, unseen)
+    short = max(0, bids[seat] - taken[seat])
+    opening = not played
+    sure = sum(_masters_from_top(_suit(hand, s), unseen) for s in range(4))
+    if need[seat]:
+        if opening:
+            draw = top_trumps >= 2 and len(my_trumps) >= 4
+        else:
+            draw = (
+                top_trumps >= 1
+                and len(my_trumps) >= 2
+                and (2 * len(my_trumps) >= len(unseen_trumps) or short >= 4)
+            )
+        if unseen_trumps and draw:
+            return max(my_trumps, key=lambda c: c[1])
+        if unseen_trumps and len(my_trumps) >= 4 and top_trumps == 0 and not opening:
+            return _knockout(my_trumps, unseen) or min(my_trumps, key=lambda c: c[1])
+        if sure < short and not opening:
+            options = [
+                (len(_suit(hand, s)), -s, _knockout(_suit(hand, s), unseen)) for s in range(4) if s != trump
+            ]
+            options = [o for o in options if o[2] is not None]
+            if options:
+                return max(options)[2]
+    if not opening and (need[seat] or not need[partner]):
+        cash = _safe_master(hand, trump, unseen, voids, seat)
+        if cash is not None:
+            return cash
+        if my_trumps and not unseen_trumps:
+            return max(my_trumps, key=lambda c: c[1])
+    if need[partner] and unseen_trumps and not _void_known(voids, partner, trump, unseen):
+        for s in range(4):
+            if s != trump and _suit(hand, s) and (partner, s) in voids:
+                return min(_suit(hand, s), key=lambda c: c[1])
+    if not opening:
+        return _passive_lead(hand, trump, unseen, my_trumps)
+    return _opening_lead(hand, trump)

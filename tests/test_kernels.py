@@ -125,6 +125,42 @@ def test_kernel_play_is_legal_and_agrees_with_reference(policy):
                 trick = [*trick, naive.card_at(int(index))] if len(trick) < 3 else []
 
 
+@pytest.mark.parametrize("trump", [HEARTS, 0, 4])
+def test_standard_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
+    """Every card the ``standard`` kernel plays is the card naive.standard_choice picks from the
+    same public state (full deals and endings, any leader, bids from 0 to 13)."""
+    r = random.Random(11 + trump)
+    cards_checked = 0
+    for _ in range(400):
+        size = r.choice([13, 13, 13, 8, 4])
+        bits = random_deal(r, size)
+        bids = [r.choice([0, 2, 2, 3, 3, 4, 5, 6, 8, 13]) for _ in range(4)]
+        leader = r.randrange(4)
+        record = np.zeros(52, dtype=np.int64)
+        n = kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), leader,
+                         np.full(4, kp.STANDARD, dtype=np.int64), trump, np.zeros(4, dtype=np.int64), record)  # fmt: skip
+        hands = [naive.cards_of(b) for b in bits]
+        played, voids, taken, trick, lead_seat = set(), set(), [0, 0, 0, 0], [], leader
+        for index in record[:n]:
+            seat = (lead_seat + len(trick)) % 4
+            expected = naive.standard_choice(
+                seat, hands[seat], played, voids, bids, taken, lead_seat, trick, trump
+            )
+            assert naive.index_of(expected) == index, (bits, bids, leader, trump, len(played))
+            card = naive.card_at(int(index))
+            hands[seat].remove(card)
+            played.add(card)
+            if trick and card[0] != trick[0][0]:
+                voids.add((seat, trick[0][0]))
+            trick.append(card)
+            if len(trick) == 4:
+                lead_seat = (lead_seat + naive.trick_winner(trick, trump)) % 4
+                taken[lead_seat] += 1
+                trick = []
+            cards_checked += 1
+    assert cards_checked > 12_000
+
+
 def test_kernel_legal_moves_and_winners_match_reference():
     r = random.Random(2)
     for _ in range(3000):
@@ -312,6 +348,19 @@ def test_standard_beats_greedy_in_duplicate():
     mean = s / n
     se = math.sqrt((s2 / n - mean**2) / n)
     assert mean - 1.96 * se > 0, f"standard's edge {mean:.3f} +/- {1.96 * se:.3f} points per hand"
+
+
+def test_standard_beats_basic_in_duplicate():
+    """The policy that replaced ``basic`` as ``standard`` scores more with the same cards and bids."""
+    v = Variant.preset("dananeer")
+    lineup = simulate.lineup_array("ev", ["standard", "basic"] * 2)
+    out = kr.duplicate_hands(22, 0, 10, 2048, v.kernel_rules(), lineup, simulate.bot_array(v))
+    n, s, s2 = out.sum(axis=0)
+    mean = s / n
+    se = math.sqrt((s2 / n - mean**2) / n)
+    assert mean - 1.96 * se > 0.15, (
+        f"standard's edge over basic {mean:.3f} +/- {1.96 * se:.3f} points per hand"
+    )
 
 
 # -- caching ------------------------------------------------------------------------------------

@@ -1,25 +1,29 @@
 """The ``standard`` policy: a plan for the bid, from what the player can know.
 
 The state a policy sees is packed into scalars (see :mod:`kernels.policies.play`): its hand, the
-cards played, the voids shown, every bid and the tricks each player has taken. What it does:
+cards played, the voids shown, every bid and the tricks each player has taken. What it does, each
+rule kept because it scored more points in duplicate against ``basic`` (benchmarks/play_vs_dd.py):
 
-* **Count.** Sure tricks are the masters of each suit, counted down from the top (in trumps too).
-  A player who still needs more tricks than it has sure ones *establishes* before it cashes:
-  it leads the top of a touching sequence that is one card short of the master (K-Q with the ace
-  out, Q-J with one honour out) to knock the missing card out while its trumps keep control; a
-  player who has enough sure tricks cashes them.
-* **Trumps.** Trumps are drawn from the top only with length (four or more, or three with the
-  two top trumps); a short trump ace is not led to trick 1. With the opponents out of trumps,
-  side-suit establishment comes before cashing the trumps, which stay as entries.
-* **Partner.** A player who has made the bid never overtakes or ruffs a partner who still needs
-  tricks; it leads low toward partner (a suit partner has shown out of, for a ruff, first) and
-  keeps its masters for when partner is done.
+* **Opening lead** (trick 1): by kind of lead, in an order measured against double dummy (an ace
+  with the king, a side singleton, a doubleton's top, the top of a sequence, low from nothing ...;
+  away from an ace or an unsupported honour last); trumps are led only with A-K and four.
+* **Trumps.** A player who needs tricks draws trumps from the top while holding the master trump
+  and at least as many trumps as are missing (or needs four more tricks); with four or more
+  trumps but not the top it leads them anyway (the top of a sequence to knock out the missing
+  honour, else the lowest).
+* **Count.** Sure tricks are the masters of each suit counted down from the top. A player short
+  of sure tricks knocks out the one missing honour of a side suit (the top of K-Q, Q-J ...)
+  before cashing; then masters are cashed in the suit no opponent is known to ruff.
+* **Partner.** A player who has made the bid keeps its masters while partner still needs tricks,
+  gives partner ruffs, and as second hand leaves a trick partner needs to partner, who plays
+  last; a partner's safe winner is never overtaken unless I need the trick, partner does not and
+  I am last.
 * **Defence.** A player who has made the bid plays to set opponents who still need tricks; a
   player whose tricks no longer matter to anyone plays its lowest cards.
 * **Technique.** Second hand low, third hand high (the cheapest card that no one after can beat),
   fourth hand the cheapest winner; ruff low but above any overruff the player can foresee;
-  discard from the shortest side suit without an honour worth keeping, never a master, never from
-  the suit being established.
+  discard the lowest card of the side suit that matters least: never a master's suit, not the
+  small card that guards an honour, not from the long suit of a player who needs tricks.
 """
 
 import numpy as np
@@ -93,10 +97,11 @@ def knockout_card(cs, unseen):
     return top
 
 
-# Lead categories, best first, with their rank for a side suit and for trumps. The order was
-# measured: how often a lead of each kind keeps every double-dummy trick of the partnership on
-# 600 random live deals (benchmarks/play_vs_dd.py), 85% for a side ace with the king down to
-# 49% for an unsupported trump honour.
+# Opening-lead categories and their rank (lower is better) for a side suit and for trumps. The
+# order was measured: how often a lead of each kind keeps every double-dummy trick of the
+# partnership, by the project's solver on 600 random live deals with EV-bot bids (84% for a
+# side ace with the king, 81% for a side singleton, down to 49% for an unsupported trump honour);
+# on another 900 deals the rule loses a trick on 20% of opening leads against 30% for ``basic``.
 A_WITH_K, SINGLETON, DOUBLETON_TOP, TOP_OF_SEQUENCE, LOW_FROM_NOTHING, TOP_OF_NOTHING = 0, 1, 2, 3, 4, 5
 LOW_AWAY_FROM_QJ, A_WITHOUT_K, LOW_AWAY_FROM_K, MIDDLE, HONOUR_TOP, LOW_UNDER_A = 6, 7, 8, 9, 10, 11
 SIDE_PRIORITY = (0, 1, 2, 3, 4, 5, 9, 12, 19, 16, 18, 22)
@@ -245,8 +250,6 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
 
     if best_seat == partner:
         safe = not beatable(best, led, trump, seat, leader, n_played, unseen, voids)
-        if False and partner_need and not me_need:
-            return low  # partner's trick: never take it from a partner who needs it
         if safe:
             # Partner has it: take it over only when I need it, partner does not, and I am last.
             if wins and last and me_need and not partner_need:
@@ -304,12 +307,12 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
     n_trumps = popcount(my_trumps)
     top_trumps = masters_from_top(my_trumps, unseen) if my_trumps else 0
     short = short_of(bids, taken, seat)
-    first_trick = popcount(played) == 0
+    opening = popcount(played) == 0
     sure = sure_tricks(hand, unseen)
 
     if me_need:
         # Draw trumps from the top only with length.
-        if first_trick:
+        if opening:
             draw = top_trumps >= 2 and n_trumps >= 4
         else:
             draw = (
@@ -317,11 +320,11 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
             )
         if unseen_trumps and draw:
             return highest_bit(my_trumps)
-        if unseen_trumps and n_trumps >= 4 and top_trumps == 0 and not first_trick:
+        if unseen_trumps and n_trumps >= 4 and top_trumps == 0 and not opening:
             ko = knockout_card(my_trumps, unseen)
             return ko if ko >= 0 else lowest_bit(my_trumps)
         # Short of sure tricks: knock out the missing honour of a side suit while trumps control.
-        if sure < short and not first_trick:
+        if sure < short and not opening:
             ko = -1
             ko_len = -1
             for s in range(4):
@@ -337,7 +340,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
 
     # Cash the side-suit master that the opponents are least likely to ruff (a player who has
     # made the bid keeps masters for later while partner still needs tricks).
-    if not first_trick and (me_need or not needs(need, partner)):
+    if not opening and (me_need or not needs(need, partner)):
         cash = safe_master(hand, trump, unseen, voids, seat)
         if cash >= 0:
             return cash
@@ -352,7 +355,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
             if s != trump and (hand & lane(s)) and shown_void(voids, partner, s):
                 return lowest_bit(hand & lane(s))
 
-    if not first_trick:
+    if not opening:
         return passive_lead(hand, trump, unseen, my_trumps)
     # The opening lead that costs least: see lead_priority.
     best = -1
