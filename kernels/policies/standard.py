@@ -346,7 +346,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
             return cash
 
         # No trumps left out: every trump is a winner.
-        if my_trumps and not unseen_trumps:
+        if my_trumps and not unseen_trumps and popcount(hand) == n_trumps:  # only trumps left
             return highest_bit(my_trumps)
 
     # Give partner a ruff: a suit partner has shown out of while maybe holding trumps.
@@ -355,6 +355,17 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
             if s != trump and (hand & lane(s)) and shown_void(voids, partner, s):
                 return lowest_bit(hand & lane(s))
 
+    # The only trumps left are mine: each wins whenever it is played, so they wait (entries and
+    # ruffs) while the longest side suit is played for the tricks it can still make.
+    if not opening and not unseen_trumps and my_trumps and popcount(hand) > n_trumps:
+        best = -1
+        best_len = -1
+        for s in range(4):
+            cs = hand & lane(s)
+            if s != trump and popcount(cs) > best_len:
+                best_len = popcount(cs)
+                best = lowest_bit(cs)
+        return best
     if not opening:
         return passive_lead(hand, trump, unseen, my_trumps)
     # The opening lead that costs least: see lead_priority.
