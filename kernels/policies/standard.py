@@ -315,8 +315,8 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
         if opening:
             draw = top_trumps >= 2 and n_trumps >= 4
         else:
-            draw = (
-                top_trumps >= 1 and n_trumps >= 2 and (2 * n_trumps >= popcount(unseen_trumps) or short >= 4)
+            draw = top_trumps >= 1 and (
+                2 * n_trumps >= popcount(unseen_trumps) or (n_trumps >= 2 and short >= 4)
             )
         if unseen_trumps and draw:
             return highest_bit(my_trumps)
