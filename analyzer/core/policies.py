@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -33,3 +35,15 @@ def per_seat(value, convert, what: str) -> np.ndarray:
     if len(value) != 4:
         raise T400Error(f"{what}: expected one value or four (one per seat), got {len(value)}")
     return np.array([convert(v) for v in value], dtype=np.int64)
+
+
+def play_fingerprint() -> str:
+    """A hash of the card-play sources (every policy and the trick mechanics). Data generated from
+    played-out hands (the bidder model, reports/) records it, and a test flags the data as stale
+    when play has changed since: regenerate it with the command the data also records."""
+    root = Path(kp.__file__).resolve().parents[1]
+    files = sorted((root / "policies").glob("*.py")) + [root / "core" / "tricks.py"]
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:16]

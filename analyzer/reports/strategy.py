@@ -9,6 +9,7 @@ the end, so an interrupted run leaves the previous report untouched.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -225,9 +226,22 @@ def _move_into_place(tmp: Path, out: Path, files: list[str], before: list[str], 
             (out / folder).rmdir()
     marker = out / f".{MARKER}.tmp"
     marker.write_text(
-        json.dumps({"command": command, "version": analyzer.__version__, "files": files}, indent=1)
+        json.dumps(
+            {"command": command, "version": analyzer.__version__, **data_fingerprints(), "files": files},
+            indent=1,
+        )
     )
     os.replace(marker, out / MARKER)
+
+
+def data_fingerprints() -> dict:
+    """What the report's figures depend on beyond its command: the card play (a hash of its
+    sources) and the shipped bidder model (a hash of the file)."""
+    from analyzer.core.policies import play_fingerprint
+    from analyzer.games.t400.bidder import model_path
+
+    model = hashlib.sha256(Path(model_path()).read_bytes()).hexdigest()[:16]
+    return {"play_fingerprint": play_fingerprint(), "bidder_model_sha256": model}
 
 
 def _clean(tmp: Path | None, parts: Parts | None, out: Path, remove_out: bool) -> None:

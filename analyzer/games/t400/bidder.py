@@ -21,7 +21,7 @@ import numpy as np
 
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.policies import id_of
+from analyzer.core.policies import id_of, play_fingerprint
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant
 from kernels.policies.play import STANDARD
@@ -209,6 +209,7 @@ def fit_model(
         "seed": seed,
         "iterations": iterations,
         "policy": "standard",
+        "play_fingerprint": play_fingerprint(),
         "variant": variant.label,
         "ridge": ridge,
         "fitted": datetime.date.today().isoformat(),

@@ -1,0 +1,26 @@
+"""Generated data stays in step with the code that generates it: the shipped bidder model and
+reports/ record what they were made from, and these tests fail when that has changed since."""
+
+import json
+from pathlib import Path
+
+from analyzer.core.policies import play_fingerprint
+from analyzer.games.t400.bidder import load_model
+from analyzer.reports.strategy import MARKER, data_fingerprints
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_shipped_bidder_model_was_fitted_on_todays_card_play():
+    meta = load_model().meta
+    assert meta.get("play_fingerprint") == play_fingerprint(), (
+        "card play changed since the shipped bidder model was fitted: regenerate it with "
+        f"`{meta['command']} --out analyzer/data/bidder_model.npz`"
+    )
+
+
+def test_reports_were_made_with_todays_play_and_bidder_model():
+    marker = json.loads((ROOT / "reports" / MARKER).read_text())
+    now = data_fingerprints()
+    stale = [k for k, v in now.items() if marker.get(k) != v]
+    assert not stale, f"reports/ is stale ({', '.join(stale)} changed): regenerate with `{marker['command']}`"
