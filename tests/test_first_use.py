@@ -70,6 +70,7 @@ def test_ctrl_c_ends_bid_at_once_with_one_line(args, wait):
         ["simulate", "--matches", "3", "--json"],
         ["variants", "dananeer", "qahwa", "--matches", "3", "--json"],
         ["duel", "--matches", "2", "--json"],
+        ["play", "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73", "--json"],
     ],
 )
 def test_every_json_output_is_strict_json(args):
@@ -194,6 +195,9 @@ EVERY_COMMAND_BAD_INPUT = [
     ["solve", "AK.-.-.- QJ.-.-.-"],
     ["solve"],
     ["solve", "--file", "/nonexistent/deals.txt"],
+    ["play", "AK.-.-.- QJ.-.-.-"],
+    ["play", "--file", "/nonexistent/deals.txt"],
+    ["play", "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73", "--bids", "2,2,2,1"],
     ["simulate", "--matches", "0"],
     ["simulate", "--bidder", "nosuch"],
     ["simulate", "--csv", "x.xlsx"],
