@@ -627,10 +627,8 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
         if opening:
             draw = top_trumps >= 2 and len(my_trumps) >= 4
         else:
-            draw = (
-                top_trumps >= 1
-                and len(my_trumps) >= 2
-                and (2 * len(my_trumps) >= len(unseen_trumps) or short >= 4)
+            draw = top_trumps >= 1 and (
+                2 * len(my_trumps) >= len(unseen_trumps) or (len(my_trumps) >= 2 and short >= 4)
             )
         if unseen_trumps and draw:
             return max(my_trumps, key=lambda c: c[1])
@@ -647,12 +645,16 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
         cash = _safe_master(hand, trump, unseen, voids, seat)
         if cash is not None:
             return cash
-        if my_trumps and not unseen_trumps:
+        if my_trumps and not unseen_trumps and my_trumps == hand:
             return max(my_trumps, key=lambda c: c[1])
     if need[partner] and unseen_trumps and not _void_known(voids, partner, trump, unseen):
         for s in range(4):
             if s != trump and _suit(hand, s) and (partner, s) in voids:
                 return min(_suit(hand, s), key=lambda c: c[1])
+    if not opening and not unseen_trumps and my_trumps and my_trumps != hand:
+        # the only trumps left are mine: they wait; the longest side suit (first on ties) goes first
+        longest = max((s for s in range(4) if s != trump), key=lambda s: (len(_suit(hand, s)), -s))
+        return min(_suit(hand, longest), key=lambda c: c[1])
     if not opening:
         return _passive_lead(hand, trump, unseen, my_trumps)
     return _opening_lead(hand, trump)

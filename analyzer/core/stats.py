@@ -102,7 +102,10 @@ class RatioSums:
         sd, sdb = self.sums[j, 1], base.sums[j, 1]
         nn, nd, dn, dd = cross
         zzb_cross = (self.n / sd) * (self.n / sdb) * (nn - rb * nd - r * dn + r * rb * dd)
-        return math.sqrt(max(zz + zzb - 2 * zzb_cross, 0.0) / (self.n - 1)) / math.sqrt(self.n)
+        v = zz + zzb - 2 * zzb_cross
+        if v <= 1e-12 * (abs(zz) + abs(zzb)):  # rounding left by the cancellation: no variance
+            v = 0.0
+        return math.sqrt(v / (self.n - 1)) / math.sqrt(self.n)
 
 
 def cross_sums(num: np.ndarray, den: np.ndarray, num_b: np.ndarray, den_b: np.ndarray) -> np.ndarray:
