@@ -46,7 +46,6 @@ from analyzer.games.t400.rules import Variant
 from kernels.core.cards import HEARTS
 from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
-from kernels.t400 import rollout as kr
 from kernels.t400.rules import is_dead
 
 KINDS = ("lead", "follow", "ruff", "discard")
@@ -306,10 +305,7 @@ def main() -> None:
                         "made": float((got >= strong_b[:, 0]).mean())}  # fmt: skip
 
     chunks = max(1, args.duplicate // 2048)
-    lineup = simulate.lineup_array("ev", [args.policy, args.against] * 2)
-    n, s, s2 = kr.duplicate_hands(args.seed, 0, chunks, 2048, rules, lineup, bot).sum(axis=0)
-    mean = s / n
-    se = math.sqrt((s2 / n - mean**2) / n)
+    n, mean, se = simulate.duplicate_edge(args.policy, args.against, chunks, seed=args.seed, chunk_size=2048)
     result["duplicate"] = {"against": args.against, "deals": int(n), "points_per_hand": mean,
                            "ci95": [mean - 1.96 * se, mean + 1.96 * se]}  # fmt: skip
 

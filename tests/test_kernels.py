@@ -341,23 +341,13 @@ def test_rollout_is_reproducible_across_threads_and_chunks():
 
 
 def test_standard_beats_greedy_in_duplicate():
-    v = Variant.preset("dananeer")
-    lineup = simulate.lineup_array("ev", ["standard", "greedy"] * 2)
-    out = kr.duplicate_hands(21, 0, 10, 2048, v.kernel_rules(), lineup, simulate.bot_array(v))
-    n, s, s2 = out.sum(axis=0)
-    mean = s / n
-    se = math.sqrt((s2 / n - mean**2) / n)
+    _, mean, se = simulate.duplicate_edge("standard", "greedy", 10, seed=21, chunk_size=2048)
     assert mean - 1.96 * se > 0, f"standard's edge {mean:.3f} +/- {1.96 * se:.3f} points per hand"
 
 
 def test_standard_beats_basic_in_duplicate():
     """The policy that replaced ``basic`` as ``standard`` scores more with the same cards and bids."""
-    v = Variant.preset("dananeer")
-    lineup = simulate.lineup_array("ev", ["standard", "basic"] * 2)
-    out = kr.duplicate_hands(22, 0, 10, 2048, v.kernel_rules(), lineup, simulate.bot_array(v))
-    n, s, s2 = out.sum(axis=0)
-    mean = s / n
-    se = math.sqrt((s2 / n - mean**2) / n)
+    _, mean, se = simulate.duplicate_edge("standard", "basic", 10, seed=22, chunk_size=2048)
     assert mean - 1.96 * se > 0.15, (
         f"standard's edge over basic {mean:.3f} +/- {1.96 * se:.3f} points per hand"
     )

@@ -744,20 +744,14 @@ def _play_check(ctx: _Context) -> dict:
     bids, partnerships swapped) and strong seat-1 hands (EV bot bids 6+) against solo double dummy."""
     from analyzer.core.notation import Deal, Hand
     from analyzer.core.solve import solve_many
-    from analyzer.games.t400.bidder import bot_array
     from analyzer.games.t400.rules import Variant
     from analyzer.games.t400.simulate import bot_bid as one_bid
-    from analyzer.games.t400.simulate import deal_hands, lineup_array, play_deal
-    from kernels.t400 import rollout as kr
+    from analyzer.games.t400.simulate import deal_hands, duplicate_edge, play_deal
 
     v = Variant.preset("dananeer")
     chunks = max(1, config.get().report_samples // 100 // 2048)
-    lineup = lineup_array("ev", ["standard", "basic"] * 2)
-    n, total, total2 = kr.duplicate_hands(
-        ctx.seed + 2, 0, chunks, 2048, v.kernel_rules(), lineup, bot_array(v)
-    ).sum(0)
-    mean = total / n
-    se = math.sqrt(max(total2 / n - mean**2, 0.0) / n)
+    n, mean, se = duplicate_edge("standard", "basic", chunks, seed=ctx.seed + 2, variant=v, chunk_size=2048,
+                                 threads=ctx.threads)  # fmt: skip
     strong_rows = []
     for row in deal_hands(40 * config.get().report_dd_deals, seed=ctx.seed + 3):
         bids = []

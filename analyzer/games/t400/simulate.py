@@ -6,6 +6,7 @@ kernels themselves assume checked input.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,6 +224,29 @@ def simulate_full_hands(
             np.array(scores, dtype=np.int64),
         )
     return summarize_full_hands(out)
+
+
+def duplicate_edge(
+    policy: str,
+    against: str,
+    chunks: int,
+    seed: int = 0,
+    variant: Variant | str | None = None,
+    chunk_size: int | None = None,
+    threads: int | None = None,
+) -> tuple[int, float, float]:
+    """(live deals, mean, standard error) of ``policy``'s edge over ``against`` in points per hand
+    for its partnership: random deals bid once by EV bots, each live deal played twice with the
+    partnerships' policies swapped (``kernels.t400.rollout.duplicate_hands``), scores 0."""
+    check_seed(seed)
+    v = as_variant(variant)
+    lineup = lineup_array("ev", [policy, against] * 2)
+    with threads_used(threads):
+        out = kr.duplicate_hands(seed, 0, chunks, chunk_size or config.get().sim_chunk, v.kernel_rules(),
+                                 lineup, bot_array(v))  # fmt: skip
+    n, total, total2 = out.sum(axis=0)
+    mean = total / n
+    return int(n), float(mean), math.sqrt(max(total2 / n - mean * mean, 0.0) / n)
 
 
 def summarize_full_hands(out: np.ndarray) -> FullHandsSummary:
