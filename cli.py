@@ -115,6 +115,14 @@ def bidder_model_option(f):
     )(f)  # fmt: skip
 
 
+def equity_table_option(f):
+    """``--equity-table PATH``: a match-equity table, as ``t400 equity --build --out`` writes it."""
+    return click.option(
+        "--equity-table", "equity_table", metavar="PATH", type=click.Path(dir_okay=False),
+        help="Match-equity table file (t400 equity --build --out; default: the variant's shipped table).",
+    )(f)  # fmt: skip
+
+
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
 
@@ -393,6 +401,10 @@ def score(variant, scores, bids, tricks, as_json):
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on, off with --json)."
 )
+@click.option("--objective", type=click.Choice(["win", "points"]),
+              help="win: maximise P(win the match); points: expected points in this hand. "
+                   "Default: win when any score is non-zero, else points.")  # fmt: skip
+@equity_table_option
 @bidder_model_option
 @json_option
 def bid(
@@ -409,15 +421,23 @@ def bid(
     infer,
     plot_path,
     progress,
+    objective,
+    equity_table,
     bidder_model,
     as_json,
 ):
-    """What should I bid with HAND? Trick distribution and expected value of every legal bid.
+    """What should I bid with HAND? Trick distribution, expected value and P(win the match) of
+    every legal bid.
 
     HAND is 13 cards (AKQ5.KJ4.T93.862 or S:AKQ5 H:KJ4 D:T93 C:862). Seats are bidding order:
     1 bids first and leads, 4 is the dealer; partners 1+3 and 2+4.
     """
-    from analyzer.games.t400.advice import check_bid_inputs, kernels_to_compile, recommend_bid
+    from analyzer.games.t400.advice import (
+        check_bid_inputs,
+        choose_objective,
+        kernels_to_compile,
+        recommend_bid,
+    )
 
     if seat not in (1, 2, 3, 4):
         raise T400Error(f"--seat {seat}: expected 1..4 (1 bids first and leads, 4 deals)")
@@ -429,7 +449,8 @@ def bid(
         _check_writable(plot_path)
     score_list = parse_int_list(scores, "--scores", 4)
     earlier_bids = parse_int_list(earlier, "--bids") or []
-    check_bid_inputs(hand, seat, score_list, earlier_bids, variant, model, samples)
+    _, _, _, checked_variant = check_bid_inputs(hand, seat, score_list, earlier_bids, variant, model, samples)
+    choose_objective(objective, checked_variant, score_list, model, equity_table)
     show = (not as_json) if progress is None else progress
     if kernels_to_compile(model):
         click.echo(f"compiling kernels (first run only, about {60 if model == 'dd' else 30} s)...", err=True)
@@ -439,6 +460,7 @@ def bid(
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
             samples=samples, seed=seed, threads=threads, infer=infer, progress=update, bidder_model=bidder_model,
+            objective=objective, equity_table=equity_table,
         )  # fmt: skip
     if plot_path:
         from analyzer.reports.figures import plot_bid
@@ -492,6 +514,7 @@ def _print_bid(r, variant) -> None:
     compiled = f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""
     click.echo(f"Model: {model}; {r.samples:,} deal{'s' if r.samples != 1 else ''} (seed {r.seed}), {r.elapsed_s:.2f} s{compiled}"
                + ("" if r.target_met else "; precision target not reached (cap)"))  # fmt: skip
+    click.echo(f"Objective: {r.objective_note}")
     if r.note:
         click.echo(f"Note: {r.note}")
     if r.warning:
@@ -506,13 +529,22 @@ def _print_bid(r, variant) -> None:
     click.echo(format_table(["tricks", *ks], [["P", *(f"{100 * r.tricks[k]:.1f}%" for k in ks)]]))
     click.echo("")
     rows = []
+    win = r.objective == "win"
     for row in r.rows:
         mark = "*" if row.bid == r.recommended else ""
         rows.append([f"{mark}{row.bid}", row.value, _pct(row.p_make, row.p_make_se), _pct(row.p_dead, None),
-                     f"{row.ev:+.2f} ± {row.ev_se:.2f}", _pct(row.p_best, None, 0)])  # fmt: skip
-    click.echo(
-        format_table(["bid", "value", "P(make)", "P(dead)", "EV (points)", "P(best)"], rows, align="rrrrrr")
-    )
+                     f"{row.ev:+.2f} ± {row.ev_se:.2f}", *([_pct(row.p_win, row.p_win_se)] if win else []),
+                     _pct(row.p_best, None, 0)])  # fmt: skip
+    heads = [
+        "bid",
+        "value",
+        "P(make)",
+        "P(dead)",
+        "EV (points)",
+        *(["P(win match)"] if win else []),
+        "P(best)",
+    ]
+    click.echo(format_table(heads, rows, align="r" * len(heads)))
     killers = r.killing_bids
     if killers:
         playing = [row.bid for row in r.rows if row.bid not in killers]
@@ -521,7 +553,10 @@ def _print_bid(r, variant) -> None:
         click.echo(f"\nBid{'s' if len(killers) > 1 else ''} {span} kill{'' if len(killers) > 1 else 's'} the hand"
                    f" (the total stays short of the table minimum){least}.")  # fmt: skip
     tied = r.tied
-    line = f"\nRecommended: bid {r.recommended} (EV {r.row(r.recommended).ev:+.2f}"
+    best = r.row(r.recommended)
+    line = f"\nRecommended: bid {r.recommended} (" + (
+        f"P(win the match) {100 * best.p_win:.1f}%" if win else f"EV {best.ev:+.2f}"
+    )
     if len(tied) > 1:
         line += f"; bids {', '.join(map(str, tied))} tie, the lowest is shown"
     elif r.warning:
@@ -529,7 +564,11 @@ def _print_bid(r, variant) -> None:
     else:
         line += f"; best with probability {100 * r.p_best:.0f}%"
         if r.runner_up is not None:
-            line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"
+            if win:
+                line += (f"; {100 * r.margin:+.1f} ± {100 * r.margin_se:.1f} percentage points of P(win) "
+                         f"over bidding {r.runner_up}")  # fmt: skip
+            else:
+                line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"
     click.echo(line + ")")
 
 
@@ -656,7 +695,7 @@ def _solve_record(deal, tricks, trump, leader, mode, player, side):
 @cli.command(cls=CardsCommand, context_settings=CONTEXT)
 @click.argument("deal", required=False)
 @click.option("--bids", help="The four bids, seat 1 first (default: the bots' bids).")
-@click.option("--bidder", type=click.Choice(["ev", "counting"]), default="ev", show_default=True,
+@click.option("--bidder", type=click.Choice(["ev", "counting", "counting-ev", "win"]), default="ev", show_default=True,
               help="Bots that bid when --bids is not given.")  # fmt: skip
 @click.option("--policy", default="standard", show_default=True, metavar="POLICY",
               help="Card play for all four seats, or four comma-separated (standard, basic, greedy).")  # fmt: skip
@@ -846,6 +885,90 @@ def fit_bidder(deals, iterations, seed, threads, out_path, as_json):
 
 
 # ---------------------------------------------------------------------------------------------
+# t400 equity
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--scores", help="All four scores before the next hand, seat 1 first (seat 4 deals).")
+@click.option(
+    "--dealer", type=int, default=4, show_default=True, help="The seat (1..4) dealing the next hand."
+)
+@click.option("--simulate", "continuations", type=click.IntRange(1, 10**8),
+              help="Also simulate this many rests of the match from the scores (P(win) with its SE).")  # fmt: skip
+@click.option("--build", is_flag=True, help="Build the variant's match-equity table (--out; minutes).")
+@click.option(
+    "--hands", type=click.IntRange(1000, 10**8), help="--build: hands sampled per regime combination."
+)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="--build: where to write the table (default: the package's file for a preset).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option(
+    "--threads", type=click.IntRange(1), help="Threads (default: all); the result does not depend on it."
+)
+@variant_options
+@equity_table_option
+@json_option
+def equity(
+    scores, dealer, continuations, build, hands, out_path, seed, threads, variant, equity_table, as_json
+):
+    """Match equity: P(the partnership of seats 1+3 wins the match) from the four scores.
+
+    From the variant's match-equity table (interpolated between its grid scores), and with
+    --simulate N from N simulated rests of the match (bots bid and play; with its SE).
+    --build makes the table (value iteration over one hand's sampled outcomes).
+    """
+    from analyzer.games.t400 import equity as me
+
+    if build:
+        return _build_equity(variant, hands, seed, threads, out_path, as_json)
+    if scores is None:
+        raise T400Error("--scores S1,S2,S3,S4 is needed (or --build)")
+    if dealer not in (1, 2, 3, 4):
+        raise T400Error(f"--dealer {dealer}: expected a seat 1..4")
+    score_list = list(rules_mod.check_scores(parse_int_list(scores, "--scores", 4)))
+    table = me.table_for(variant, equity_table)
+    p = table.equity(score_list, dealer)
+    out = {"scores": score_list, "dealer": dealer, "variant": variant.label, "p_win_13": round(p, 6),
+           "p_win_24": round(1 - p, 6), "table": table.meta.get("command")}  # fmt: skip
+    if continuations:
+        sim = me.simulate_equity(score_list, dealer, variant, continuations, seed, threads)
+        out["simulated"] = {**sim.to_dict(), "seed": seed}
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(
+        f"Scores {'/'.join(map(str, score_list))} (seat 1 first), seat {dealer} deals, variant {variant.label}"
+    )
+    click.echo(f"P(seats 1+3 win the match): {100 * p:.1f}%   (table; seats 2+4: {100 * (1 - p):.1f}%)")
+    if continuations:
+        sim = out["simulated"]
+        click.echo(f"Simulated: {100 * sim['p_win']:.1f}% ± {100 * sim['p_win_se']:.1f}  "
+                   f"({sim['matches']:,} rests of the match by ev/standard bots, seed {seed})")  # fmt: skip
+
+
+def _build_equity(variant, hands, seed, threads, out_path, as_json):
+    from analyzer.games.t400 import equity as me
+
+    path = out_path or me.shipped_path(variant)
+    if path is None:
+        raise T400Error(f"variant '{variant.label}' has no shipped table: give --out FILE")
+    _outputs(out=path)
+    with progress_bar("building", 1, enabled=not as_json) as update:
+        table = me.build_table(variant, hands=hands, seed=seed, threads=threads,
+                               progress=lambda _stage, done, total: update(done, total))  # fmt: skip
+    tmp = path + ".tmp.npz"
+    table.save(tmp)
+    os.replace(tmp, path)
+    _wrote(path)
+    if as_json:
+        emit_json({"path": path, **table.meta})
+        return
+    m = table.meta
+    click.echo(f"wrote {path}: {len(m['grid'])}^4 states, {m['hands_per_regime']:,} hands x "
+               f"{m['regime_combinations']} regime combinations, {m['sweeps']} sweeps, {m['seconds']:.0f} s")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
 # t400 simulate, t400 variants, t400 duel: whole matches
 
 
@@ -1009,7 +1132,9 @@ def _print_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
 @variant_options
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True, help="Matches to play.")
 @click.option("--policy", default="standard", show_default=True, help="Card play: standard, basic or greedy.")
-@click.option("--bidder", default="ev", show_default=True, help="Bot bidder: ev or counting.")
+@click.option(
+    "--bidder", default="ev", show_default=True, help="Bot bidder: ev, counting, counting-ev or win."
+)
 @run_options
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the summary as a CSV table.")
 @click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
@@ -1079,7 +1204,9 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True,
               help="Matches per variant (the same deals for every variant).")  # fmt: skip
 @click.option("--policy", default="standard", show_default=True, help="Card play: standard, basic or greedy.")
-@click.option("--bidder", default="ev", show_default=True, help="Bot bidder: ev or counting.")
+@click.option(
+    "--bidder", default="ev", show_default=True, help="Bot bidder: ev, counting, counting-ev or win."
+)
 @run_options
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the comparison as CSV.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the main comparisons (PNG).")
@@ -1148,7 +1275,7 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--a", "config_a", default="ev/standard", show_default=True, metavar="BIDDER/POLICY",
-              help="Configuration A (bidder ev|counting, policy standard|basic|greedy).")  # fmt: skip
+              help="Configuration A (bidder ev|counting|counting-ev|win, policy standard|basic|greedy).")  # fmt: skip
 @click.option("--b", "config_b", default="counting/standard", show_default=True, metavar="BIDDER/POLICY",
               help="Configuration B.")  # fmt: skip
 @click.option("--matches", type=click.IntRange(1), default=20_000, show_default=True,

@@ -658,3 +658,63 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
     if not opening:
         return _passive_lead(hand, trump, unseen, my_trumps)
     return _opening_lead(hand, trump)
+
+
+# -- match equity ---------------------------------------------------------------------------------
+
+
+def interpolate_reference(grid, values, scores) -> float:
+    """Multilinear interpolation of ``values`` (an array [g, g, g, g]) at four whole scores,
+    each clamped to the grid's ends."""
+    import bisect
+    import itertools
+
+    axes = []
+    for s in scores:
+        s = min(max(s, grid[0]), grid[-1])
+        i = min(bisect.bisect_right(list(grid), s) - 1, len(grid) - 2)
+        axes.append((i, (s - grid[i]) / (grid[i + 1] - grid[i])))
+    total = 0.0
+    for corner in itertools.product((0, 1), repeat=4):
+        f = 1.0
+        for (_, w), c in zip(axes, corner):
+            f *= w if c else 1.0 - w
+        total += f * values[tuple(i + c for (i, _), c in zip(axes, corner))]
+    return total
+
+
+def equity_after_reference(variant, grid, values, scores) -> float:
+    """P(seats 1+3 win) once a hand is settled at ``scores`` (seat order): decided by the rules
+    engine, else one minus the table for the next hand (its seats 1..4 are this hand's 2, 3, 4, 1)."""
+    from analyzer.games.t400.rules import match_winner
+
+    team, _ = match_winner(variant, scores)
+    if team is not None:
+        return 1.0 if team == (1, 3) else 0.0
+    s1, s2, s3, s4 = scores
+    return 1.0 - interpolate_reference(grid, values, (s2, s3, s4, s1))
+
+
+def win_bid_reference(variant, grid, values, cum, seat, scores, prior) -> int:
+    """The ``win`` bidder in plain Python: seat 0..3, cum[b] = P(tricks >= b) of the hand."""
+    own = scores[seat]
+    best, best_p = None, -1.0
+    for b in range(variant.min_bid(own), 14):
+        if seat == 3 and prior + b < variant.table_minimum(scores):
+            if variant.redeal_advances:
+                s1, s2, s3, s4 = scores
+                p = 1.0 - interpolate_reference(grid, values, (s2, s3, s4, s1))
+            else:
+                p = interpolate_reference(grid, values, scores)
+        else:
+            v = variant.bid_value(b, own)
+            p = 0.0
+            for change, prob in ((v, cum[b]), (-v, 1.0 - cum[b])):
+                after = list(scores)
+                after[seat] += change
+                p += prob * equity_after_reference(variant, grid, values, after)
+        if seat % 2 == 1:
+            p = 1.0 - p
+        if p > best_p + 1e-12:
+            best, best_p = b, p
+    return best

@@ -18,12 +18,14 @@ A *bot* array is a model followed by two tables made for one value table (by
 ``analyzer.games.t400.bidder.make_bot``):
 ``BEST_BID`` and ``BEST_EV``, each [2 value rows x 15 lowest allowed bids x 53 bins], the best
 bid (and its expected value) among the bids from the lowest allowed one to 13. With them a bot
-bid is an estimate and a look-up.
+bid is an estimate and a look-up. From ``BOT_SIZE`` on, the variant's match-equity table
+(layout in :mod:`kernels.t400.equity`; ``[0]`` when there is none), which the ``win`` bidder
+reads.
 
 ``rules`` is the packed rules array of :mod:`kernels.t400.rules` (made by
 ``Variant.kernel_rules()``); every rule (values, minimums, the dead-hand test) is read through
-its functions. Bidder ids are :data:`EV_BIDDER` and :data:`COUNTING_BIDDER`; an unknown id is an
-error (:func:`check_bidders`).
+its functions. Bidder ids are the positions in :data:`BIDDER_NAMES` (``ev``, ``counting``, ``counting-ev``,
+``win``); an unknown id is an error (:func:`check_bidders`).
 """
 
 import math
@@ -32,6 +34,7 @@ import numpy as np
 
 from kernels.config import JIT, jit
 from kernels.core.cards import HEARTS, popcount
+from kernels.t400.equity import equity_after, equity_dead, has_table
 from kernels.t400.rules import bid_value, is_dead, min_bid, table_minimum, value_row
 
 U64 = np.uint64
@@ -148,10 +151,17 @@ def ev_bid(rules, bot, hand, seat, scores, prior_sum):
     counts a bid that leaves the total short of the table minimum as worth 0 (a dead hand), and
     bids its minimum when no live bid is worth more than that. scores: int64[4] in seat order.
     """
+    return ev_decision(
+        rules, bot, estimate_bin(estimate(bot, hand, seat, prior_sum)), seat, scores, prior_sum
+    )
+
+
+@hot
+def ev_decision(rules, bot, row, seat, scores, prior_sum):
+    """The EV decision rule of :func:`ev_bid` for trick-distribution row ``row``."""
     own = scores[seat]
     low = min_bid(rules, own)
     vrow = value_row(rules, own)
-    row = estimate_bin(estimate(bot, hand, seat, prior_sum))
     if seat == 3:
         need = table_minimum(rules, scores) - prior_sum
         if need > low:
@@ -161,6 +171,60 @@ def ev_bid(rules, bot, hand, seat, scores, prior_sum):
                     return np.int64(bot[BEST_BID + cell])
             return low
     return np.int64(bot[BEST_BID + table_cell(vrow, low, row)])
+
+
+@hot
+def counting_ev_bid(rules, bot, hand, seat, scores, prior_sum):
+    """The EV decision rule on the counting baseline's trick estimate (its distribution around
+    the estimate taken from the EV model's table): the fair baseline for the EV bidder's model."""
+    return ev_decision(rules, bot, estimate_bin(counting_estimate(hand)), seat, scores, prior_sum)
+
+
+@hot
+def team_equity_after(rules, eq, seat, scores, own_change):
+    """P(the partnership of ``seat`` wins) once this hand changes ``seat``'s score by
+    ``own_change`` and no other score (the others' results are not known when bidding)."""
+    p = equity_after(
+        rules,
+        eq,
+        scores[0] + (own_change if seat == 0 else 0),
+        scores[1] + (own_change if seat == 1 else 0),
+        scores[2] + (own_change if seat == 2 else 0),
+        scores[3] + (own_change if seat == 3 else 0),
+    )
+    return p if seat % 2 == 0 else 1.0 - p
+
+
+@hot
+def win_bid(rules, bot, hand, seat, scores, prior_sum):
+    """The match-aware bidder: the legal bid with the highest probability of winning the match
+    by the bot's match-equity table, ``P(make) E(own score + value) + P(fail) E(own score -
+    value)`` with the other scores as they are (ties to the lower bid); as dealer, a bid that
+    leaves the total short throws the hand in and is worth the equity of the re-deal. Without
+    a table it bids as the EV bidder."""
+    eq = bot[BOT_SIZE:]
+    if not has_table(eq):
+        return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+    own = scores[seat]
+    low = min_bid(rules, own)
+    row = estimate_bin(estimate(bot, hand, seat, prior_sum))
+    best = low
+    best_p = -1.0
+    for b in range(low, 14):
+        if seat == 3 and is_dead(rules, prior_sum + b, scores):
+            p = equity_dead(rules, eq, scores[0], scores[1], scores[2], scores[3])
+            if seat % 2 == 1:
+                p = 1.0 - p
+        else:
+            make = bot[CUM + row * 15 + b]
+            v = bid_value(rules, b, own)
+            p = make * team_equity_after(rules, eq, seat, scores, v) + (1.0 - make) * team_equity_after(
+                rules, eq, seat, scores, -v
+            )
+        if p > best_p + 1e-12:
+            best_p = p
+            best = b
+    return np.int64(best)
 
 
 @JIT
@@ -256,7 +320,9 @@ def counting_bid(rules, hand, seat, scores, prior_sum):
 
 EV_BIDDER = 0
 COUNTING_BIDDER = 1
-BIDDER_NAMES = ("ev", "counting")
+COUNTING_EV_BIDDER = 2
+WIN_BIDDER = 3
+BIDDER_NAMES = ("ev", "counting", "counting-ev", "win")
 N_BIDDERS = len(BIDDER_NAMES)
 
 
@@ -270,11 +336,29 @@ def check_bidders(bidders):
 
 @hot
 def bot_bid(rules, bidder, bot, hand, seat, scores, prior_sum):
-    """The bid of bot ``bidder`` (:data:`EV_BIDDER` or :data:`COUNTING_BIDDER`; checked by
+    """The bid of bot ``bidder`` (an id of :data:`BIDDER_NAMES`; checked by
     :func:`check_bidders` on entry to every kernel)."""
     if bidder == COUNTING_BIDDER:
         return counting_bid(rules, hand, seat, scores, prior_sum)
+    if bidder == COUNTING_EV_BIDDER:
+        return counting_ev_bid(rules, bot, hand, seat, scores, prior_sum)
+    if bidder == WIN_BIDDER:
+        return win_bid(rules, bot, hand, seat, scores, prior_sum)
     return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+
+
+@JIT
+def bids_in_records(rules, bidder, bot, hands, scores, bids):
+    """What bot ``bidder`` would bid in each seat of recorded rounds, after the recorded earlier
+    bids: hands uint64[n, 4], scores int64[n, 4], bids int64[n, 4] (seat order). int64[n, 4]."""
+    n = hands.shape[0]
+    out = np.empty((n, 4), dtype=np.int64)
+    for i in range(n):
+        prior = 0
+        for s in range(4):
+            out[i, s] = bot_bid(rules, bidder, bot, hands[i, s], s, scores[i], prior)
+            prior += bids[i, s]
+    return out
 
 
 @JIT

@@ -52,13 +52,15 @@ H_SIZE = 16
 
 
 @JIT
-def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec):
-    """Play one match from ``state``; fill ``row`` (int32[M_SIZE]); with a non-empty ``rec``,
-    write its rounds from ``rec[rec_at]`` on (and the hands to ``hand_rec``). Returns the
-    number of rounds (dead hands included).
+def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec, start_scores, start_dealer):
+    """Play one match (or its rest) from ``state``; fill ``row`` (int32[M_SIZE]); with a
+    non-empty ``rec``, write its rounds from ``rec[rec_at]`` on (and the hands to ``hand_rec``).
+    Returns the number of rounds (dead hands included).
 
     lineup: bidders and policies by player; cap: the most rounds (dead ones included) before
-    the match is stopped unfinished.
+    the match is stopped unfinished; start_scores: int64[4], the players' scores before the
+    first round played here (zeros for a new match), start_dealer: who deals it (3 for a new
+    match).
     """
     bidders = lineup[BIDDERS]
     policies = lineup[POLICIES]
@@ -66,11 +68,11 @@ def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec
     seat_scores = np.empty(4, dtype=np.int64)
     seat_bidders = np.empty(4, dtype=np.int64)
     seat_policies = np.empty(4, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.int64)
+    scores = start_scores.copy()
     record = rec.shape[0] > 0
     for j in range(M_SIZE):
         row[j] = 0
-    dealer = 3
+    dealer = start_dealer
     winner = -1
     reason = END_CAP
     rounds = 0
@@ -148,12 +150,13 @@ def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bot, c
     out = np.zeros((n_matches, M_SIZE), dtype=np.int32)
     empty = np.zeros((0, H_SIZE), dtype=np.int32)
     no_hands = np.zeros((0, 4), dtype=np.uint64)
+    zeros = np.zeros(4, dtype=np.int64)
     n_chunks = (n_matches + chunk_size - 1) // chunk_size
     for c in prange(n_chunks):
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands)
+            play_match(state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands, zeros, 3)
     return out
 
 
@@ -169,11 +172,37 @@ def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, bot, c
     n_matches = offsets.shape[0] - 1
     rec = np.zeros((offsets[n_matches], H_SIZE), dtype=np.int32)
     hand_rec = np.zeros((offsets[n_matches], 4), dtype=np.uint64)
+    zeros = np.zeros(4, dtype=np.int64)
     n_chunks = (n_matches + chunk_size - 1) // chunk_size
     for c in prange(n_chunks):
         row = np.zeros(M_SIZE, dtype=np.int32)
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, bot, cap, row, rec, offsets[i], hand_rec)
+            play_match(
+                state, first_match + i, rules, lineup, bot, cap, row, rec, offsets[i], hand_rec, zeros, 3
+            )
     return rec, hand_rec
+
+
+@PJIT
+def continue_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bot, cap, scores, dealer):
+    """The rest of a match from a given state, ``n_matches`` times: match ``i`` draws from
+    ``stream(seed, first_match + i)``, as :func:`play_matches`.
+
+    scores: int64[4], the players' scores now; dealer: the player (0..3) who deals the next hand.
+    Returns int32[n_matches, M_SIZE] match rows (``M_SCORE`` holds the final scores).
+    """
+    check_lineup(lineup)
+    out = np.zeros((n_matches, M_SIZE), dtype=np.int32)
+    empty = np.zeros((0, H_SIZE), dtype=np.int32)
+    no_hands = np.zeros((0, 4), dtype=np.uint64)
+    n_chunks = (n_matches + chunk_size - 1) // chunk_size
+    for c in prange(n_chunks):
+        stop = min(n_matches, (c + 1) * chunk_size)
+        for i in range(c * chunk_size, stop):
+            state = stream(seed, first_match + i)
+            play_match(
+                state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands, scores, dealer
+            )
+    return out

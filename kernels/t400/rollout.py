@@ -19,7 +19,17 @@ from kernels.core.cards import popcount
 from kernels.core.deal import deal_around, deal_full, deal_stratified, new_deck, pool_of, scratch
 from kernels.core.rng import below, stream
 from kernels.policies.play import play_deal, play_deal_fast
-from kernels.t400.bidder import bid_likelihood, bot_bid
+from kernels.t400.bidder import BOT_SIZE, bid_likelihood, bot_bid
+from kernels.t400.equity import (
+    O_DEAD,
+    O_LIVE,
+    O_WIN13,
+    O_WIN24,
+    equity_after,
+    equity_dead,
+    has_table,
+    settle_hand,
+)
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
 from kernels.t400.rules import LEADER, TRUMP, is_dead, is_made, score_change
 
@@ -43,7 +53,8 @@ R_SCORE = 2  # sum w x, sum w^2 x, sum w^2 x^2 for x = score change (0 when dead
 R_MAKE = 5  # sum w x, sum w^2 x for x = bid made (alive and tricks >= bid)
 R_DEAD = 7  # sum w x, sum w^2 x for x = dead hand
 R_TRICKS = 9  # [14]: sum w over live hands with k own tricks
-R_SIZE = R_TRICKS + 14
+R_WIN = R_TRICKS + 14  # sum w x, sum w^2 x, sum w^2 x^2 for x = P(the player's side wins the match)
+R_SIZE = R_WIN + 3
 
 
 @hot
@@ -174,12 +185,15 @@ def weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, ta
 
 
 @hot
-def record_outcome(a, w, dead, own_tricks, made, x):
+def record_outcome(a, w, dead, own_tricks, made, x, p_win):
     """Add one weighted outcome of a candidate bid to its sums ``a``: ``x`` is the score change
-    (0 when dead)."""
+    (0 when dead), ``p_win`` the player's side's match equity after the hand."""
     w2 = w * w
     a[R_W] += w
     a[R_W2] += w2
+    a[R_WIN] += w * p_win
+    a[R_WIN + 1] += w2 * p_win
+    a[R_WIN + 2] += w2 * p_win * p_win
     if dead:
         a[R_DEAD] += w
         a[R_DEAD + 1] += w2
@@ -208,6 +222,32 @@ def add_cross(cross_c, w2, x, m):
             cross_c[j, k] += w2 * x[j] * x[k]
 
 
+@hot
+def side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas):
+    """P(``seat``'s partnership wins the match) after this hand (thrown in, or played with
+    ``tricks``), by the match-equity table ``eq`` (0 without one)."""
+    if not has_table(eq):
+        return 0.0
+    if dead:
+        p = equity_dead(rules, eq, scores[0], scores[1], scores[2], scores[3])
+    else:
+        kind = settle_hand(rules, bids, tricks, scores, deltas)
+        if kind == O_WIN13:
+            p = 1.0
+        elif kind == O_WIN24:
+            p = 0.0
+        else:
+            p = equity_after(
+                rules,
+                eq,
+                scores[0] + deltas[0],
+                scores[1] + deltas[1],
+                scores[2] + deltas[2],
+                scores[3] + deltas[3],
+            )
+    return p if seat % 2 == 0 else 1.0 - p
+
+
 @PJIT
 def rollout(
     seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
@@ -221,14 +261,17 @@ def rollout(
     under the bot model (softmax of its expected values, temperature ``tau``).
     Per deal: deal the 39 unseen cards; for each candidate, the later seats bid by bot, a dead
     hand scores 0, else all play out and the player scores +/- the candidate's value.
-    Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, m, m] = sum w^2 x_a x_b
-    of the score changes, hearts float64[n_chunks, 4] = sum w * trumps held per seat,
-    later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
+    With a match-equity table in ``bot`` the player's side's P(win the match) after the hand is
+    summed too (``R_WIN``).
+    Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, 2, m, m] = sum w^2 x_a x_b
+    of the score changes (0) and of the match equities (1), hearts float64[n_chunks, 4] = sum w *
+    trumps held per seat, later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
     """
     check_lineup(lineup)
     m = candidates.shape[0]
     acc = np.zeros((n_chunks, m, R_SIZE))
-    cross = np.zeros((n_chunks, m, m))
+    cross = np.zeros((n_chunks, 2, m, m))
+    eq = bot[BOT_SIZE:]
     hearts_out = np.zeros((n_chunks, 4))
     later = np.zeros((n_chunks, m, 4, 14))
     counts = np.full(4, 13, dtype=np.int64)
@@ -244,6 +287,8 @@ def rollout(
         bids = np.empty(4, dtype=np.int64)
         tricks = np.empty(4, dtype=np.int64)
         x = np.empty(m)
+        xw = np.empty(m)
+        deltas = np.empty(4, dtype=np.int64)
         bidders = lineup[BIDDERS]
         policies = lineup[POLICIES]
         for _ in range(chunk_size):
@@ -265,8 +310,10 @@ def rollout(
                     play_400_query(rules, hands, bids, policies, tricks)
                     own = tricks[seat]
                 x[j] = outcome(rules, dead, bid, own, scores[seat])
-                record_outcome(acc[c, j], w, dead, own, is_made(bid, own), x[j])
-            add_cross(cross[c], w * w, x, m)
+                xw[j] = side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas)
+                record_outcome(acc[c, j], w, dead, own, is_made(bid, own), x[j], xw[j])
+            add_cross(cross[c, 0], w * w, x, m)
+            add_cross(cross[c, 1], w * w, xw, m)
     return acc, cross, hearts_out, later
 
 
@@ -318,10 +365,11 @@ def deal_and_bid(
 @JIT
 def score_solved(rules, hands, weights, later, tricks, seat, scores, candidates, n_chunks, chunk_size):
     """The sums of :func:`rollout` for deals whose player's tricks are known (``tricks[n]``),
-    from :func:`deal_and_bid`'s output; same shapes as :func:`rollout`'s results."""
+    from :func:`deal_and_bid`'s output; same shapes as :func:`rollout`'s results (no match
+    equity: the other players' tricks are not known)."""
     m = candidates.shape[0]
     acc = np.zeros((n_chunks, m, R_SIZE))
-    cross = np.zeros((n_chunks, m, m))
+    cross = np.zeros((n_chunks, 2, m, m))
     hearts_out = np.zeros((n_chunks, 4))
     later_out = np.zeros((n_chunks, m, 4, 14))
     trump_lane = U64(0x1FFF) << U64(16 * rules[TRUMP])
@@ -342,8 +390,8 @@ def score_solved(rules, hands, weights, later, tricks, seat, scores, candidates,
                         later_out[c, j, s, later[k, j, s]] += w
                 dead = is_dead(rules, total, scores)
                 x[j] = outcome(rules, dead, candidates[j], tricks[k], scores[seat])
-                record_outcome(acc[c, j], w, dead, tricks[k], is_made(candidates[j], tricks[k]), x[j])
-            add_cross(cross[c], w * w, x, m)
+                record_outcome(acc[c, j], w, dead, tricks[k], is_made(candidates[j], tricks[k]), x[j], 0.0)
+            add_cross(cross[c, 0], w * w, x, m)
     return acc, cross, hearts_out, later_out
 
 
@@ -387,3 +435,36 @@ def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot)
             out[c, 1] += d
             out[c, 2] += d * d
     return out
+
+
+@PJIT
+def hand_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, scores):
+    """Random hands at fixed scores (seat order; seat 4 deals), bid by the lineup's bidders and
+    played by its policies. Chunk ``c`` draws from ``stream(seed, first_chunk + c)``.
+
+    Returns (kind int64[n]: the ``O_`` kinds, deltas int64[n, 4]: score changes in seat order,
+    zero unless the kind is :data:`O_LIVE`).
+    """
+    check_lineup(lineup)
+    n = n_chunks * chunk_size
+    kind = np.zeros(n, dtype=np.int64)
+    deltas = np.zeros((n, 4), dtype=np.int64)
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        deck, hands, bids, tricks = scratch()
+        bidders = lineup[BIDDERS]
+        policies = lineup[POLICIES]
+        d = np.zeros(4, dtype=np.int64)
+        for i in range(chunk_size):
+            k = c * chunk_size + i
+            deal_full(state, deck, hands)
+            total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
+            if is_dead(rules, total, scores):
+                kind[k] = O_DEAD
+                continue
+            play_400(rules, hands, bids, policies, tricks)
+            kind[k] = settle_hand(rules, bids, tricks, scores, d)
+            if kind[k] == O_LIVE:
+                for s in range(4):
+                    deltas[k, s] = d[s]
+    return kind, deltas

@@ -129,9 +129,15 @@ def _qualifies(a, b, target):
 def match_winner(rules, scores):
     """(winning partnership 0 (indices 0+2) or 1 (1+3), or -1; the ``END_`` reason or -1) on
     points after a round; ``scores`` int64[4], partners at ``i`` and ``i + 2``."""
+    return winner_of(rules, scores[0], scores[1], scores[2], scores[3])
+
+
+@hot
+def winner_of(rules, s0, s1, s2, s3):
+    """:func:`match_winner` for four scores given one by one (no array: hot loops)."""
     target = rules[TARGET]
-    q0 = _qualifies(scores[0], scores[2], target)
-    q1 = _qualifies(scores[1], scores[3], target)
+    q0 = _qualifies(s0, s2, target)
+    q1 = _qualifies(s1, s3, target)
     if q0 and not q1:
         return 0, END_TARGET
     if q1 and not q0:
@@ -139,12 +145,12 @@ def match_winner(rules, scores):
     if not q0:
         return -1, -1
     if rules[TIE_BREAK] == TIE_LEADER_THEN_TOTAL:
-        lead0 = max(scores[0], scores[2])
-        lead1 = max(scores[1], scores[3])
+        lead0 = max(s0, s2)
+        lead1 = max(s1, s3)
         if lead0 != lead1:
             return (0 if lead0 > lead1 else 1), END_LEADER
-    total0 = scores[0] + scores[2]
-    total1 = scores[1] + scores[3]
+    total0 = s0 + s2
+    total1 = s1 + s3
     if total0 != total1:
         return (0 if total0 > total1 else 1), END_TOTAL
     return -1, -1

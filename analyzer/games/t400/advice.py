@@ -61,6 +61,10 @@ class BidRow:
     p_best: float
     tricks: list[float]
     later_bids_mean: list[float | None]
+    #: P(the player's partnership wins the match) after the hand, by the match-equity table
+    #: (``None`` when the objective is points).
+    p_win: float | None = None
+    p_win_se: float | None = None
 
 
 @dataclass
@@ -74,6 +78,7 @@ class BidAnalysis:
     variant: str
     model: str
     policy: str
+    objective: str
     samples: int
     seed: int
     infer: bool
@@ -105,12 +110,39 @@ class BidAnalysis:
 
     @property
     def tied(self) -> list[int]:
-        """The bids whose EV equals the recommended one's exactly (for example 10-13 made surely)."""
+        """The bids whose objective value (EV, or P(win)) equals the recommended one's exactly (for
+        example 10-13 made surely)."""
         best = self.row(self.recommended)
+        if self.objective == "win":
+            return [
+                r.bid
+                for r in self.rows
+                if abs(r.p_win - best.p_win) <= 1e-9 and abs(r.p_win_se - best.p_win_se) <= 1e-9
+            ]
         return [r.bid for r in self.rows if abs(r.ev - best.ev) <= 1e-9 and abs(r.ev_se - best.ev_se) <= 1e-9]
 
     note: str | None = None
     earlier_hearts: list[float | None] = field(default_factory=list)
+    #: Why the objective is what it is (the default depends on the scores).
+    objective_note: str | None = None
+    #: Covariance of the objective's estimates (bids in ``rows`` order): differences between
+    #: bids are far more precise than each bid's own figure (common random numbers).
+    covariance: np.ndarray | None = field(default=None, repr=False)
+
+    def difference(self, a: int, b: int) -> tuple[float, float]:
+        """(objective of bid ``a`` minus that of bid ``b``, its standard error): expected points,
+        or P(win the match) under ``objective="win"``."""
+        ia = next(i for i, r in enumerate(self.rows) if r.bid == a)
+        ib = next(i for i, r in enumerate(self.rows) if r.bid == b)
+        value = (lambda r: r.p_win) if self.objective == "win" else (lambda r: r.ev)
+        c = self.covariance
+        se = math.sqrt(max(c[ia, ia] + c[ib, ib] - 2 * c[ia, ib], 0.0))
+        return float(value(self.rows[ia]) - value(self.rows[ib])), se
+
+    @property
+    def margin_name(self) -> str:
+        """What ``margin`` measures: expected points (``ev_margin``) or P(win) (``p_win_margin``)."""
+        return "p_win_margin" if self.objective == "win" else "ev_margin"
 
     def row(self, bid: int) -> BidRow:
         for r in self.rows:
@@ -127,6 +159,8 @@ class BidAnalysis:
             "variant": self.variant,
             "model": self.model,
             "policy": self.policy,
+            "objective": self.objective,
+            "objective_note": self.objective_note,
             "samples": self.samples,
             "effective_samples": round(self.effective_samples, 1),
             "seed": self.seed,
@@ -146,6 +180,8 @@ class BidAnalysis:
                     "ev_se": round(r.ev_se, 4),
                     "p_dead": round(r.p_dead, 6),
                     "p_dead_se": round(r.p_dead_se, 6),
+                    "p_win": None if r.p_win is None else round(r.p_win, 6),
+                    "p_win_se": None if r.p_win_se is None else round(r.p_win_se, 6),
                     "p_best": round(r.p_best, 4),
                     "later_bids_mean": [None if m is None else round(m, 3) for m in r.later_bids_mean],
                 }
@@ -154,8 +190,8 @@ class BidAnalysis:
             "recommended": self.recommended,
             "p_best": round(self.p_best, 4),
             "runner_up": self.runner_up,
-            "ev_margin": round(self.margin, 4),
-            "ev_margin_se": round(self.margin_se, 4),
+            f"{self.margin_name}": round(self.margin, 6),
+            f"{self.margin_name}_se": round(self.margin_se, 6),
             "precision_target_met": self.target_met,
             "earlier_hearts_mean": [None if h is None else round(h, 3) for h in self.earlier_hearts],
             "note": self.note,
@@ -180,6 +216,8 @@ class BidAnalysis:
                     "ev": r.ev,
                     "ev_se": r.ev_se,
                     "p_dead": r.p_dead,
+                    "p_win": r.p_win,
+                    "p_win_se": r.p_win_se,
                     "p_best": r.p_best,
                 }
                 for r in self.rows
@@ -221,6 +259,40 @@ def check_bid_inputs(hand, seat, scores, bids, variant, model="rollout", samples
     return h, tuple(int(s) for s in scores), tuple(int(b) for b in bids), v
 
 
+OBJECTIVES = ("win", "points")
+
+
+def choose_objective(objective, variant: Variant, scores, model: str, equity_table=None) -> tuple[str, str]:
+    """(the objective, a note saying why): ``None`` means ``win`` when any score is non-zero and
+    the variant has a match-equity table, else ``points``."""
+    from analyzer.games.t400.equity import shipped_path, table_for
+
+    if objective is not None and objective not in OBJECTIVES:
+        raise T400Error(f"unknown objective {objective!r} (expected win or points)")
+    has_table = equity_table is not None or shipped_path(variant) is not None
+    if objective == "win" or (objective is None and any(scores) and has_table and model == "rollout"):
+        if model != "rollout":
+            raise T400Error(
+                f"objective win needs the rollout model (the {model} model knows only the player's tricks)"
+            )
+        table_for(variant, equity_table)  # an error now if there is none
+        why = "asked for" if objective == "win" else "the default when any score is non-zero"
+        return (
+            "win",
+            f"win: P(the partnership wins the match) after this hand, by the match-equity table ({why})",
+        )
+    if objective == "points":
+        return "points", "points: expected points in this hand (asked for)"
+    if not any(scores):
+        return (
+            "points",
+            "points: expected points in this hand (the default at 0-0-0-0; --objective win for P(win))",
+        )
+    if model != "rollout":
+        return "points", f"points: expected points in this hand (the {model} model cannot give P(win))"
+    return "points", f"points: expected points in this hand (no match-equity table for '{variant.label}')"
+
+
 def candidate_bids(variant: Variant, seat: int, scores: Sequence[int]) -> list[int]:
     """Every legal bid of the player: from their minimum to 13 (a dealer's include the bids
     that leave the total short and kill the hand)."""
@@ -234,14 +306,14 @@ def candidate_bids(variant: Variant, seat: int, scores: Sequence[int]) -> list[i
 @dataclass
 class _Totals:
     acc: np.ndarray  # [m, R_SIZE]
-    cross: np.ndarray  # [m, m]
+    cross: np.ndarray  # [2, m, m]: score changes, match equities
     hearts: np.ndarray  # [4]
     later: np.ndarray  # [m, 4, 14]
     deals: int
 
     @classmethod
     def empty(cls, m: int) -> _Totals:
-        return cls(np.zeros((m, kr.R_SIZE)), np.zeros((m, m)), np.zeros(4), np.zeros((m, 4, 14)), 0)
+        return cls(np.zeros((m, kr.R_SIZE)), np.zeros((2, m, m)), np.zeros(4), np.zeros((m, 4, 14)), 0)
 
     def add(self, acc, cross, hearts, later, deals):
         """Merge chunk results, chunk by chunk in order (float sums depend on the order)."""
@@ -253,16 +325,23 @@ class _Totals:
         self.deals += deals
 
 
-def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
+def _estimates(t: _Totals, candidates, variant, own_score, seat, seed, objective):
+    """The bid rows and the objective's values per bid (expected points, or P(win the match))
+    with their covariance."""
     a = t.acc
     m = len(candidates)
     w = a[:, kr.R_W]
     w2 = a[:, kr.R_W2]
     rows = []
     evs = np.zeros(m)
-    ev_ses = np.zeros(m)
+    wins = np.zeros(m)
     for j, bid in enumerate(candidates):
         ev, ev_se = ratio_se(w[j], w2[j], a[j, kr.R_SCORE], a[j, kr.R_SCORE + 1], a[j, kr.R_SCORE + 2])
+        if objective == "win":
+            p_win, p_win_se = ratio_se(w[j], w2[j], a[j, kr.R_WIN], a[j, kr.R_WIN + 1], a[j, kr.R_WIN + 2])
+            wins[j] = p_win
+        else:
+            p_win = p_win_se = None
         dead_w, dead_w2 = a[j, kr.R_DEAD], a[j, kr.R_DEAD + 1]
         p_dead, p_dead_se = ratio_se(w[j], w2[j], dead_w, dead_w2, dead_w2)
         alive_w = w[j] - dead_w
@@ -283,7 +362,6 @@ def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
                 float((later_w[s] * np.arange(14)).sum() / total) if total > 0 and s >= seat else None
             )
         evs[j] = ev
-        ev_ses[j] = ev_se
         rows.append(
             BidRow(
                 bid=bid,
@@ -297,22 +375,26 @@ def _estimates(t: _Totals, candidates, variant, own_score, seat, seed):
                 p_best=0.0,
                 tricks=tricks,
                 later_bids_mean=later,
+                p_win=p_win,
+                p_win_se=p_win_se,
             )
         )
-    cov = _covariance(t, evs)
-    p_best = probability_best(evs, cov, seed)
+    values = wins if objective == "win" else evs
+    cov = _covariance(t, values, 1 if objective == "win" else 0)
+    p_best = probability_best(values, cov, seed)
     for r, p in zip(rows, p_best):
         r.p_best = float(p)
-    return rows, evs, cov
+    return rows, values, cov
 
 
-def _covariance(t: _Totals, mu: np.ndarray) -> np.ndarray:
-    """Covariance of the EV estimates (they share deals, so they are strongly correlated)."""
+def _covariance(t: _Totals, mu: np.ndarray, which: int) -> np.ndarray:
+    """Covariance of the estimates of the score changes (``which`` 0) or the match equities (1):
+    they share deals, so they are strongly correlated."""
     a = t.acc
     sw = a[0, kr.R_W]
     sw2 = a[0, kr.R_W2]
-    swx = a[:, kr.R_SCORE + 1]  # sum w^2 x
-    cross = t.cross - np.outer(mu, swx) - np.outer(swx, mu) + np.outer(mu, mu) * sw2
+    swx = a[:, (kr.R_SCORE, kr.R_WIN)[which] + 1]  # sum w^2 x
+    cross = t.cross[which] - np.outer(mu, swx) - np.outer(swx, mu) + np.outer(mu, mu) * sw2
     return cross / (sw * sw)
 
 
@@ -335,8 +417,16 @@ def recommend_bid(
     target_se: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     bidder_model: str | None = None,
+    objective: str | None = None,
+    equity_table: str | None = None,
 ) -> BidAnalysis:
-    """Trick distribution and expected value of every legal bid for ``hand`` in ``seat``.
+    """Trick distribution, expected value and (with ``objective="win"``) P(win the match) of
+    every legal bid for ``hand`` in ``seat``; the recommendation maximises the objective.
+
+    ``objective``: ``"points"`` (expected points in this hand) or ``"win"`` (the partnership's
+    P(win the match) after the hand, by the variant's match-equity table or the one at
+    ``equity_table``); by default ``"win"`` when any score is non-zero and a table exists, else
+    ``"points"`` (``objective_note`` says which and why).
 
     Without ``samples``, the rollout samples until every P(make) has a standard error of at most
     ``target_se`` (default ``config.get().advice_target_se``); ``dd`` solves a fixed number of
@@ -349,8 +439,9 @@ def recommend_bid(
     """
     check_seed(seed)
     h, scores, bids, v = check_bid_inputs(hand, seat, scores, bids, variant, model, samples)
+    objective, objective_note = choose_objective(objective, v, scores, model, equity_table)
     lineup = lineup_array("ev", policy)
-    bot = bot_array(v, bidder_model)
+    bot = bot_array(v, bidder_model, equity_table)
     candidates = candidate_bids(v, seat, scores)
     infer = bool(infer) and seat > 1
     target_se = config.get().advice_target_se if target_se is None else target_se
@@ -364,7 +455,7 @@ def recommend_bid(
         totals, target_met = _run_rollout(query, samples, threads, target_se, progress)
         note = None
     own = scores[seat - 1]
-    rows, evs, cov = _estimates(totals, candidates, v, own, seat, seed)
+    rows, evs, cov = _estimates(totals, candidates, v, own, seat, seed, objective)
     best = int(np.argmax(evs + 1e-9 * np.arange(len(evs))[::-1]))  # ties to the lower bid
     order = np.argsort(-evs, kind="stable")
     runner = (
@@ -402,6 +493,9 @@ def recommend_bid(
         variant=v.label,
         model=model,
         policy=policy if isinstance(policy, str) else "/".join(policy),
+        objective=objective,
+        objective_note=objective_note,
+        covariance=cov,
         samples=totals.deals,
         seed=seed,
         infer=infer,

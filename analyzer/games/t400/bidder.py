@@ -92,11 +92,14 @@ def bidder_id(name: str) -> int:
     return id_of(name, BIDDERS, "bidder")
 
 
-def make_bot(model: np.ndarray, variant: Variant) -> np.ndarray:
+def make_bot(model: np.ndarray, variant: Variant, equity: np.ndarray | None = None) -> np.ndarray:
     """A bot array (layout in :mod:`kernels.t400.bidder`): ``model`` followed by, for each value
     row, lowest allowed bid and estimate bin, the best bid among those from the lowest allowed one
-    to 13 (ties to the lower bid) and its expected value, ``value * (2 P(make) - 1)``."""
-    bot = np.empty(kb.BOT_SIZE)
+    to 13 (ties to the lower bid) and its expected value, ``value * (2 P(make) - 1)``; then the
+    match-equity table ``equity`` (``[0]``: none)."""
+    equity = np.zeros(1) if equity is None else equity
+    bot = np.empty(kb.BOT_SIZE + len(equity))
+    bot[kb.BOT_SIZE :] = equity
     bot[: kb.MODEL_SIZE] = model
     cum = model[kb.CUM : kb.CUM + kb.N_BINS * 15].reshape(kb.N_BINS, 15)
     bins = np.arange(kb.N_BINS)
@@ -115,14 +118,21 @@ def make_bot(model: np.ndarray, variant: Variant) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=16)
-def _bot_for(variant: Variant, model: BidderModel) -> np.ndarray:
-    return make_bot(model.array, variant)
+def _bot_for(variant: Variant, model: BidderModel, equity) -> np.ndarray:
+    return make_bot(model.array, variant, None if equity is None else equity.array)
 
 
-def bot_array(variant: Variant, model: str | Path | None = None) -> np.ndarray:
-    """The EV bidder's bot array (model plus bid tables) for a variant's value table, from the
-    shipped model or the model file at ``model``."""
-    return _bot_for(variant, load_model(model))
+def bot_array(
+    variant: Variant, model: str | Path | None = None, equity_table: str | Path | None = None
+) -> np.ndarray:
+    """The bots' array (model, bid tables, match-equity table) for a variant, from the shipped
+    model or the model file at ``model``, and the variant's shipped match-equity table or the
+    one at ``equity_table`` (none for a variant without a shipped table: the ``win`` bidder
+    needs one, see :func:`analyzer.games.t400.equity.require_table`)."""
+    from analyzer.games.t400 import equity as me
+
+    table = me.table_for(variant, equity_table) if equity_table is not None else me.shipped_table(variant)
+    return _bot_for(variant, load_model(model), table)
 
 
 def _trick_table(est: np.ndarray, tricks: np.ndarray, neighbours: int) -> np.ndarray:

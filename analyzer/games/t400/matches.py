@@ -29,6 +29,7 @@ from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.seats import TEAM_LABELS
 from analyzer.core.stats import Z95, RatioSums, cross_sums, percentiles_of_counts, wilson
 from analyzer.games.t400.bidder import bidder_id, bot_array, load_model
+from analyzer.games.t400.equity import require_table
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, MatchState, Variant, as_variant
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import match as km
@@ -68,6 +69,7 @@ class Lineup:
         if bidder_model is not None:
             bidder_model = str(bidder_model)
             load_model(bidder_model)  # check it now, not on a worker
+        require_table(v, bidders)
         return cls(v, bidders, policies, int(cap), bidder_model)
 
     def settings(self) -> dict:

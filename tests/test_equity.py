@@ -1,0 +1,137 @@
+"""Match equity: the table's look-ups against plain-Python twins, the table against simulated
+rests of the match, the ``win`` and ``counting-ev`` bidders, and ``--objective win``."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import naive
+from analyzer.games.t400 import equity as me
+from analyzer.games.t400.bidder import bot_array
+from analyzer.games.t400.rules import Variant
+from cli import cli
+from kernels.t400 import bidder as kb
+from kernels.t400 import equity as ke
+
+DANANEER = Variant.preset("dananeer")
+
+
+@pytest.fixture(scope="module")
+def table():
+    return me.table_for(DANANEER)
+
+
+def test_every_preset_ships_a_table_for_its_own_rules():
+    for name in ("dananeer", "qahwa", "syrian41"):
+        t = me.table_for(name)
+        assert t.meta["variant"] == Variant.preset(name).switches
+        assert list(t.grid) == list(me.equity_grid(Variant.preset(name)))
+        assert np.all((t.values >= 0) & (t.values <= 1))
+
+
+def test_the_grid_holds_every_score_where_a_rule_changes():
+    grid = set(me.equity_grid(DANANEER))
+    assert {0, 1, 29, 30, 39, 40, 41, 49, 50} <= grid
+
+
+def test_look_ups_interpolate_like_the_plain_python_twin(table):
+    r = random.Random(3)
+    for _ in range(2000):
+        scores = [r.randint(-45, 75) for _ in range(4)]
+        got = ke.equity_at(table.array, *scores)
+        assert got == pytest.approx(naive.interpolate_reference(table.grid, table.values, scores), abs=1e-12)
+
+
+def test_on_the_grid_a_look_up_is_the_stored_value(table):
+    g = table.grid
+    for idx in [(0, 0, 0, 0), (4, 15, 3, 19), (len(g) - 1,) * 4]:
+        assert ke.equity_at(table.array, *(g[i] for i in idx)) == table.values[idx]
+
+
+def test_after_a_hand_a_decided_match_is_won_or_lost_and_the_rest_rotates(table):
+    rules = DANANEER.kernel_rules()
+    r = random.Random(4)
+    for _ in range(2000):
+        scores = [r.randint(-20, 60) for _ in range(4)]
+        got = ke.equity_after(rules, table.array, *scores)
+        assert got == pytest.approx(naive.equity_after_reference(DANANEER, table.grid, table.values, scores), abs=1e-12)
+    assert ke.equity_after(rules, table.array, 41, 0, 1, 0) == 1.0  # one partner 41, the other above 0
+    assert ke.equity_after(rules, table.array, 0, 45, 10, 3) == 0.0
+
+
+def test_the_table_reads_sensibly(table):
+    assert table.equity([0, 0, 0, 0]) == pytest.approx(0.5, abs=0.03)
+    assert table.equity([38, 0, 35, 0]) > 0.9  # one good hand from winning
+    assert table.equity([0, 38, 0, 35]) < 0.1
+    # the same state from the other side: dealer rotation and partnership symmetry
+    assert table.equity([10, 20, 30, 5], dealer=4) == pytest.approx(1 - table.equity([20, 30, 5, 10], dealer=3))
+
+
+@pytest.mark.slow
+def test_the_table_agrees_with_simulated_rests_of_the_match(table):
+    for i, scores in enumerate(([0, 0, 0, 0], [25, 10, 31, 18], [38, 35, 20, 20], [-5, 22, 12, 36])):
+        sim = me.simulate_equity(scores, 4, DANANEER, continuations=20_000, seed=50 + i)
+        assert abs(table.equity(scores) - sim.p) < 3 * sim.se + 0.01, (scores, table.equity(scores), sim)
+
+
+def test_simulated_equity_is_reproducible_and_honest_about_its_precision():
+    a = me.simulate_equity([30, 30, 10, 10], 4, DANANEER, continuations=400, seed=9)
+    b = me.simulate_equity([30, 30, 10, 10], 4, DANANEER, continuations=400, seed=9, threads=1)
+    assert a == b
+    assert 0 < a.se < 0.05 and a.matches == 400
+
+
+def test_win_bidder_maximises_match_equity_like_its_twin(table):
+    v = DANANEER
+    rules = v.kernel_rules()
+    bot = bot_array(v)
+    r = random.Random(8)
+    for _ in range(600):
+        bits = np.uint64(r.getrandbits(64) & 0x1FFF1FFF1FFF1FFF)
+        seat = r.randrange(4)
+        scores = np.array([r.randint(-10, 45) for _ in range(4)])
+        prior = sum(r.randint(2, 5) for _ in range(seat))
+        row = kb.estimate_bin(kb.estimate(bot, bits, seat, prior))
+        cum = bot[kb.CUM + row * 15 : kb.CUM + row * 15 + 15]
+        expected = naive.win_bid_reference(v, table.grid, table.values, cum, seat, list(map(int, scores)), prior)
+        assert kb.win_bid(rules, bot, bits, seat, scores, prior) == expected
+
+
+def test_counting_ev_bidder_is_the_ev_rule_on_the_counting_estimate():
+    v = DANANEER
+    rules = v.kernel_rules()
+    bot = bot_array(v)
+    hand = np.uint64(__import__("analyzer").parse_hand("AKQ5.KJ4.T93.862").bits)
+    row = kb.estimate_bin(kb.counting_estimate(hand))
+    scores = np.zeros(4, dtype=np.int64)
+    assert kb.counting_ev_bid(rules, bot, hand, 0, scores, 0) == kb.ev_decision(rules, bot, row, 0, scores, 0)
+
+
+def test_win_bidder_closes_the_match_with_the_safest_bid():
+    # 38 with partner at 35: any made bid wins; the win bidder bids low where EV bids high
+    v = DANANEER
+    rules = v.kernel_rules()
+    bot = bot_array(v)
+    hand = np.uint64(__import__("analyzer").parse_hand("A5.AKQ73.KQ4.J82").bits)
+    scores = np.array([38, 0, 35, 0])
+    assert kb.win_bid(rules, bot, hand, 0, scores, 0) < kb.ev_bid(rules, bot, hand, 0, scores, 0)
+
+
+def test_a_custom_variant_without_a_table_cannot_use_the_win_bidder():
+    runner = CliRunner()
+    res = runner.invoke(cli, ["simulate", "--target", "51", "--bidder", "win", "--matches", "10"])
+    assert res.exit_code == 2 and res.output.startswith("Error: no shipped match-equity table")
+
+
+def test_equity_command_reads_the_table_and_rejects_bad_input():
+    runner = CliRunner()
+    res = runner.invoke(cli, ["equity", "--scores", "38,0,35,0", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["p_win_13"] > 0.9 and out["p_win_13"] + out["p_win_24"] == pytest.approx(1)
+    for bad in (["--scores", "1,2,3"], ["--scores", "1,2,3,4", "--dealer", "5"], []):
+        res = runner.invoke(cli, ["equity", *bad])
+        assert res.exit_code == 2 and res.output.startswith("Error:") and res.output.count("\n") == 1, res.output
