@@ -404,6 +404,8 @@ def score(variant, scores, bids, tricks, as_json):
 @click.option("--objective", type=click.Choice(["win", "points"]),
               help="win: maximise P(win the match); points: expected points in this hand. "
                    "Default: win when any score is non-zero, else points.")  # fmt: skip
+@click.option("--continuations", type=int, default=0, metavar="K",
+              help="P(win) from K simulated rests of the match after each sampled hand, not the table.")  # fmt: skip
 @equity_table_option
 @bidder_model_option
 @json_option
@@ -422,6 +424,7 @@ def bid(
     plot_path,
     progress,
     objective,
+    continuations,
     equity_table,
     bidder_model,
     as_json,
@@ -434,6 +437,7 @@ def bid(
     """
     from analyzer.games.t400.advice import (
         check_bid_inputs,
+        check_continuations,
         choose_objective,
         kernels_to_compile,
         recommend_bid,
@@ -450,7 +454,9 @@ def bid(
     score_list = parse_int_list(scores, "--scores", 4)
     earlier_bids = parse_int_list(earlier, "--bids") or []
     _, _, _, checked_variant = check_bid_inputs(hand, seat, score_list, earlier_bids, variant, model, samples)
-    choose_objective(objective, checked_variant, score_list, model, equity_table)
+    choose_objective(
+        objective, checked_variant, score_list, model, equity_table, check_continuations(continuations)
+    )
     show = (not as_json) if progress is None else progress
     if kernels_to_compile(model):
         click.echo(f"compiling kernels (first run only, about {60 if model == 'dd' else 30} s)...", err=True)
@@ -460,7 +466,7 @@ def bid(
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
             samples=samples, seed=seed, threads=threads, infer=infer, progress=update, bidder_model=bidder_model,
-            objective=objective, equity_table=equity_table,
+            objective=objective, equity_table=equity_table, continuations=continuations,
         )  # fmt: skip
     if plot_path:
         from analyzer.reports.figures import plot_bid

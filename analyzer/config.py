@@ -46,6 +46,10 @@ class Tunables:
     report_dd_deals: int = 300
     #: Strategy report: how many of its example hands to analyse (all eight by default).
     report_example_hands: int = 8
+    #: Strategy report, match score: score states checked against simulations, and decisions
+    #: analysed by rollout where the win and EV bidders differ.
+    report_equity_states: int = 50
+    report_match_examples: int = 8
 
 
 _current = Tunables()

@@ -57,7 +57,9 @@ def test_after_a_hand_a_decided_match_is_won_or_lost_and_the_rest_rotates(table)
     for _ in range(2000):
         scores = [r.randint(-20, 60) for _ in range(4)]
         got = ke.equity_after(rules, table.array, *scores)
-        assert got == pytest.approx(naive.equity_after_reference(DANANEER, table.grid, table.values, scores), abs=1e-12)
+        assert got == pytest.approx(
+            naive.equity_after_reference(DANANEER, table.grid, table.values, scores), abs=1e-12
+        )
     assert ke.equity_after(rules, table.array, 41, 0, 1, 0) == 1.0  # one partner 41, the other above 0
     assert ke.equity_after(rules, table.array, 0, 45, 10, 3) == 0.0
 
@@ -67,7 +69,9 @@ def test_the_table_reads_sensibly(table):
     assert table.equity([38, 0, 35, 0]) > 0.9  # one good hand from winning
     assert table.equity([0, 38, 0, 35]) < 0.1
     # the same state from the other side: dealer rotation and partnership symmetry
-    assert table.equity([10, 20, 30, 5], dealer=4) == pytest.approx(1 - table.equity([20, 30, 5, 10], dealer=3))
+    assert table.equity([10, 20, 30, 5], dealer=4) == pytest.approx(
+        1 - table.equity([20, 30, 5, 10], dealer=3)
+    )
 
 
 @pytest.mark.slow
@@ -96,7 +100,9 @@ def test_win_bidder_maximises_match_equity_like_its_twin(table):
         prior = sum(r.randint(2, 5) for _ in range(seat))
         row = kb.estimate_bin(kb.estimate(bot, bits, seat, prior))
         cum = bot[kb.CUM + row * 15 : kb.CUM + row * 15 + 15]
-        expected = naive.win_bid_reference(v, table.grid, table.values, cum, seat, list(map(int, scores)), prior)
+        expected = naive.win_bid_reference(
+            v, table.grid, table.values, cum, seat, list(map(int, scores)), prior
+        )
         assert kb.win_bid(rules, bot, bits, seat, scores, prior) == expected
 
 
@@ -134,4 +140,46 @@ def test_equity_command_reads_the_table_and_rejects_bad_input():
     assert out["p_win_13"] > 0.9 and out["p_win_13"] + out["p_win_24"] == pytest.approx(1)
     for bad in (["--scores", "1,2,3"], ["--scores", "1,2,3,4", "--dealer", "5"], []):
         res = runner.invoke(cli, ["equity", *bad])
-        assert res.exit_code == 2 and res.output.startswith("Error:") and res.output.count("\n") == 1, res.output
+        assert res.exit_code == 2 and res.output.startswith("Error:") and res.output.count("\n") == 1, (
+            res.output
+        )
+
+
+def test_bid_objective_win_gives_p_win_per_bid_and_the_safest_closing_bid():
+    runner = CliRunner()
+    res = runner.invoke(cli, ["bid", "A5.AKQ73.KQ4.J82", "--scores", "38,0,35,0", "--samples", "3000", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["objective"] == "win" and "default" in out["objective_note"]
+    rows = {r["bid"]: r for r in out["bids"]}
+    assert all(r["p_win"] is not None and r["p_win_se"] is not None for r in rows.values())
+    best_points = max(rows.values(), key=lambda r: r["ev"])["bid"]
+    assert out["recommended"] < best_points
+    assert rows[out["recommended"]]["p_win"] > rows[best_points]["p_win"] + 3 * out["p_win_margin_se"]
+
+
+def test_bid_objective_defaults_and_bad_input():
+    runner = CliRunner()
+    res = runner.invoke(cli, ["bid", "AKQ5.KJ4.T93.862", "--samples", "600", "--json"])
+    out = json.loads(res.stdout)
+    assert out["objective"] == "points" and all(r["p_win"] is None for r in out["bids"])
+    for bad, message in (
+        (["--objective", "win", "--model", "dd"], "objective win needs the rollout model"),
+        (["--continuations", "-1"], "continuations -1"),
+        (["--continuations", "2", "--objective", "points"], "continuations give P(win the match)"),
+        (["--objective", "win", "--target", "51"], "no shipped match-equity table"),
+    ):
+        res = runner.invoke(cli, ["bid", "AKQ5.KJ4.T93.862", "--scores", "10,0,0,0", *bad])
+        assert res.exit_code == 2 and res.output.startswith(f"Error: {message}"), res.output
+
+
+@pytest.mark.slow
+def test_continuations_agree_with_the_table_on_the_closing_example():
+    from analyzer.games.t400.advice import recommend_bid
+
+    kw = dict(seat=1, scores=(38, 0, 35, 0), samples=2000, seed=3)
+    by_table = recommend_bid("A5.AKQ73.KQ4.J82", objective="win", **kw)
+    by_rests = recommend_bid("A5.AKQ73.KQ4.J82", continuations=8, **kw)
+    assert by_rests.objective == "win" and by_rests.recommended == by_table.recommended
+    for a, b in zip(by_table.rows, by_rests.rows):
+        assert abs(a.p_win - b.p_win) < 4 * b.p_win_se + 0.01

@@ -24,3 +24,16 @@ def test_reports_were_made_with_todays_play_and_bidder_model():
     now = data_fingerprints()
     stale = [k for k, v in now.items() if marker.get(k) != v]
     assert not stale, f"reports/ is stale ({', '.join(stale)} changed): regenerate with `{marker['command']}`"
+
+
+def test_shipped_match_equity_tables_were_built_with_todays_play_and_bidder_model():
+    from analyzer.games.t400.equity import data_fingerprints as equity_inputs
+    from analyzer.games.t400.equity import table_for
+
+    now = equity_inputs()
+    for name in ("dananeer", "qahwa", "syrian41"):
+        meta = table_for(name).meta
+        stale = [k for k, v in now.items() if meta.get(k) != v]
+        assert not stale, (
+            f"the {name} match-equity table is stale ({', '.join(stale)} changed): regenerate it with `{meta['command']}`"
+        )

@@ -13,8 +13,8 @@ from kernels.config import JIT, PJIT
 from kernels.core.deal import deal_full, scratch
 from kernels.core.rng import stream
 from kernels.t400.bidder import bot_bid
+from kernels.t400.hand import bot_bids, play_400
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
-from kernels.t400.rollout import bot_bids, play_400
 from kernels.t400.rules import is_dead, min_bid, score_change
 
 #: Codes in the tricks output besides 0..13.

@@ -14,11 +14,11 @@ classic outright 13 are the rules module's functions.
 import numpy as np
 from numba import prange
 
-from kernels.config import JIT, PJIT
+from kernels.config import JIT, PJIT, jit
 from kernels.core.deal import deal_full, scratch
 from kernels.core.rng import stream
+from kernels.t400.hand import bot_bids, play_400
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
-from kernels.t400.rollout import bot_bids, play_400
 from kernels.t400.rules import (
     END_CAP,
     END_OUTRIGHT,
@@ -29,6 +29,12 @@ from kernels.t400.rules import (
     redeal_advances,
     score_change,
 )
+
+hot = jit(forceinline=True)
+
+#: Seeds of the continuations' streams are the run's seed xor this: a family of streams apart
+#: from the deals' (whose chunk indices would otherwise overlap).
+CONTINUATION_KEY = 0x2545F4914F6CDD1D
 
 # Columns of a match row (int32).
 M_WINNER = 0  # winning partnership: 0 (players 1+3), 1 (players 2+4), -1 at the cap
@@ -206,3 +212,19 @@ def continue_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bo
                 state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands, scores, dealer
             )
     return out
+
+
+@JIT
+def rests_won(rules, lineup, bot, cap, scores, dealer, seed, first, k, row):
+    """Mean over ``k`` simulated rests of a match of 1 if players 0+2 win (0.5 if stopped at the
+    cap, else 0), from ``scores`` (int64[4] by player) with ``dealer`` dealing next; rest ``i``
+    draws from ``stream(seed ^ CONTINUATION_KEY, first + i)``. ``row``: int32[M_SIZE] scratch."""
+    empty = np.zeros((0, H_SIZE), dtype=np.int32)
+    no_hands = np.zeros((0, 4), dtype=np.uint64)
+    won = 0.0
+    for i in range(k):
+        state = stream(seed ^ CONTINUATION_KEY, first + i)
+        play_match(state, first + i, rules, lineup, bot, cap, row, empty, 0, no_hands, scores, dealer)
+        w = row[M_WINNER]
+        won += 1.0 if w == 0 else (0.5 if w < 0 else 0.0)
+    return won / k

@@ -18,8 +18,7 @@ from kernels.config import JIT, PJIT, jit
 from kernels.core.cards import popcount
 from kernels.core.deal import deal_around, deal_full, deal_stratified, new_deck, pool_of, scratch
 from kernels.core.rng import below, stream
-from kernels.policies.play import play_deal, play_deal_fast
-from kernels.t400.bidder import BOT_SIZE, bid_likelihood, bot_bid
+from kernels.t400.bidder import BOT_SIZE, bid_likelihood
 from kernels.t400.equity import (
     O_DEAD,
     O_LIVE,
@@ -30,8 +29,10 @@ from kernels.t400.equity import (
     has_table,
     settle_hand,
 )
+from kernels.t400.hand import bot_bids, play_400, play_400_query
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
-from kernels.t400.rules import LEADER, TRUMP, is_dead, is_made, score_change
+from kernels.t400.match import M_SIZE, rests_won
+from kernels.t400.rules import TRUMP, is_dead, is_made, redeal_advances, score_change, winner_of
 
 hot = jit(forceinline=True)
 
@@ -55,30 +56,6 @@ R_DEAD = 7  # sum w x, sum w^2 x for x = dead hand
 R_TRICKS = 9  # [14]: sum w over live hands with k own tricks
 R_WIN = R_TRICKS + 14  # sum w x, sum w^2 x, sum w^2 x^2 for x = P(the player's side wins the match)
 R_SIZE = R_WIN + 3
-
-
-@hot
-def bot_bids(rules, bidders, bot, hands, scores, bids, first_seat, prior):
-    """Bids for seats ``first_seat``..3 by their bots, written into ``bids``; returns the total."""
-    for s in range(first_seat, 4):
-        b = bot_bid(rules, bidders[s], bot, hands[s], s, scores, prior)
-        bids[s] = b
-        prior += b
-    return prior
-
-
-@hot
-def play_400(rules, hands, bids, policies, tricks):
-    """Play a live 400 hand out: seat 1 leads, the variant's trump; tricks per seat into ``tricks``
-    (bulk simulation: all-greedy tables take the greedy-compiled loop)."""
-    play_deal_fast(hands, bids, policies, rules[LEADER], rules[TRUMP], tricks)
-
-
-@hot
-def play_400_query(rules, hands, bids, policies, tricks):
-    """:func:`play_400` for the bid query's rollout, which compiles one trick loop only (the
-    first ``t400 bid`` waits for that compile)."""
-    play_deal(hands, bids, policies, rules[LEADER], rules[TRUMP], tricks)
 
 
 @JIT
@@ -248,10 +225,38 @@ def side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas):
     return p if seat % 2 == 0 else 1.0 - p
 
 
+@hot
+def side_equity_simulated(
+    rules, lineup, bot, cap, seat, dead, bids, tricks, scores, deltas, seed, first, k, row, after
+):
+    """:func:`side_equity` by ``k`` simulated rests of the match instead of the table (the
+    players are this hand's seats; the next dealer is seat 1, or seat 4 again after a dead hand
+    when the same dealer re-deals)."""
+    dealer = 0
+    for s in range(4):
+        after[s] = scores[s]
+    if dead:
+        if not redeal_advances(rules):
+            dealer = 3
+    else:
+        kind = settle_hand(rules, bids, tricks, scores, deltas)
+        if kind == O_WIN13:
+            return 1.0 if seat % 2 == 0 else 0.0
+        if kind == O_WIN24:
+            return 0.0 if seat % 2 == 0 else 1.0
+        for s in range(4):
+            after[s] += deltas[s]
+        winner, _ = winner_of(rules, after[0], after[1], after[2], after[3])
+        if winner >= 0:
+            return 1.0 if winner == seat % 2 else 0.0
+    p = rests_won(rules, lineup, bot, cap, after, dealer, seed, first, k, row)
+    return p if seat % 2 == 0 else 1.0 - p
+
+
 @PJIT
 def rollout(
     seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
-    candidates, infer, tau,
+    candidates, infer, tau, continuations=0, cap=200,
 ):  # fmt: skip
     """Evaluate candidate bids for a known hand on the same sampled deals.
 
@@ -262,7 +267,9 @@ def rollout(
     Per deal: deal the 39 unseen cards; for each candidate, the later seats bid by bot, a dead
     hand scores 0, else all play out and the player scores +/- the candidate's value.
     With a match-equity table in ``bot`` the player's side's P(win the match) after the hand is
-    summed too (``R_WIN``).
+    summed too (``R_WIN``); with ``continuations`` > 0 it is instead the mean of that many
+    simulated rests of the match from the state after the hand (stopped after ``cap`` deals),
+    the same rests (streams) for every candidate of a deal: common random numbers.
     Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, 2, m, m] = sum w^2 x_a x_b
     of the score changes (0) and of the match equities (1), hearts float64[n_chunks, 4] = sum w *
     trumps held per seat, later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
@@ -289,9 +296,11 @@ def rollout(
         x = np.empty(m)
         xw = np.empty(m)
         deltas = np.empty(4, dtype=np.int64)
+        after = np.empty(4, dtype=np.int64)
+        row = np.zeros(M_SIZE, dtype=np.int32)
         bidders = lineup[BIDDERS]
         policies = lineup[POLICIES]
-        for _ in range(chunk_size):
+        for i in range(chunk_size):
             deal_around(state, pool, counts, hand, seat, hands)
             w = weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, tau)
             if w == 0.0:
@@ -310,7 +319,12 @@ def rollout(
                     play_400_query(rules, hands, bids, policies, tricks)
                     own = tricks[seat]
                 x[j] = outcome(rules, dead, bid, own, scores[seat])
-                xw[j] = side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas)
+                if continuations > 0:
+                    first = ((first_chunk + c) * chunk_size + i) * continuations
+                    xw[j] = side_equity_simulated(rules, lineup, bot, cap, seat, dead, bids, tricks, scores, deltas,
+                                                  seed, first, continuations, row, after)  # fmt: skip
+                else:
+                    xw[j] = side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas)
                 record_outcome(acc[c, j], w, dead, own, is_made(bid, own), x[j], xw[j])
             add_cross(cross[c, 0], w * w, x, m)
             add_cross(cross[c, 1], w * w, xw, m)

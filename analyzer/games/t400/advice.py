@@ -262,21 +262,46 @@ def check_bid_inputs(hand, seat, scores, bids, variant, model="rollout", samples
 OBJECTIVES = ("win", "points")
 
 
-def choose_objective(objective, variant: Variant, scores, model: str, equity_table=None) -> tuple[str, str]:
+#: Simulated rests of the match per sampled hand and bid, at most.
+MAX_CONTINUATIONS = 10_000
+
+
+def check_continuations(continuations) -> int:
+    """``continuations`` checked: a whole number from 0 to :data:`MAX_CONTINUATIONS`."""
+    ok = isinstance(continuations, (int, np.integer)) and not isinstance(continuations, bool)
+    if not ok or not 0 <= continuations <= MAX_CONTINUATIONS:
+        raise T400Error(
+            f"continuations {continuations!r}: expected a whole number from 0 to {MAX_CONTINUATIONS:,}"
+        )
+    return int(continuations)
+
+
+def choose_objective(
+    objective, variant: Variant, scores, model: str, equity_table=None, continuations: int = 0
+) -> tuple[str, str]:
     """(the objective, a note saying why): ``None`` means ``win`` when any score is non-zero and
-    the variant has a match-equity table, else ``points``."""
+    the variant has a match-equity table (or ``continuations`` are asked for), else ``points``."""
     from analyzer.games.t400.equity import shipped_path, table_for
 
     if objective is not None and objective not in OBJECTIVES:
         raise T400Error(f"unknown objective {objective!r} (expected win or points)")
+    if continuations and objective == "points":
+        raise T400Error("continuations give P(win the match): they need objective win, not points")
     has_table = equity_table is not None or shipped_path(variant) is not None
-    if objective == "win" or (objective is None and any(scores) and has_table and model == "rollout"):
+    if (
+        objective == "win"
+        or continuations
+        or (objective is None and any(scores) and has_table and model == "rollout")
+    ):
         if model != "rollout":
             raise T400Error(
                 f"objective win needs the rollout model (the {model} model knows only the player's tricks)"
             )
+        why = "asked for" if objective == "win" or continuations else "the default when any score is non-zero"
+        if continuations:
+            rests = f"{continuations:,} simulated rest{'s' if continuations > 1 else ''} of the match per deal and bid"
+            return "win", f"win: P(the partnership wins the match) after this hand, from {rests} ({why})"
         table_for(variant, equity_table)  # an error now if there is none
-        why = "asked for" if objective == "win" else "the default when any score is non-zero"
         return (
             "win",
             f"win: P(the partnership wins the match) after this hand, by the match-equity table ({why})",
@@ -419,6 +444,7 @@ def recommend_bid(
     bidder_model: str | None = None,
     objective: str | None = None,
     equity_table: str | None = None,
+    continuations: int = 0,
 ) -> BidAnalysis:
     """Trick distribution, expected value and (with ``objective="win"``) P(win the match) of
     every legal bid for ``hand`` in ``seat``; the recommendation maximises the objective.
@@ -426,7 +452,9 @@ def recommend_bid(
     ``objective``: ``"points"`` (expected points in this hand) or ``"win"`` (the partnership's
     P(win the match) after the hand, by the variant's match-equity table or the one at
     ``equity_table``); by default ``"win"`` when any score is non-zero and a table exists, else
-    ``"points"`` (``objective_note`` says which and why).
+    ``"points"`` (``objective_note`` says which and why). ``continuations`` > 0: P(win) from that
+    many simulated rests of the match after each sampled hand (the same rests for every bid)
+    instead of the table: no table needed, slower, and exact up to its standard error.
 
     Without ``samples``, the rollout samples until every P(make) has a standard error of at most
     ``target_se`` (default ``config.get().advice_target_se``); ``dd`` solves a fixed number of
@@ -439,13 +467,14 @@ def recommend_bid(
     """
     check_seed(seed)
     h, scores, bids, v = check_bid_inputs(hand, seat, scores, bids, variant, model, samples)
-    objective, objective_note = choose_objective(objective, v, scores, model, equity_table)
+    continuations = check_continuations(continuations)
+    objective, objective_note = choose_objective(objective, v, scores, model, equity_table, continuations)
     lineup = lineup_array("ev", policy)
     bot = bot_array(v, bidder_model, equity_table)
     candidates = candidate_bids(v, seat, scores)
     infer = bool(infer) and seat > 1
     target_se = config.get().advice_target_se if target_se is None else target_se
-    query = _Query(h, seat, scores, bids, v, lineup, bot, candidates, seed, infer)
+    query = _Query(h, seat, scores, bids, v, lineup, bot, candidates, seed, infer, continuations)
     compile_s = _compile(query, model)
     start = time.perf_counter()
     if model == "dd":
@@ -580,7 +609,7 @@ def _compile(q: _Query, model: str) -> float:
         )
         solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
     else:
-        kr.rollout(q.seed, 0, 1, 1, *args)
+        kr.rollout(q.seed, 0, 1, 1, *args, q.continuations)
     return time.perf_counter() - start
 
 
@@ -598,6 +627,7 @@ class _Query:
     candidates: list[int]
     seed: int
     infer: bool
+    continuations: int = 0
 
     def kernel_args(self) -> tuple:
         """(rules, lineup, bot, hand, seat, scores, earlier bids, candidates, infer, tau)."""
@@ -616,7 +646,7 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
     def run(first, n_chunks, chunk):
         if stop():
             raise Interrupted("interrupted")
-        out = kr.rollout(q.seed, first, n_chunks, chunk, *args)
+        out = kr.rollout(q.seed, first, n_chunks, chunk, *args, q.continuations)
         totals.add(*out, deals=n_chunks * chunk)
 
     with threads_used(threads), deferred_interrupt() as stop:

@@ -50,7 +50,7 @@ LOW_CLAMP = -30
 GRID_STEP = 5
 #: Hands sampled per regime combination, and the value-iteration stopping rule.
 BUILD_HANDS = 40_000
-BUILD_TOLERANCE = 1e-7
+BUILD_TOLERANCE = 1e-5
 BUILD_MAX_SWEEPS = 400
 #: The bots the table assumes for every player.
 TABLE_BIDDER = "ev"
@@ -58,17 +58,23 @@ TABLE_POLICY = "standard"
 
 
 def equity_grid(variant: Variant) -> np.ndarray:
-    """The grid scores of ``variant``'s table (int64, increasing): every score where a rule
-    changes (0 and 1 for "the partner is above 0", each minimum/value threshold and one below
-    it, the target and one below it), filled every :data:`GRID_STEP` points from -5 to the
-    target and more sparsely below; :data:`LOW_CLAMP` and 19 above the target are the ends
-    (above the target a score only matters through the tie-break and the minimums)."""
+    """The grid scores of ``variant``'s table (int64, increasing).
+
+    Every score where a rule changes (0 and 1 for "the partner is above 0", each minimum/value
+    threshold and one below it, the target and one below it); where the equity jumps, measured
+    against simulations (-3 and -1: a small made bid lifts a partner above 0; 14, 8 and 6 to 2
+    below the target: the least bid that reaches it changes there; 4 above it: a failed bid of
+    4 keeps the player above the target); every :data:`GRID_STEP` points from -5 up to the
+    target; and -10, :data:`LOW_CLAMP` and 19 above the target as ends (above the target a
+    score only matters through the tie-break and the minimums)."""
     v = as_variant(variant)
-    high = v.target + 19
-    points = {LOW_CLAMP, -20, -10, high}
-    points.update(range(-5, v.target, GRID_STEP))
-    for t in (*SCORE_STEPS, v.target, 1):
-        points.update((t - 1, t))
+    t = v.target
+    high = t + 19
+    points = {LOW_CLAMP, -10, -3, -1, high, t - 14, t - 8, t + 4}
+    points.update(range(-5, t, GRID_STEP))
+    points.update(range(t - 6, t - 1))
+    for step in (*SCORE_STEPS, t, 1):
+        points.update((step - 1, step))
     return np.array(sorted(p for p in points if LOW_CLAMP <= p <= high), dtype=np.int64)
 
 
@@ -370,3 +376,41 @@ def bid_differences(variant=None, matches: int = 2000, seed: int = 0, threads: i
             "bids": [tuple(int(b) for b in row[:s]) for row in bids],
         }))  # fmt: skip
     return pd.concat(rows, ignore_index=True)
+
+
+def table_accuracy(variant=None, states: int = 50, continuations: int = 20_000, seed: int = 7,
+                   threads: int | None = None, progress=None, matches: int = 2000):  # fmt: skip
+    """The table against fresh simulations: ``states`` score states drawn at random from the rounds
+    of ``matches`` simulated matches (the states players meet, seat 4 dealing), each simulated
+    ``continuations`` times. A DataFrame: ``score1..score4``, ``table``, ``simulated``, ``se``,
+    ``diff`` (table - simulated)."""
+    import pandas as pd
+
+    from analyzer.games.t400.matches import simulate_rounds
+
+    v = as_variant(variant)
+    table = table_for(v)
+    rounds = simulate_rounds(v, matches=matches, seed=seed, threads=threads)
+    picks = np.random.default_rng(seed).choice(len(rounds), size=states, replace=False)
+    rows = []
+    for i, k in enumerate(picks):
+        scores = [int(rounds.iloc[int(k)][f"score_before{s}"]) for s in range(1, 5)]
+        p = table.equity(scores, dealer=4)
+        sim = simulate_equity(scores, 4, v, continuations, seed=seed * 1000 + i, threads=threads)
+        rows.append({**{f"score{s + 1}": scores[s] for s in range(4)}, "table": p, "simulated": sim.p,
+                     "se": sim.se, "diff": p - sim.p})  # fmt: skip
+        if progress:
+            progress(i + 1, states)
+    return pd.DataFrame(rows)
+
+
+def accuracy_summary(df) -> dict:
+    """Mean and largest absolute difference (percentage points) of :func:`table_accuracy`, and the
+    mean absolute difference the simulations' own noise alone would give."""
+    return {
+        "states": len(df),
+        "mean_abs_diff_pp": 100 * float(df["diff"].abs().mean()),
+        "mean_diff_pp": 100 * float(df["diff"].mean()),
+        "max_abs_diff_pp": 100 * float(df["diff"].abs().max()),
+        "noise_mean_abs_pp": 100 * float(df["se"].mean() * math.sqrt(2 / math.pi)),
+    }

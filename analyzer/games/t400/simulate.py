@@ -278,6 +278,9 @@ def bot_bid(
     v = as_variant(variant)
     if seat not in (1, 2, 3, 4) or len(bids) != seat - 1:
         raise T400Error(f"seat {seat} with {len(bids)} earlier bids: a seat bids after seat-1 others")
+    from analyzer.games.t400.equity import require_table
+
+    require_table(v, [bidder])
     return int(
         kb.bot_bid(
             v.kernel_rules(),
