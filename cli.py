@@ -539,7 +539,7 @@ def _print_bid(r, variant) -> None:
     for row in r.rows:
         mark = "*" if row.bid == r.recommended else ""
         rows.append([f"{mark}{row.bid}", row.value, _pct(row.p_make, row.p_make_se), _pct(row.p_dead, None),
-                     f"{row.ev:+.2f} ± {row.ev_se:.2f}", *([_pct(row.p_win, row.p_win_se)] if win else []),
+                     f"{row.ev:+.2f} ± {row.ev_se:.2f}", *([_pct(row.p_win, row.p_win_se, 2)] if win else []),
                      _pct(row.p_best, None, 0)])  # fmt: skip
     heads = [
         "bid",
@@ -561,7 +561,7 @@ def _print_bid(r, variant) -> None:
     tied = r.tied
     best = r.row(r.recommended)
     line = f"\nRecommended: bid {r.recommended} (" + (
-        f"P(win the match) {100 * best.p_win:.1f}%" if win else f"EV {best.ev:+.2f}"
+        f"P(win the match) {100 * best.p_win:.2f}%" if win else f"EV {best.ev:+.2f}"
     )
     if len(tied) > 1:
         line += f"; bids {', '.join(map(str, tied))} tie, the lowest is shown"
@@ -571,7 +571,7 @@ def _print_bid(r, variant) -> None:
         line += f"; best with probability {100 * r.p_best:.0f}%"
         if r.runner_up is not None:
             if win:
-                line += (f"; {100 * r.margin:+.1f} ± {100 * r.margin_se:.1f} percentage points of P(win) "
+                line += (f"; {100 * r.margin:+.2f} ± {100 * r.margin_se:.2f} percentage points of P(win) "
                          f"over bidding {r.runner_up}")  # fmt: skip
             else:
                 line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"

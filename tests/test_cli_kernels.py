@@ -38,7 +38,7 @@ def test_fit_bidder_writes_a_model(tmp_path):
     assert data["iterations"] == 2 and len(data["history"]) == 2
     model = load_model(out)
     assert model.array.shape == (kb.MODEL_SIZE,)
-    cum = model.array[kb.CUM :].reshape(kb.N_BINS, 15)
+    cum = model.array[kb.CUM : kb.COUNTING_CUM].reshape(kb.N_BINS, 15)
     assert np.allclose(cum[:, 0], 1.0) and (np.diff(cum, axis=1) <= 1e-12).all()
 
 

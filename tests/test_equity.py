@@ -106,14 +106,25 @@ def test_win_bidder_maximises_match_equity_like_its_twin(table):
         assert kb.win_bid(rules, bot, bits, seat, scores, prior) == expected
 
 
-def test_counting_ev_bidder_is_the_ev_rule_on_the_counting_estimate():
+def test_counting_ev_bidder_is_the_best_expected_value_bid_on_the_counting_estimate():
     v = DANANEER
     rules = v.kernel_rules()
     bot = bot_array(v)
-    hand = np.uint64(__import__("analyzer").parse_hand("AKQ5.KJ4.T93.862").bits)
-    row = kb.estimate_bin(kb.counting_estimate(hand))
-    scores = np.zeros(4, dtype=np.int64)
-    assert kb.counting_ev_bid(rules, bot, hand, 0, scores, 0) == kb.ev_decision(rules, bot, row, 0, scores, 0)
+    r = random.Random(11)
+    for _ in range(1500):
+        bits = np.uint64(r.getrandbits(64) & 0x1FFF1FFF1FFF1FFF)
+        seat = r.randrange(4)
+        scores = np.array([r.randint(-10, 55) for _ in range(4)])
+        prior = sum(r.randint(2, 5) for _ in range(seat))
+        row = kb.estimate_bin(kb.counting_estimate(bits))
+        cum = bot[kb.COUNTING_CUM + row * 15 : kb.COUNTING_CUM + row * 15 + 15]
+        best, best_ev = None, -1e300
+        for b in range(v.min_bid(int(scores[seat])), 14):
+            dead = seat == 3 and prior + b < v.table_minimum(scores)
+            ev = 0.0 if dead else v.bid_value(b, int(scores[seat])) * (2 * cum[b] - 1)
+            if ev > best_ev + 1e-9:
+                best, best_ev = b, ev
+        assert kb.counting_ev_bid(rules, bot, bits, seat, scores, prior) == best
 
 
 def test_win_bidder_closes_the_match_with_the_safest_bid():
@@ -147,7 +158,9 @@ def test_equity_command_reads_the_table_and_rejects_bad_input():
 
 def test_bid_objective_win_gives_p_win_per_bid_and_the_safest_closing_bid():
     runner = CliRunner()
-    res = runner.invoke(cli, ["bid", "A5.AKQ73.KQ4.J82", "--scores", "38,0,35,0", "--samples", "3000", "--json"])
+    res = runner.invoke(
+        cli, ["bid", "A5.AKQ73.KQ4.J82", "--scores", "38,0,35,0", "--samples", "3000", "--json"]
+    )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert out["objective"] == "win" and "default" in out["objective_note"]

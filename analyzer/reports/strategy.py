@@ -755,7 +755,11 @@ def _match(ctx: _Context) -> Document:
     doc.h(1, "Bidders against each other")
     rows, recs = [], []
     for a, b in MATCH_DUELS:
-        key = "duel-dananeer" if (a, b) == ("ev/standard", "counting/standard") else f"duel-{a}-{b}".replace("/", "_")
+        key = (
+            "duel-dananeer"
+            if (a, b) == ("ev/standard", "counting/standard")
+            else f"duel-{a}-{b}".replace("/", "_")
+        )
         d = ctx.parts.get(key, am.duel, a, b, ctx.matches, ctx.seed, as_variant("dananeer"), threads=ctx.threads,
                           scheduler=ctx.client)  # fmt: skip
         d = {**d, "a": a, "b": b}

@@ -12,13 +12,15 @@ whether a bid would leave the total short of the table minimum (a dead hand, wor
 * ``SIDE``: [14 lengths x 8 x 4] contribution of each side suit by its length, which of A K Q it
   holds, and the heart-length bucket (0-1, 2-3, 4-5, 6+); shared by the three side suits;
 * ``SEAT``: [4] intercept by seat; ``PRIOR``: [4] coefficient on the sum of the earlier bids;
-* ``CUM``: [53 bins x 15] P(tricks >= k) for estimates binned in quarter tricks (0, 0.25, .. 13).
+* ``CUM``: [53 bins x 15] P(tricks >= k) for estimates binned in quarter tricks (0, 0.25, .. 13);
+* ``COUNTING_CUM``: the same for the counting baseline's estimate (:func:`counting_estimate`),
+  fitted on the same hands: the ``counting-ev`` bidder's trick distribution.
 
 A *bot* array is a model followed by two tables made for one value table (by
 ``analyzer.games.t400.bidder.make_bot``):
 ``BEST_BID`` and ``BEST_EV``, each [2 value rows x 15 lowest allowed bids x 53 bins], the best
-bid (and its expected value) among the bids from the lowest allowed one to 13. With them a bot
-bid is an estimate and a look-up. From ``BOT_SIZE`` on, the variant's match-equity table
+bid (and its expected value) among the bids from the lowest allowed one to 13, and the same two
+for ``COUNTING_CUM`` at ``COUNTING_BEST``. With them a bot bid is an estimate and a look-up. From ``BOT_SIZE`` on, the variant's match-equity table
 (layout in :mod:`kernels.t400.equity`; ``[0]`` when there is none), which the ``win`` bidder
 reads.
 
@@ -50,11 +52,15 @@ N_LINEAR = PRIOR + 4
 N_BINS = 53
 BINS_PER_TRICK = 4
 CUM = N_LINEAR
-MODEL_SIZE = CUM + N_BINS * 15
+COUNTING_CUM = CUM + N_BINS * 15
+MODEL_SIZE = COUNTING_CUM + N_BINS * 15
 N_TABLE = 2 * 15 * N_BINS
 BEST_BID = MODEL_SIZE
 BEST_EV = BEST_BID + N_TABLE
-BOT_SIZE = BEST_EV + N_TABLE
+#: ``BEST_BID``/``BEST_EV`` of the counting estimate's distribution are this far after the EV
+#: model's.
+COUNTING_BEST = 2 * N_TABLE
+BOT_SIZE = BEST_EV + N_TABLE + COUNTING_BEST
 SIDE_SUITS = (0, 2, 3)
 
 _LANE = U64(0x1FFF)
@@ -152,13 +158,14 @@ def ev_bid(rules, bot, hand, seat, scores, prior_sum):
     bids its minimum when no live bid is worth more than that. scores: int64[4] in seat order.
     """
     return ev_decision(
-        rules, bot, estimate_bin(estimate(bot, hand, seat, prior_sum)), seat, scores, prior_sum
+        rules, bot, estimate_bin(estimate(bot, hand, seat, prior_sum)), seat, scores, prior_sum, 0
     )
 
 
 @hot
-def ev_decision(rules, bot, row, seat, scores, prior_sum):
-    """The EV decision rule of :func:`ev_bid` for trick-distribution row ``row``."""
+def ev_decision(rules, bot, row, seat, scores, prior_sum, tables):
+    """The EV decision rule of :func:`ev_bid` for trick-distribution row ``row``; ``tables``: 0
+    for the EV model's best-bid tables, :data:`COUNTING_BEST` for the counting estimate's."""
     own = scores[seat]
     low = min_bid(rules, own)
     vrow = value_row(rules, own)
@@ -166,18 +173,19 @@ def ev_decision(rules, bot, row, seat, scores, prior_sum):
         need = table_minimum(rules, scores) - prior_sum
         if need > low:
             if need <= 13:
-                cell = table_cell(vrow, need, row)
+                cell = tables + table_cell(vrow, need, row)
                 if bot[BEST_EV + cell] > 1e-12:
                     return np.int64(bot[BEST_BID + cell])
             return low
-    return np.int64(bot[BEST_BID + table_cell(vrow, low, row)])
+    return np.int64(bot[BEST_BID + tables + table_cell(vrow, low, row)])
 
 
 @hot
 def counting_ev_bid(rules, bot, hand, seat, scores, prior_sum):
-    """The EV decision rule on the counting baseline's trick estimate (its distribution around
-    the estimate taken from the EV model's table): the fair baseline for the EV bidder's model."""
-    return ev_decision(rules, bot, estimate_bin(counting_estimate(hand)), seat, scores, prior_sum)
+    """The EV decision rule on the counting baseline's trick estimate, with the trick distribution
+    fitted around that estimate (``COUNTING_CUM``): the fair baseline for the EV bidder's model."""
+    row = estimate_bin(counting_estimate(hand))
+    return ev_decision(rules, bot, row, seat, scores, prior_sum, COUNTING_BEST)
 
 
 @hot
@@ -345,6 +353,15 @@ def bot_bid(rules, bidder, bot, hand, seat, scores, prior_sum):
     if bidder == WIN_BIDDER:
         return win_bid(rules, bot, hand, seat, scores, prior_sum)
     return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+
+
+@JIT
+def counting_estimates(hands):
+    """:func:`counting_estimate` of each hand (uint64[n]); float64[n]."""
+    out = np.empty(hands.shape[0])
+    for i in range(hands.shape[0]):
+        out[i] = counting_estimate(hands[i])
+    return out
 
 
 @JIT

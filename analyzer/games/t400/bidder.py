@@ -95,25 +95,27 @@ def bidder_id(name: str) -> int:
 def make_bot(model: np.ndarray, variant: Variant, equity: np.ndarray | None = None) -> np.ndarray:
     """A bot array (layout in :mod:`kernels.t400.bidder`): ``model`` followed by, for each value
     row, lowest allowed bid and estimate bin, the best bid among those from the lowest allowed one
-    to 13 (ties to the lower bid) and its expected value, ``value * (2 P(make) - 1)``; then the
-    match-equity table ``equity`` (``[0]``: none)."""
+    to 13 (ties to the lower bid) and its expected value, ``value * (2 P(make) - 1)`` (for the EV
+    model's distribution, then for the counting estimate's); then the match-equity table
+    ``equity`` (``[0]``: none)."""
     equity = np.zeros(1) if equity is None else equity
     bot = np.empty(kb.BOT_SIZE + len(equity))
     bot[kb.BOT_SIZE :] = equity
     bot[: kb.MODEL_SIZE] = model
-    cum = model[kb.CUM : kb.CUM + kb.N_BINS * 15].reshape(kb.N_BINS, 15)
-    bins = np.arange(kb.N_BINS)
-    for vrow, score in enumerate((SCORE_STEPS[0] - 1, SCORE_STEPS[0])):
-        best = np.full(kb.N_BINS, -1.0)
-        best_ev = np.full(kb.N_BINS, -1e300)
-        for low in range(MAX_BID + 1, -1, -1):  # the best bid among low..13, from the top down
-            if MIN_BID <= low <= MAX_BID:
-                ev = variant.bid_value(low, score) * (2.0 * cum[:, low] - 1.0)
-                best = np.where(ev >= best_ev - 1e-12, float(low), best)
-                best_ev = np.maximum(ev, best_ev)
-            cells = (vrow * 15 + low) * kb.N_BINS + bins
-            bot[kb.BEST_BID + cells] = best
-            bot[kb.BEST_EV + cells] = best_ev
+    for cum_at, tables in ((kb.CUM, 0), (kb.COUNTING_CUM, kb.COUNTING_BEST)):
+        cum = model[cum_at : cum_at + kb.N_BINS * 15].reshape(kb.N_BINS, 15)
+        bins = np.arange(kb.N_BINS)
+        for vrow, score in enumerate((SCORE_STEPS[0] - 1, SCORE_STEPS[0])):
+            best = np.full(kb.N_BINS, -1.0)
+            best_ev = np.full(kb.N_BINS, -1e300)
+            for low in range(MAX_BID + 1, -1, -1):  # the best bid among low..13, from the top down
+                if MIN_BID <= low <= MAX_BID:
+                    ev = variant.bid_value(low, score) * (2.0 * cum[:, low] - 1.0)
+                    best = np.where(ev >= best_ev - 1e-12, float(low), best)
+                    best_ev = np.maximum(ev, best_ev)
+                cells = tables + (vrow * 15 + low) * kb.N_BINS + bins
+                bot[kb.BEST_BID + cells] = best
+                bot[kb.BEST_EV + cells] = best_ev
     return bot
 
 
@@ -201,7 +203,10 @@ def fit_model(
             resid = y - est
             model = np.zeros(kb.MODEL_SIZE)
             model[: kb.N_LINEAR] = beta
-            model[kb.CUM :] = _trick_table(est, y, neighbours=max(2000, len(y) // 400)).ravel()
+            neighbours = max(2000, len(y) // 400)
+            model[kb.CUM : kb.COUNTING_CUM] = _trick_table(est, y, neighbours).ravel()
+            counted = kb.counting_estimates(np.ascontiguousarray(h))
+            model[kb.COUNTING_CUM :] = _trick_table(counted, y, neighbours).ravel()
             history.append(
                 {
                     "iteration": it,
