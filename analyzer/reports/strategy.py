@@ -989,8 +989,9 @@ def _method(ctx: _Context, command: str) -> Document:
         "disagree (weak side suits, long side suits, voids).",
         "The >=30 bracket fixes the other players at 15; their scores move the table minimum, so "
         "other score combinations give somewhat different dealer figures.",
-        "Bots bid for the points of the hand, not for the match situation (for example bidding "
-        "to stop an opponent who is about to win); hearts are always trump.",
+        "The guide's bots (`ev`) bid for the points of the hand, not for the match situation; the "
+        "match-aware `win` bidder and `t400 bid --objective win` are measured in "
+        "[When the match score changes the bid](match.md). Hearts are always trump.",
     ])  # fmt: skip
     doc.h(1, "Sizes, seeds and uncertainty")
     doc.bullets([
