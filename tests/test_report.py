@@ -24,7 +24,7 @@ def tunables():
 
 
 def test_small_report_is_complete(tmp_path, tunables):
-    tunables(report_dd_deals=12, report_example_hands=2)
+    tunables(report_dd_deals=12, report_example_hands=2, report_equity_states=6, report_match_examples=2)
     out = tmp_path / "rep"
     r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "4096", "--matches", "300",
                                  "--seed", "3", "--html", "--json"])  # fmt: skip
@@ -37,7 +37,7 @@ def test_small_report_is_complete(tmp_path, tunables):
     index = (out / "README.md").read_text()
     assert "t400 report" in index and "minutes" in index
     docs = ["README.md"] + [t for t in links_of(index) if t.endswith(".md")]
-    assert {"bidding-guide.md", "variants.md", "method.md"} <= set(docs)
+    assert {"bidding-guide.md", "variants.md", "match.md", "method.md"} <= set(docs)
     linked = set()
     for doc in docs:
         text = (out / doc).read_text()
@@ -67,7 +67,7 @@ def _tree(folder):
 
 
 def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
-    tunables(report_dd_deals=4, report_example_hands=1)
+    tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     mine = tmp_path / "mine"
     (mine / "sub").mkdir(parents=True)
     (mine / "keep.txt").write_text("x")
@@ -94,7 +94,7 @@ def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
 
 
 def test_report_into_the_current_folder(tmp_path, tunables, monkeypatch):
-    tunables(report_dd_deals=4, report_example_hands=1)
+    tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["report", "--out", ".", "--samples", "1000", "--matches", "10"])
     assert r.exit_code == 0, r.output
@@ -113,7 +113,7 @@ def test_report_bad_input():
 def test_same_seed_same_numbers_whatever_the_threads(tmp_path, tunables):
     import analyzer.reports.strategy as sr
 
-    tunables(report_dd_deals=6, report_example_hands=1)
+    tunables(report_dd_deals=6, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     a = sr.build_report(tmp_path / "a", samples=3000, matches=200, seed=5, threads=1)
     b = sr.build_report(tmp_path / "b", samples=3000, matches=200, seed=5, threads=2)
     csvs = [f for f in a["files"] if f.endswith(".csv")]
@@ -124,7 +124,7 @@ def test_same_seed_same_numbers_whatever_the_threads(tmp_path, tunables):
 
 def test_smallest_sizes_still_make_a_report(tmp_path, tunables):
     """With too few deals for any group to show a bid, the tables and figures are empty, not broken."""
-    tunables(report_dd_deals=4, report_example_hands=1)
+    tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     r = CliRunner().invoke(
         cli, ["report", "--out", str(tmp_path / "r"), "--samples", "1000", "--matches", "2"]
     )
@@ -143,7 +143,7 @@ def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     assert err.startswith("Error: interrupted") and "--resume" in err
     kept = len(list(parts.glob("*.pkl")))
     assert kept >= 2 and sorted(p.name for p in out.iterdir()) == [".t400-report-parts"]
-    tunables(report_dd_deals=4, report_example_hands=1)
+    tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "100000", "--matches", "200",
                                  "--seed", "2", "--resume"])  # fmt: skip
     assert r.exit_code == 0, r.output
