@@ -8,9 +8,9 @@ when the next hand is dealt with scores ``g[i1] .. g[i4]`` in seat order (seat 4
 ``cell``/``weight`` give, for each whole score ``g_0 .. g_{G-1}``, its grid cell (the lower
 index) and the weight of the cell's upper end (:func:`axis_tables`, so that a look-up does not
 search). Between grid scores the table is interpolated multilinearly; scores outside the grid
-are clamped to its ends. The
-grid holds every score where a rule changes (0 and 1, the thresholds, one below the target), so
-a cell never straddles a rule. An empty table is ``[0]`` (bots that need one check for it).
+are clamped to its ends. The grid (``analyzer.games.t400.equity.equity_grid``) holds every score
+where a rule changes, so a cell never straddles a rule, and the scores where the equity jumps.
+An empty table is ``[0]`` (bots that need one check for it).
 
 The table is the fixed point of one hand's step (value iteration, as backgammon's match equity
 tables are built from rollouts): the value of a state is the mean, over the sampled outcomes of
@@ -26,7 +26,7 @@ from kernels.t400.rules import is_made, is_outright, redeal_advances, score_chan
 
 hot = jit(forceinline=True)
 
-# Outcome kinds of :func:`hand_outcomes`.
+# Outcome kinds of a hand (``kernels.t400.rollout.hand_outcomes``, :func:`settle_hand`).
 O_LIVE = 0  # played, settled on points
 O_DEAD = 1  # thrown in
 O_WIN13 = 2  # a classic 13 decided the match for seats 1+3
@@ -36,24 +36,6 @@ O_WIN24 = 3  # ... for seats 2+4
 @hot
 def has_table(eq):
     return eq.shape[0] > 1 and eq[0] > 0
-
-
-def axis_tables(grid):
-    """(cell float64[span], weight float64[span]) for the whole scores ``grid[0]..grid[-1]``:
-    the grid index below each score and the weight of the one above."""
-    span = grid[-1] - grid[0] + 1
-    cell = np.empty(span)
-    weight = np.empty(span)
-    for j in range(span):
-        score = grid[0] + j
-        i = min(int(np.searchsorted(grid, score, side="right")) - 1, len(grid) - 2)
-        cell[j] = i
-        weight[j] = (score - grid[i]) / (grid[i + 1] - grid[i])
-    return cell, weight
-
-
-def table_size(g, span):
-    return 1 + g + g**4 + 2 * span
 
 
 @hot

@@ -78,6 +78,20 @@ def equity_grid(variant: Variant) -> np.ndarray:
     return np.array(sorted(p for p in points if LOW_CLAMP <= p <= high), dtype=np.int64)
 
 
+def axis_tables(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cell float64[span], weight float64[span]) for the whole scores ``grid[0]..grid[-1]``:
+    the grid index below each score and the weight of the one above (part of the table)."""
+    scores = np.arange(grid[0], grid[-1] + 1)
+    cell = np.minimum(np.searchsorted(grid, scores, side="right") - 1, len(grid) - 2)
+    weight = (scores - grid[cell]) / (grid[cell + 1] - grid[cell])
+    return cell.astype(np.float64), weight.astype(np.float64)
+
+
+def table_size(g: int, span: int) -> int:
+    """Length of a table array with ``g`` grid scores spanning ``span`` whole scores."""
+    return 1 + g + g**4 + 2 * span
+
+
 def _regime(rules: np.ndarray, score: int) -> tuple[int, int]:
     return int(krules.score_step(rules, score)), int(krules.value_row(rules, score))
 
@@ -125,7 +139,7 @@ def _load(path: str, stamp: tuple[int, int]) -> EquityTable:
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
         raise T400Error(f"{path}: not a match-equity table made by t400 equity --build ({exc})") from None
     g = int(array[0]) if array.size else 0
-    if g < 2 or array.size < 1 + g or array.shape != (ke.table_size(g, int(array[g] - array[1]) + 1),):
+    if g < 2 or array.size < 1 + g or array.shape != (table_size(g, int(array[g] - array[1]) + 1),):
         raise T400Error(f"{path}: not a match-equity table of this version (run t400 equity --build)")
     return EquityTable(array, meta)
 
@@ -233,7 +247,7 @@ def build_table(
         regime = ((r[:, 0] * n_reg + r[:, 1]) * n_reg + r[:, 2]) * n_reg + r[:, 3]
         args = (states, regime, np.array(offsets, dtype=np.int64), np.concatenate(deltas).astype(np.int64),
                 np.concatenate(probs), win13, live)  # fmt: skip
-        cell, weight = ke.axis_tables(grid)
+        cell, weight = axis_tables(grid)
         table = np.concatenate([[g], grid, np.full(g**4, 0.5), cell, weight]).astype(np.float64)
         values = table[1 + g : 1 + g + g**4]  # a view: sweeps update the table in place
         out = np.empty(g**4)
