@@ -110,6 +110,7 @@ def test_report_bad_input():
     assert r.exit_code == 2 and "does not exist" in r.stderr
 
 
+@pytest.mark.slow  # two report runs (kept under the suite's 10 minutes; run with -m slow)
 def test_same_seed_same_numbers_whatever_the_threads(tmp_path, tunables):
     import analyzer.reports.strategy as sr
 
@@ -132,6 +133,7 @@ def test_smallest_sizes_still_make_a_report(tmp_path, tunables):
     assert (tmp_path / "r" / "figures" / "dealer_best_bid_by_prior.png").read_bytes()[:8] == PNG
 
 
+@pytest.mark.slow  # two report runs (kept under the suite's 10 minutes; run with -m slow)
 def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     out = tmp_path / "rep"
     parts = out / ".t400-report-parts"
