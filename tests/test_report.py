@@ -66,6 +66,7 @@ def _tree(folder):
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow  # whole report runs (kept under the suite's 10 minutes; run with -m slow)
 def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
     tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     mine = tmp_path / "mine"
@@ -93,6 +94,7 @@ def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
     assert all((mine / name).read_bytes() == content for name, content in before.items())
 
 
+@pytest.mark.slow  # whole report runs (kept under the suite's 10 minutes; run with -m slow)
 def test_report_into_the_current_folder(tmp_path, tunables, monkeypatch):
     tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     monkeypatch.chdir(tmp_path)

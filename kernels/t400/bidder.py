@@ -203,7 +203,7 @@ def team_equity_after(rules, eq, seat, scores, own_change):
     return p if seat % 2 == 0 else 1.0 - p
 
 
-@hot
+@JIT  # not inlined: every kernel that bids would otherwise compile the table look-ups again
 def win_bid(rules, bot, hand, seat, scores, prior_sum):
     """The match-aware bidder: the legal bid with the highest probability of winning the match
     by the bot's match-equity table, ``P(make) E(own score + value) + P(fail) E(own score -
