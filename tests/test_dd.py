@@ -73,9 +73,9 @@ def test_team_mode_equals_dds_on_2000_full_deals():
     assert compare_with_dds(seed=3, count=2000, sizes=[13]) == 2000
 
 
-def test_solo_mode_equals_brute_force_on_endings():
+def check_solo_against_brute_force(count):
     r = random.Random(4)
-    for k in range(300):
+    for k in range(count):
         size = 5 if k % 12 == 0 else r.choice([1, 2, 3, 4])  # 25 endings of 5 cards a hand
         bits = random_bits(r, size)
         strain = k % 5
@@ -85,6 +85,15 @@ def test_solo_mode_equals_brute_force_on_endings():
         expected = naive.minimax_tricks(hands, leader, strain, frozenset([player]))
         got = solve(pbn(bits), trump=strain, leader=leader + 1, mode="solo", player=player + 1)
         assert got == expected, (pbn(bits), strain, leader, player)
+
+
+def test_solo_mode_equals_brute_force_on_endings():
+    check_solo_against_brute_force(60)
+
+
+@pytest.mark.slow
+def test_solo_mode_equals_brute_force_on_300_endings():
+    check_solo_against_brute_force(300)
 
 
 def test_team_mode_equals_brute_force_for_the_non_leading_side():
