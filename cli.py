@@ -61,11 +61,8 @@ class T400Group(click.Group):
         except click.exceptions.NoArgsIsHelpError as exc:
             click.echo(exc.ctx.get_help())
             sys.exit(0)
-        except click.ClickException as exc:
-            click.echo(f"Error: {_one_line(exc.format_message())}", err=True)
-            sys.exit(exc.exit_code)
-        except (T400Error, Interrupted) as exc:
-            click.echo(f"Error: {_one_line(exc)}", err=True)
+        except (click.ClickException, T400Error, Interrupted) as exc:
+            click.echo(f"Error: {error_line(exc)}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Error: aborted", err=True)
@@ -103,8 +100,45 @@ def to_json(data) -> str:
     )
 
 
+class ApiCall:
+    """A command run for the JSON API (``t400 serve``): set as the click context's ``obj``, it
+    takes the ``--json`` object instead of stdout and the progress instead of a progress bar."""
+
+    def __init__(self, progress=None):
+        self.progress = progress
+        self.result = None
+
+
+def _api_call() -> ApiCall | None:
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_object(ApiCall) if ctx is not None else None
+    return obj
+
+
 def emit_json(data) -> None:
+    call = _api_call()
+    if call is not None:
+        call.result = strict(data)
+        return
     click.echo(to_json(data))
+
+
+def error_line(exc: BaseException) -> str:
+    """The one line the CLI prints after ``Error: `` for ``exc`` (the API answers the same)."""
+    if isinstance(exc, click.ClickException):
+        return _one_line(exc.format_message())
+    return _one_line(exc)
+
+
+def run_json(name: str, args: list[str], progress=None) -> dict:
+    """Run ``t400 NAME ARGS --json`` and return its JSON object (not printed): the JSON API's
+    one way into the commands, so the API and the CLI parse, check and answer alike. Bad input
+    raises ``click.ClickException`` or ``T400Error`` (:func:`error_line` gives the message)."""
+    command = cli.commands[name]
+    call = ApiCall(progress)
+    with command.make_context(name, ["--json", *args], obj=call) as ctx:
+        command.invoke(ctx)
+    return call.result
 
 
 def bidder_model_option(f):
@@ -202,6 +236,10 @@ def parse_int_list(text: str | None, what: str, count: int | None = None) -> lis
 @contextlib.contextmanager
 def progress_bar(label: str, total: int, enabled: bool = True):
     """A progress bar on stderr, drawn only on a terminal; yields ``update(done, total)``."""
+    call = _api_call()
+    if call is not None and call.progress is not None:
+        yield call.progress
+        return
     stream = sys.stderr
     if not enabled or not stream.isatty():
         yield lambda done, total=None: None
@@ -1370,6 +1408,51 @@ def report(out, samples, matches, seed, threads, scheduler, html, resume, force,
     click.echo(
         f"wrote {result['out']}/ ({len(result['files'])} files) in {result['elapsed_s'] / 60:.1f} minutes"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 serve
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default answers this computer only).")  # fmt: skip
+@click.option("--port", type=click.IntRange(0, 65535), default=8400, show_default=True,
+              help="Port (0: any free port).")  # fmt: skip
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+@click.option("--queue", "queue_size", type=click.IntRange(0, 100), default=4, show_default=True,
+              help="Requests that may wait for the analyzer while one runs; more are answered busy.")  # fmt: skip
+@click.option("--max-seconds", type=click.FloatRange(1, 3600), default=120, show_default=True,
+              help="Cap on one request's sampling time (compiling the kernels does not count).")  # fmt: skip
+def serve(host, port, open_browser, queue_size, max_seconds):
+    """A local page: pick a hand and see what to bid; score a round; read the rules.
+
+    The same answers as JSON under /api/ (POST /api/bid, /api/score, /api/rules with the options
+    of t400 bid/score/rules as a JSON object; the answer is the command's --json object).
+    Needs the serve extra: pip install 'tarneeb400[serve]'.
+    """
+    try:
+        import uvicorn  # noqa: F401
+
+        from web import app as web_app
+    except ImportError as exc:
+        raise T400Error(f"t400 serve needs the serve extra ({exc.name} is missing): "
+                        "pip install 'tarneeb400[serve]'") from None  # fmt: skip
+    sock = web_app.bind(host, port)
+    app = web_app.create_app(queue_size=queue_size, max_seconds=max_seconds)
+    url = web_app.url_of(sock)
+    click.echo(f"t400 serve: {url}  (Ctrl-C stops it)", err=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"note: listening on {host}: other computers can reach this page", err=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    # uvicorn stops gracefully on Ctrl-C and then re-raises the signal to the handler it found:
+    # make that one quiet, so that stopping the server is not reported as an error
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
+    web_app.server(app, sock).run(sockets=[sock])
+    click.echo("t400 serve: stopped", err=True)
 
 
 def main():

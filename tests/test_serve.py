@@ -1,0 +1,321 @@
+"""`t400 serve`: the JSON API answers exactly what the CLI answers, its worker queue and time
+cap, and the page driven in a real (headless) Chromium."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import httpx2 as httpx
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+import cli
+from web.app import bind, create_app, request_args, server, url_of
+from web.worker import Busy, KernelWorker
+
+HAND = "AKQ5.KJ4.T93.862"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def cli_json(*args):
+    r = CliRunner().invoke(cli.cli, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def cli_error(*args):
+    r = CliRunner().invoke(cli.cli, list(args))
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ")
+    return lines[0]
+
+
+def without_timing(data):
+    return {k: v for k, v in data.items() if k not in ("elapsed_s", "compile_s")}
+
+
+def test_bid_answer_is_the_cli_json_for_the_same_arguments_and_seed(client):
+    body = {"hand": HAND, "seat": 2, "bids": [4], "scores": [20, 10, 15, 25], "samples": 4096, "seed": 11}
+    r = client.post("/api/bid", json=body)
+    assert r.status_code == 200, r.text
+    expected = cli_json("bid", HAND, "--seat", "2", "--bids", "4", "--scores", "20,10,15,25",
+                        "--samples", "4096", "--seed", "11")  # fmt: skip
+    assert without_timing(r.json()) == without_timing(expected)
+    assert r.json()["objective"] == "win" and r.json()["bids"][0]["p_win"] is not None
+
+
+def test_switches_and_flags_reach_the_command(client):
+    body = {"hand": HAND, "seat": 3, "bids": [3, 4], "infer": False, "objective": "points", "target": 31,
+            "fixed_table_min": True, "samples": 2048, "seed": 2}  # fmt: skip
+    r = client.post("/api/bid", json=body)
+    assert r.status_code == 200, r.text
+    expected = cli_json("bid", HAND, "--seat", "3", "--bids", "3,4", "--no-infer", "--objective", "points",
+                        "--target", "31", "--fixed-table-min", "--samples", "2048", "--seed", "2")  # fmt: skip
+    assert without_timing(r.json()) == without_timing(expected)
+    assert r.json()["infer"] is False and "31" in r.json()["variant"]
+
+
+def test_a_hand_starting_with_a_void_is_a_hand_not_an_option(client):
+    r = client.post("/api/bid", json={"hand": "-.AKQJT98765432.-.-", "samples": 512})
+    assert r.status_code == 200, r.text
+    assert r.json()["bids"][-1]["p_make"] == 1.0
+
+
+def test_score_and_rules_answer_the_cli_json(client):
+    body = {"scores": [10, 20, 30, 0], "bids": [3, 4, 3, 2], "tricks": [3, 5, 3, 2], "variant": "qahwa"}
+    r = client.post("/api/score", json=body)
+    assert r.status_code == 200
+    assert r.json() == cli_json("score", "--scores", "10,20,30,0", "--bids", "3,4,3,2", "--tricks", "3,5,3,2",
+                                "--variant", "qahwa")  # fmt: skip
+    r = client.post("/api/rules", json={"variant": "syrian41", "target": 61})
+    assert r.status_code == 200
+    assert r.json() == cli_json("rules", "--variant", "syrian41", "--target", "61")
+
+
+@pytest.mark.parametrize(
+    "path, body, argv",
+    [
+        ("/api/bid", {"hand": HAND, "seat": 7}, ["bid", HAND, "--seat", "7"]),
+        ("/api/bid", {"hand": "AKQ5.KJ4.T93.86"}, ["bid", "AKQ5.KJ4.T93.86"]),
+        ("/api/bid", {"hand": HAND, "model": "magic"}, ["bid", HAND, "--model", "magic"]),
+        ("/api/score", {"bids": [3, 4, 3]}, ["score", "--bids", "3,4,3"]),
+        ("/api/score", {"bids": [3, 4, 3, 2], "tricks": [3, 5, 3, 9]}, ["score", "--bids", "3,4,3,2", "--tricks", "3,5,3,9"]),
+        ("/api/rules", {"variant": "nope"}, ["rules", "--variant", "nope"]),
+    ],
+)  # fmt: skip
+def test_bad_input_is_http_400_with_the_line_the_cli_prints(client, path, body, argv):
+    r = client.post(path, json=body)
+    assert r.status_code == 400
+    assert r.json() == {"error": cli_error(*argv)}
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"hand": HAND, "plot": "/tmp/x.png"}, "'plot' is not available through the API"),
+        ({"hand": HAND, "bidder_model": "m.npz"}, "'bidder_model' is not available"),
+        ({"hand": HAND, "colour": "red"}, "unknown field 'colour'; t400 bid takes: "),
+        ({"hand": HAND, "samples": True}, "samples: true is not a value"),
+        ({"hand": HAND, "infer": "no"}, 'infer: expected true or false, got "no"'),
+        ([HAND], "the request body must be a JSON object"),
+    ],
+)
+def test_requests_the_cli_cannot_express_are_refused_by_name(client, body, message):
+    r = client.post("/api/bid", json=body)
+    assert r.status_code == 400 and r.json()["error"].startswith("Error: ")
+    assert message in r.json()["error"]
+
+
+def test_a_body_that_is_not_json_is_refused(client):
+    r = client.post("/api/bid", content=b"{hand: AKQ}")
+    assert r.status_code == 400 and r.json()["error"].startswith("Error: the request body is not JSON")
+
+
+def test_request_args_keeps_option_names_and_negative_switches():
+    bid = cli.cli.commands["bid"]
+    args = request_args(
+        bid, {"hand": HAND, "bids": [3, 4], "seat": 3, "fixed_min_bid": False, "no_infer": True}
+    )
+    assert args == ["--bids", "3,4", "--seat", "3", "--rising-min-bid", "--no-infer", "--", HAND]
+    assert request_args(bid, {"hand": HAND, "samples": None}) == ["--", HAND]
+
+
+def test_hand_reader_accepts_every_notation_of_the_cli(client):
+    for text in (HAND, "S:AKQ5 H:KJ4 D:T93 C:862", "♠AKQ5 ♥KJ4 ♦T93 ♣862"):
+        r = client.post("/api/hand", json={"hand": text})
+        assert r.status_code == 200
+        assert r.json()["dot"] == HAND and r.json()["count"] == 13
+        assert r.json()["cards"][:4] == ["SA", "SK", "SQ", "S5"]
+    r = client.post("/api/hand", json={"hand": "S:AKQ5 H:KJ4"})  # part of a hand, while picking
+    assert r.json()["count"] == 7
+    r = client.post("/api/hand", json={"hand": "AKQ5.KJ4"})
+    assert r.status_code == 400 and "dot form needs 4" in r.json()["error"]
+
+
+def test_page_and_its_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="picker"' in page.text and "/static/app.js" in page.text
+    for name in ("app.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    meta = client.get("/api/meta").json()
+    assert set(meta["presets"]) == {"dananeer", "qahwa", "syrian41"}
+
+
+def blocking_run(release: threading.Event, started: threading.Event):
+    def run(name, args, progress):
+        started.set()
+        release.wait(10)
+        return {"name": name}
+
+    return run
+
+
+def test_worker_runs_one_request_at_a_time_and_refuses_when_the_queue_is_full():
+    release, started = threading.Event(), threading.Event()
+    worker = KernelWorker(blocking_run(release, started), queue_size=1)
+    first = worker.submit("bid", [])
+    assert started.wait(5)
+    second = worker.submit("bid", [])  # waits in the queue
+    with pytest.raises(Busy, match="busy"):
+        worker.submit("bid", [])
+    status = worker.status()
+    assert status["busy"] and status["waiting"] == 1
+    release.set()
+    assert first.result(5) == {"name": "bid"} and second.result(5) == {"name": "bid"}
+    assert worker.submit("bid", []).result(5) == {"name": "bid"}  # room again
+    worker.close()
+
+
+def test_full_queue_is_http_503_busy():
+    release, started = threading.Event(), threading.Event()
+    app = create_app(queue_size=0)
+    app.state.worker._run = blocking_run(release, started)
+    with TestClient(app) as c:
+        results = {}
+        t = threading.Thread(
+            target=lambda: results.setdefault("first", c.post("/api/bid", json={"hand": HAND}))
+        )
+        t.start()
+        assert started.wait(5)
+        r = c.post("/api/bid", json={"hand": HAND})
+        assert r.status_code == 503 and r.json()["error"].startswith("Error: the analyzer is busy")
+        release.set()
+        t.join(10)
+        assert results["first"].status_code == 200
+
+
+def test_sampling_time_is_capped(client):
+    app = create_app(max_seconds=1e-6)
+    with TestClient(app) as c:
+        r = c.post("/api/bid", json={"hand": HAND, "samples": 16384, "seed": 1})
+    assert r.status_code == 400
+    assert "more than 1e-06 s, this server's cap" in r.json()["error"]
+
+
+def test_a_busy_port_is_one_error_line():
+    sock = bind("127.0.0.1", 0)
+    sock.listen(1)  # a server is there
+    port = sock.getsockname()[1]
+    try:
+        line = cli_error("serve", "--port", str(port))
+    finally:
+        sock.close()
+    assert line == f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_serve_starts_answers_and_stops_on_ctrl_c():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve", "--port", "0"], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        line = proc.stderr.readline()
+        assert line.startswith("t400 serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        assert httpx.post(url + "api/rules", json={"variant": "qahwa"}, timeout=30).json()["label"] == "qahwa"
+    finally:
+        proc.send_signal(2)
+        assert proc.wait(30) == 0
+    assert "stopped" in proc.stderr.read()
+
+
+# ---------------------------------------------------------------------------------------------
+# the page in a real browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture
+def live_url():
+    """The app served by uvicorn on a free localhost port, in this process (compiled kernels shared)."""
+    sock = bind("127.0.0.1", 0)
+    srv = server(create_app(), sock)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert srv.started
+    yield url_of(sock)
+    srv.should_exit = True
+    thread.join(15)
+
+
+def chromium(tmp_path):
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        reason = f"Chromium ({CHROMIUM}) or chromedriver ({CHROMEDRIVER}) not installed; Debian: apt-get install chromium chromium-driver"
+        if os.environ.get("T400_REQUIRE_BROWSER"):
+            pytest.fail(reason + " (T400_REQUIRE_BROWSER is set)")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1200"):  # fmt: skip
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+def test_page_in_chromium_picks_13_cards_and_shows_the_apis_recommendation(live_url, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver = chromium(tmp_path)
+    try:
+        driver.get(live_url)
+        wait = WebDriverWait(driver, 30)
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-card="SA"]')))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#variant option[value="dananeer"]'))
+        for card in "SA SK SQ S5 HK HJ H4 DT D9 D3 C8 C6 C2".split():
+            driver.find_element(By.CSS_SELECTOR, f'[data-card="{card}"]').click()
+        assert driver.find_element(By.ID, "card-count").text == "13 / 13 cards"
+        assert driver.find_element(By.ID, "hand-text").get_attribute("value") == HAND
+        Select(driver.find_element(By.ID, "seat")).select_by_value("2")
+        driver.find_element(By.ID, "earlier-1").send_keys("4")
+        for seat, score in enumerate([20, 10, 15, 25], start=1):
+            box = driver.find_element(By.ID, f"score-{seat}")
+            box.clear()
+            box.send_keys(str(score))
+        driver.find_element(By.CSS_SELECTOR, "details summary").click()
+        driver.find_element(By.ID, "samples").send_keys("8192")
+        seed = driver.find_element(By.ID, "seed")
+        seed.clear()
+        seed.send_keys("5")
+        driver.find_element(By.CSS_SELECTOR, "details summary").click()
+        driver.find_element(By.ID, "ask").click()
+        WebDriverWait(driver, 300).until(ec.visibility_of_element_located((By.ID, "bid-result")))
+        assert driver.find_element(By.ID, "bid-error").text == ""
+        shown = int(driver.find_element(By.ID, "recommended-bid").text)
+        body = {"hand": HAND, "seat": 2, "scores": [20, 10, 15, 25], "bids": [4], "variant": "dananeer",
+                "samples": 8192, "seed": 5}  # fmt: skip
+        api = httpx.post(live_url + "api/bid", json=body, timeout=120).json()
+        assert shown == api["recommended"]
+        marked = driver.find_element(By.CSS_SELECTOR, "#bid-table tr.recommended")
+        assert marked.get_attribute("data-bid") == str(api["recommended"])
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#chart rect.bar")) == 14
+        assert "P(win match)" in driver.find_element(By.ID, "bid-table").text
+        command = driver.find_element(By.ID, "command").get_attribute("textContent")
+        assert command.startswith(f"t400 bid {HAND} --seat 2 --scores 20,10,15,25 --bids 4")
+        assert (
+            cli_json(*command.split()[1:])["recommended"] == shown
+        )  # the shown command is the same question
+        driver.save_screenshot(str(tmp_path / "serve.png"))
+        if os.environ.get("T400_SCREENSHOT"):  # README's picture: T400_SCREENSHOT=docs/serve.png
+            driver.save_screenshot(os.environ["T400_SCREENSHOT"])
+    finally:
+        driver.quit()

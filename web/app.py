@@ -1,0 +1,215 @@
+"""The Starlette app of ``t400 serve``: the page, its static files and the JSON API.
+
+``POST /api/bid``, ``/api/score``, ``/api/rules``: the body is a JSON object whose keys are the
+command's option names with dashes as underscores (``{"hand": "AKQ5.KJ4.T93.862", "seat": 2,
+"scores": [0, 5, 0, 0], "bids": [3], "seed": 7}``; lists for comma lists, ``true``/``false`` for
+switches), and the answer is exactly ``t400 COMMAND ... --json``'s object for the same arguments.
+Bad input: HTTP 400 ``{"error": "Error: ..."}`` with the line the CLI prints; a full queue: 503.
+``POST /api/hand`` reads a hand in any notation the CLI accepts (for the card picker);
+``GET /api/status`` tells what the kernel worker is doing (the page's progress bar).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from pathlib import Path
+
+import click
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import analyzer
+import cli
+from analyzer.core.errors import T400Error
+from analyzer.games.t400 import rules as rules_mod
+from web.worker import Busy, KernelWorker
+
+STATIC = Path(__file__).with_name("static")
+
+#: Options a request may not set: they write or read files on the server, or shape terminal output.
+REFUSED = {"json", "plot", "progress", "no_progress", "equity_table", "bidder_model", "help"}
+
+
+def request_args(command: click.Command, body) -> list[str]:
+    """The command line (without the command's name) that a JSON request body stands for.
+
+    >>> request_args(cli.cli.commands["bid"], {"hand": "AKQ5.KJ4.T93.862", "scores": [0, 5, 0, 0],
+    ...                                        "infer": False, "seed": 7})
+    ['--scores', '0,5,0,0', '--no-infer', '--seed', '7', '--', 'AKQ5.KJ4.T93.862']
+    """
+    if not isinstance(body, dict):
+        raise T400Error("the request body must be a JSON object of option names and values")
+    options, arguments = {}, {}
+    for param in command.params:
+        if isinstance(param, click.Argument):
+            arguments[param.name] = param
+            continue
+        for opt in param.opts:
+            options[_key(opt)] = (param, opt, False)
+        for opt in param.secondary_opts:
+            options[_key(opt)] = (param, opt, True)
+    args, positional = [], []
+    for key, value in body.items():
+        if key in REFUSED:
+            raise T400Error(f"{key!r} is not available through the API")
+        if value is None:
+            continue
+        if key in arguments:
+            positional.append(_text(key, value))
+            continue
+        if key not in options:
+            known = sorted({*arguments, *(k for k, (p, _, second) in options.items() if k not in REFUSED)})
+            raise T400Error(f"unknown field {key!r}; t400 {command.name} takes: {', '.join(known)}")
+        param, opt, secondary = options[key]
+        if param.is_flag:
+            if not isinstance(value, bool):
+                raise T400Error(f"{key}: expected true or false, got {json.dumps(value)}")
+            if param.secondary_opts and not secondary:
+                args.append(opt if value else param.secondary_opts[0])
+            elif value:
+                args.append(opt)
+            continue
+        args += [opt, _text(key, value)]
+    return args + (["--", *positional] if positional else [])
+
+
+def _key(opt: str) -> str:
+    return opt.lstrip("-").replace("-", "_")
+
+
+def _text(key: str, value) -> str:
+    if isinstance(value, bool) or isinstance(value, dict):
+        raise T400Error(f"{key}: {json.dumps(value)} is not a value for this option")
+    if isinstance(value, list):
+        if any(isinstance(v, (bool, dict, list)) for v in value):
+            raise T400Error(f"{key}: {json.dumps(value)} is not a list of numbers")
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": f"Error: {message}"}, status_code=status)
+
+
+async def _body(request) -> dict:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise T400Error(f"the request body is not JSON ({exc})") from None
+
+
+def create_app(queue_size: int = 4, max_seconds: float = 120.0) -> Starlette:
+    """The app; its kernel worker runs one request at a time with ``queue_size`` waiting."""
+    worker = KernelWorker(cli.run_json, queue_size=queue_size, max_seconds=max_seconds)
+
+    def command_endpoint(name: str, kernels: bool):
+        command = cli.cli.commands[name]
+
+        async def endpoint(request):
+            try:
+                args = request_args(command, await _body(request))
+                if kernels:
+                    data = await asyncio.wrap_future(worker.submit(name, args))
+                else:
+                    data = await run_in_threadpool(cli.run_json, name, args)
+            except Busy as exc:
+                return error(str(exc), 503)
+            except (click.ClickException, T400Error) as exc:
+                return error(cli.error_line(exc))
+            return JSONResponse(data)
+
+        return endpoint
+
+    async def hand(request):
+        try:
+            body = await _body(request)
+            text = body.get("hand") if isinstance(body, dict) else None
+            if not isinstance(text, str):
+                raise T400Error("hand: expected a hand as text, e.g. AKQ5.KJ4.T93.862")
+            parsed = analyzer.parse_hand(text, size=None)
+        except T400Error as exc:
+            return error(cli.error_line(exc))
+        cards = [str(c) for c in parsed]
+        return JSONResponse({"cards": cards, "dot": parsed.to_dot(), "symbols": parsed.to_symbols(),
+                             "count": len(cards)})  # fmt: skip
+
+    async def status(request):
+        return JSONResponse(worker.status())
+
+    async def meta(request):
+        return JSONResponse({
+            "version": analyzer.__version__,
+            "presets": {name: rules_mod.PRESET_DESCRIPTIONS.get(name, "") for name in rules_mod.PRESETS},
+            "score_tables": list(rules_mod.SCORE_TABLES),
+            "tie_breaks": list(rules_mod.TIE_BREAKS),
+            "redeals": list(rules_mod.REDEALS),
+        })  # fmt: skip
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html")
+
+    routes = [
+        Route("/", index),
+        Route("/api/bid", command_endpoint("bid", kernels=True), methods=["POST"]),
+        Route("/api/score", command_endpoint("score", kernels=False), methods=["POST"]),
+        Route("/api/rules", command_endpoint("rules", kernels=False), methods=["POST"]),
+        Route("/api/hand", hand, methods=["POST"]),
+        Route("/api/status", status),
+        Route("/api/meta", meta),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        worker.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.worker = worker
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket's address, bound before the server starts (port 0: any free port), so
+    that a port in use is one ``Error:`` line and the URL is known before the first request."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise T400Error(f"--host {host}: {exc.strerror}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise T400Error(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def server(app: Starlette, sock: socket.socket):
+    """A uvicorn server for ``app`` on ``sock``: ``server.run(sockets=[sock])`` serves until
+    Ctrl-C (or ``server.should_exit = True`` from another thread)."""
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+    return uvicorn.Server(config)
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"

@@ -1,0 +1,101 @@
+"""One thread that runs every kernel call of the server, with a bounded queue.
+
+Numba's parallel kernels must not be entered from several threads at once, so the request
+threads hand their work to this one worker and wait; when ``queue_size`` requests already wait,
+a new one is refused at once (:class:`Busy`) instead of piling up. A request's sampling time is
+capped: the progress callback, called between kernel batches, stops a run that has sampled for
+longer than ``max_seconds`` (kernel compilation, before the first batch, does not count).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from analyzer.core.errors import T400Error
+
+
+class Busy(Exception):
+    """The worker is running one request and ``queue_size`` more wait."""
+
+
+class KernelWorker:
+    def __init__(self, run, queue_size: int = 4, max_seconds: float = 120.0):
+        """``run(name, args, progress) -> dict`` does one request's work (``cli.run_json``)."""
+        if queue_size < 0 or max_seconds <= 0:
+            raise ValueError("queue_size >= 0 and max_seconds > 0")
+        self._run = run
+        self.queue_size = queue_size
+        self.max_seconds = max_seconds
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="t400-kernels")
+        self._lock = threading.Lock()
+        self._pending = 0  # running + waiting
+        self._jobs = 0
+        self._current: dict | None = None
+
+    def submit(self, name: str, args: list[str]) -> Future:
+        """Queue ``t400 NAME ARGS``; raises :class:`Busy` when the queue is full."""
+        with self._lock:
+            if self._pending > self.queue_size:
+                raise Busy(
+                    f"the analyzer is busy ({self._pending} requests running or waiting); try again shortly"
+                )
+            self._pending += 1
+            self._jobs += 1
+            job = self._jobs
+        future = self._executor.submit(self._work, job, name, args)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, _future) -> None:
+        with self._lock:
+            self._pending -= 1
+
+    def _work(self, job: int, name: str, args: list[str]) -> dict:
+        state = {"job": job, "command": name, "started": time.monotonic(), "sampling": None,
+                 "done": 0, "total": 0}  # fmt: skip
+
+        def progress(done, total=None):
+            now = time.monotonic()
+            with self._lock:
+                if state["sampling"] is None:
+                    state["sampling"] = now
+                state["done"] = int(done)
+                state["total"] = int(total or state["total"] or done)
+            if now - state["sampling"] > self.max_seconds:
+                raise T400Error(
+                    f"the analysis sampled for more than {self.max_seconds:g} s, this server's cap "
+                    "(t400 serve --max-seconds); ask for fewer samples"
+                )
+
+        with self._lock:
+            self._current = state
+        try:
+            return self._run(name, args, progress)
+        finally:
+            with self._lock:
+                self._current = None
+
+    def status(self) -> dict:
+        """What the worker does now: ``busy``, ``waiting`` requests, and the running request's
+        ``command``, ``done``/``total`` (sampling progress; 0/0 while the kernels compile) and
+        ``elapsed_s``."""
+        with self._lock:
+            current = dict(self._current) if self._current else None
+            pending = self._pending
+        out = {"busy": current is not None, "waiting": max(0, pending - (current is not None)),
+               "queue_size": self.queue_size, "max_seconds": self.max_seconds}  # fmt: skip
+        if current:
+            out.update(
+                job=current["job"],
+                command=current["command"],
+                done=current["done"],
+                total=current["total"],
+                compiling=current["sampling"] is None,
+                elapsed_s=round(time.monotonic() - current["started"], 2),
+            )
+        return out
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
