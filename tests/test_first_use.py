@@ -220,6 +220,7 @@ def test_every_command_answers_bad_input_in_one_line(args):
     assert "Traceback" not in r.output and r.stdout == ""
 
 
+@pytest.mark.slow  # a whole report and a model fit: about a minute
 def test_report_and_fit_bidder_json_is_strict(tmp_path):
     from analyzer import config
 
