@@ -1,0 +1,692 @@
+"""The rules of classic Tarneeb and Egyptian Tarneeb: variants, the auction, scoring, the match.
+
+Seats are the project's: seat 1 speaks first (the dealer's neighbour in the direction of play),
+seat 4 deals and speaks last; partners are seats 1+3 and 2+4, and per-team values are in that
+order (index 0 is seats 1+3). A :class:`TarneebVariant` holds every switch of seeds 003 and 004;
+where the texts leave a point open the choice is made here, once, and listed in
+:data:`OPEN_POINTS` (``t400 rules --game tarneeb --json`` prints them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Hand, Rank, Suit
+from analyzer.core.seats import Seat, Team
+from analyzer.core.strains import Strain
+
+GAME = "tarneeb"
+MIN_BID, MAX_BID = 7, 13
+TRICKS = 13
+#: All 13 tricks on a bid below 13 (Kaboot), a made 13, a failed 13.
+KABOOT, MADE_13, FAILED_13 = 16, 26, 16
+MAX_TARGET = 1000
+MAX_SCORE = 10_000
+
+AUCTIONS = ("number", "strain")
+ALL_PASS = ("forced", "redeal")
+FAILED_13_DEFENDERS = ("tricks", "double")
+MATCH_ENDS = ("draw", "play-on")
+
+OPEN_POINTS = {
+    "seats": "Seat 1 speaks first and seat 4 deals, whichever way the table turns (seed 003 plays "
+    "clockwise, seed 004 anticlockwise); only who sits where changes.",
+    "forced-bid": "When the first three pass, the fourth player (the dealer) must bid; any level "
+    "7..13 is allowed (seed 003: 'at least 7'; seed 004's variant says 'must bid 7').",
+    "defenders-kaboot": "Defenders who take all 13 tricks against a failed bid below 13 score 16 "
+    "in every variant (seed 003 says so; seed 004's Kaboot rule is read as applying to either team).",
+    "failed-13-defenders": "A failed 13: seed 003 gives the defenders their tricks (16 if all 13), "
+    "seed 004 double their tricks (failed_13_defenders = tricks | double).",
+    "trump-on-number-auctions": "In the number auction the declarer names the trump after the "
+    "auction; the score does not depend on it. No-trump is allowed only where the variant says so.",
+    "one-bid-each": "One bid each (Lebanon): seats 1-3 must bid higher than the highest bid so far "
+    "or pass; the dealer (seat 4) may equal the highest bid and then declares. If all four pass, "
+    "the variant's all-pass rule applies (forced: the dealer must bid).",
+    "egyptian-end": "Egyptian: the auction ends when the three players after the last bid or "
+    "double pass ('a whole round passes without a new bid'); four passes at the start re-deal.",
+    "egyptian-double": "Egyptian doubling: a player may double the standing bid of the other "
+    "team once; a new bid cancels the double; there is no redouble. The double multiplies the "
+    "declaring team's result (made or failed) by 2; the defenders' score is not doubled (the text "
+    "names only the declarer's team).",
+    "egyptian-levels": "Egyptian bids run 7..13 like the classic game (the seed gives no other range).",
+    "match-draw": "Seed 003: once a team reaches the target after a hand, the higher total wins and "
+    "equal totals are a draw. Seed 004: the first team to reach it wins; both in one hand: the "
+    "higher total, a tie plays another hand (match_end = draw | play-on).",
+}
+
+
+@dataclass(frozen=True)
+class TarneebVariant:
+    """One rule set of the Tarneeb family. Presets: :data:`PRESETS`; switches: :meth:`with_`.
+
+    >>> v = TarneebVariant.preset("tarneeb").with_(target=41, one_bid_each=True)
+    >>> v.target, v.one_bid_each, v.label
+    (41, True, 'tarneeb target=41 one-bid-each=True')
+    """
+
+    name: str = "tarneeb"
+    #: ``number``: bids are a number of tricks, trump named after the auction; ``strain``
+    #: (Egyptian): every bid names its strain, and a bid can be doubled.
+    auction: str = "number"
+    target: int = 31
+    #: ``redeal``: four passes at the start re-deal (same dealer); ``forced``: when the first
+    #: three pass, the dealer must bid.
+    all_pass: str = "redeal"
+    #: Whether a player who passed is out of the auction for the hand (Egyptian: no).
+    passed_out: bool = True
+    one_bid_each: bool = False
+    no_trump: bool = True
+    trump_lead: bool = False
+    worthless_redeal: bool = False
+    failed_13_defenders: str = "double"
+    match_end: str = "play-on"
+    game: str = GAME
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise T400Error(f"variant name {self.name!r}: expected a word")
+        if self.auction not in AUCTIONS:
+            raise T400Error(f"auction {self.auction!r}: expected one of {', '.join(AUCTIONS)}")
+        if not _whole(self.target) or not (1 <= self.target <= MAX_TARGET):
+            raise T400Error(
+                f"target {self.target!r}: expected a whole number from 1 to {MAX_TARGET} (31, 41, ...)"
+            )
+        if self.all_pass not in ALL_PASS:
+            raise T400Error(f"all-pass rule {self.all_pass!r}: expected one of {', '.join(ALL_PASS)}")
+        if self.failed_13_defenders not in FAILED_13_DEFENDERS:
+            raise T400Error(f"failed-13 rule {self.failed_13_defenders!r}: expected tricks or double")
+        if self.match_end not in MATCH_ENDS:
+            raise T400Error(f"match end {self.match_end!r}: expected one of {', '.join(MATCH_ENDS)}")
+        for name in ("passed_out", "one_bid_each", "no_trump", "trump_lead", "worthless_redeal"):
+            if not isinstance(getattr(self, name), bool):
+                raise T400Error(f"{name.replace('_', '-')} {getattr(self, name)!r}: expected True or False")
+        if self.game != GAME:
+            raise T400Error(f"game {self.game!r}: a Tarneeb variant's game is {GAME!r}")
+        if self.auction == "strain" and self.one_bid_each:
+            raise T400Error("one-bid-each is a rule of the number auction, not of Egyptian Tarneeb")
+        if self.auction == "strain" and not self.no_trump:
+            raise T400Error(
+                "Egyptian Tarneeb's bids include no-trump (NT ranks highest): --no-no-trump does not apply"
+            )
+
+    @classmethod
+    def preset(cls, name: str) -> TarneebVariant:
+        key = str(name).strip().lower()
+        if key not in PRESETS:
+            raise T400Error(f"unknown Tarneeb variant {name!r} (expected one of {', '.join(PRESETS)})")
+        return PRESETS[key]
+
+    def with_(self, **switches) -> TarneebVariant:
+        """This variant with some switches changed (``None`` values are ignored)."""
+        changes = {k: v for k, v in switches.items() if v is not None}
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise T400Error(f"unknown Tarneeb switch(es): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def switches(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @property
+    def label(self) -> str:
+        """The preset name plus the switches that differ from it."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return self.name
+        diff = [
+            f"{f.name.replace('_', '-')}={getattr(self, f.name)}"
+            for f in dataclasses.fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return " ".join([self.name, *diff])
+
+    @property
+    def doubling(self) -> bool:
+        """Whether a bid can be doubled (Egyptian Tarneeb)."""
+        return self.auction == "strain"
+
+    def strains(self) -> tuple[Strain, ...]:
+        """The strains a declarer may name: the four suits, and no-trump where allowed."""
+        suits = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+        return (*suits, Strain.NO_TRUMP) if self.no_trump else suits
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+PRESETS: dict[str, TarneebVariant] = {
+    "tarneeb-dananeer": TarneebVariant(
+        name="tarneeb-dananeer",
+        all_pass="forced",
+        no_trump=False,
+        failed_13_defenders="tricks",
+        match_end="draw",
+    ),
+    "tarneeb": TarneebVariant(name="tarneeb"),
+    "egyptian": TarneebVariant(name="egyptian", auction="strain", target=41, passed_out=False),
+}
+PRESET_DESCRIPTIONS = {
+    "tarneeb-dananeer": "classic Tarneeb as the Dananeer app plays it (rule text 003)",
+    "tarneeb": "classic Tarneeb, the generic rules (rule text 004); its variants are switches",
+    "egyptian": "Egyptian Tarneeb (rule text 004's variant): bids name a strain, doubling, to 41",
+}
+
+
+def as_tarneeb_variant(value: TarneebVariant | str | None = None, **switches) -> TarneebVariant:
+    """A Tarneeb variant from a preset name or a :class:`TarneebVariant`, switches applied."""
+    if value is None:
+        value = "tarneeb"
+    variant = value if isinstance(value, TarneebVariant) else TarneebVariant.preset(value)
+    return variant.with_(**switches)
+
+
+# ---------------------------------------------------------------------------------------------
+# The auction
+
+
+#: Egyptian strain order, low to high: clubs, diamonds, hearts, spades, no-trump.
+STRAIN_RANK = {Strain.CLUBS: 0, Strain.DIAMONDS: 1, Strain.HEARTS: 2, Strain.SPADES: 3, Strain.NO_TRUMP: 4}
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of the auction: ``pass``, a bid (``8``, or in Egyptian ``8H``, ``9NT``) or ``double``.
+
+    >>> Call.parse("8h"), Call.parse("Pass"), str(Call.parse("10nt")), str(Call.parse("x"))
+    (Call(kind='bid', level=8, strain=<Strain.HEARTS: 1>), Call(kind='pass', level=None, strain=None), '10NT', 'double')
+    """
+
+    kind: str  # "pass" | "bid" | "double"
+    level: int | None = None
+    strain: Strain | None = None
+
+    @classmethod
+    def parse(cls, text: str | int | Call) -> Call:
+        if isinstance(text, Call):
+            return text
+        token = str(text).strip()
+        key = token.lower()
+        if key in ("pass", "p", "-"):
+            return cls("pass")
+        if key in ("double", "dbl", "x"):
+            return cls("double")
+        digits = 2 if key[:2].isdigit() else 1
+        if not key[:1].isdigit():
+            raise T400Error(f"call {token!r}: expected pass, a bid such as 8 (or 8H in Egyptian) or double")
+        level = int(key[:digits])
+        if not MIN_BID <= level <= MAX_BID:
+            raise T400Error(f"call {token!r}: a bid is 7 to 13 tricks")
+        rest = key[digits:]
+        strain = None
+        if rest:
+            try:
+                strain = Strain.parse(rest)
+            except T400Error:
+                raise T400Error(f"call {token!r}: {rest!r} is not a strain (S, H, D, C or NT)") from None
+        return cls("bid", level, strain)
+
+    def __str__(self) -> str:
+        if self.kind != "bid":
+            return self.kind
+        return f"{self.level}{'' if self.strain is None else self.strain.letter}"
+
+    def beats(self, other: Call | None) -> bool:
+        """Whether this bid is higher than ``other`` (more tricks, or in Egyptian as many in a
+        higher strain)."""
+        if other is None:
+            return True
+        if self.strain is None or other.strain is None:
+            return self.level > other.level
+        return (self.level, STRAIN_RANK[self.strain]) > (other.level, STRAIN_RANK[other.strain])
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The result of an auction: the declarer's seat, the bid, the strain (named with the bid in
+    Egyptian; ``None`` in the number auction until the declarer names it) and whether doubled."""
+
+    declarer: int
+    bid: int
+    strain: Strain | None = None
+    doubled: bool = False
+
+    @property
+    def team(self) -> Team:
+        return Seat(self.declarer).team
+
+    def to_dict(self) -> dict:
+        return {"declarer": self.declarer, "bid": self.bid,
+                "trump": None if self.strain is None else self.strain.letter, "doubled": self.doubled}  # fmt: skip
+
+
+class Auction:
+    """An auction in progress: verify a call with :meth:`check`, make it with :meth:`call`.
+
+    >>> a = Auction(TarneebVariant.preset("tarneeb"))
+    >>> for c in ["pass", "7", "8", "10", "pass", "11", "pass"]:
+    ...     a.call(c)
+    >>> a.over, a.contract
+    (True, Contract(declarer=3, bid=11, strain=None, doubled=False))
+    """
+
+    def __init__(self, variant: TarneebVariant, calls: Sequence[str | Call] = ()):
+        self.variant = variant
+        self.calls: list[Call] = []
+        self.passed: set[int] = set()
+        self.spoken: set[int] = set()
+        self.high: Call | None = None
+        self.high_seat: int | None = None
+        self.doubled = False
+        self.passes_since = 0  # consecutive passes since the last bid or double
+        self.redeal = False
+        self._over = False
+        self._last = 0
+        for c in calls:
+            self.call(c)
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    @property
+    def seat(self) -> int | None:
+        """The seat to call next (``None`` once the auction is over)."""
+        if self._over:
+            return None
+        if not self.calls:
+            return 1
+        seat = self._last % 4 + 1
+        if self.variant.passed_out and not self.variant.one_bid_each:
+            while seat in self.passed:  # a passed player is out: the turn goes on to the next
+                seat = seat % 4 + 1
+        return seat
+
+    @property
+    def contract(self) -> Contract | None:
+        if not self._over or self.redeal or self.high is None:
+            return None
+        return Contract(self.high_seat, self.high.level, self.high.strain, self.doubled)
+
+    def must_bid(self, seat: int) -> bool:
+        """Whether ``seat`` may not pass: the fourth player after three passes (``forced``)."""
+        return (
+            self.variant.all_pass == "forced"
+            and self.high is None
+            and len(self.passed) == 3
+            and seat not in self.passed
+        )
+
+    def check(self, call: str | Call) -> Call:
+        """The call, parsed, if ``seat`` may make it now; else an error saying why."""
+        c = Call.parse(call)
+        v = self.variant
+        if self._over:
+            raise T400Error(f"call {c}: the auction is over")
+        seat = self.seat
+        who = f"seat {seat}"
+        if c.kind == "pass":
+            if self.must_bid(seat):
+                raise T400Error(
+                    f"{who} cannot pass: the first three passed, so the dealer must bid at least 7"
+                )
+            return c
+        if c.kind == "double":
+            if not v.doubling:
+                raise T400Error(
+                    f"{who} double: there is no doubling in {v.name} (only Egyptian Tarneeb doubles)"
+                )
+            if self.high is None:
+                raise T400Error(f"{who} double: there is no bid to double")
+            if Seat(self.high_seat).team == Seat(seat).team:
+                raise T400Error(f"{who} double: only the other team's bid can be doubled")
+            if self.doubled:
+                raise T400Error(f"{who} double: the bid is already doubled (there is no redouble)")
+            return c
+        if v.auction == "strain" and c.strain is None:
+            raise T400Error(
+                f"{who} bid {c}: an Egyptian bid names its strain, e.g. {c.level}H or {c.level}NT"
+            )
+        if v.auction == "number" and c.strain is not None:
+            raise T400Error(
+                f"{who} bid {c}: bids are numbers of tricks here; the trump is named after the auction"
+            )
+        if c.strain is Strain.NO_TRUMP and not v.no_trump:
+            raise T400Error(f"{who} bid {c}: no-trump is not allowed in {v.label}")
+        dealer_equals = v.one_bid_each and seat == 4 and self.high is not None and c.level == self.high.level
+        if not (c.beats(self.high) or dealer_equals):
+            rule = "more tricks, or as many in a higher strain" if v.auction == "strain" else "higher"
+            raise T400Error(f"{who} bid {c}: a bid must be {rule} than the standing bid of {self.high}")
+        return c
+
+    def legal_calls(self) -> list[Call]:
+        """Every call the next seat may make, in order: pass, the bids from low to high, double."""
+        if self._over:
+            return []
+        options = [Call("pass")]
+        strains = (
+            [None]
+            if self.variant.auction == "number"
+            else sorted(self.variant.strains(), key=STRAIN_RANK.get)
+        )
+        options += [Call("bid", level, s) for level in range(MIN_BID, MAX_BID + 1) for s in strains]
+        options.append(Call("double"))
+        legal = []
+        for c in options:
+            try:
+                legal.append(self.check(c))
+            except T400Error:
+                pass
+        return legal
+
+    def call(self, call: str | Call) -> None:
+        """Make a call (checked first: an illegal call changes nothing)."""
+        seat = self.seat
+        c = self.check(call)
+        self.calls.append(c)
+        self.spoken.add(seat)
+        self._last = seat
+        v = self.variant
+        if c.kind == "pass":
+            self.passed.add(seat)
+            self.passes_since += 1
+        else:
+            if c.kind == "bid":
+                self.high, self.high_seat, self.doubled = c, seat, False
+            else:
+                self.doubled = True
+            self.passes_since = 0
+        if v.one_bid_each:
+            if len(self.calls) == 4:
+                self._finish()
+        elif c.kind == "bid" and c.level == MAX_BID and v.auction == "number":
+            self._over = True  # 13 closes the auction at once
+        elif v.passed_out:
+            if self.high is not None and len(self.passed) >= 3:
+                self._over = True
+            elif self.high is None and len(self.passed) == 4:
+                self._finish()
+        elif self.high is not None and self.passes_since >= 3:
+            self._over = True
+        elif self.high is None and self.passes_since == 4:
+            self._finish()
+
+    def _finish(self) -> None:
+        self._over = True
+        self.redeal = self.high is None
+
+
+def auction_result(variant: TarneebVariant, calls: Sequence[str | Call]) -> Auction:
+    """Play ``calls`` from seat 1; errors name the call and the seat."""
+    auction = Auction(variant)
+    for n, c in enumerate(calls, start=1):
+        try:
+            auction.call(c)
+        except T400Error as exc:
+            raise T400Error(f"call {n} ({str(c).strip()!r}): {exc}") from None
+    return auction
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring and the match
+
+
+def is_worthless(hand: Hand) -> bool:
+    """Seed 004's worthless hand: no ace, no king with another card of its suit, no queen with
+    two others, no jack with three others (such a player may ask for a new deal).
+
+    >>> from analyzer.core.notation import parse_hand
+    >>> is_worthless(parse_hand("K.QJ.J32.T987654")), is_worthless(parse_hand("K2.QJ.J3.T987654"))
+    (True, False)
+    """
+    # the least length of the suit at which each honour could win a trick led from the top
+    needs = {Rank.ACE: 1, Rank.KING: 2, Rank.QUEEN: 3, Rank.JACK: 4}
+    for suit in Suit:
+        ranks = hand.ranks(suit)
+        if any(len(ranks) >= needs[r] for r in ranks if r in needs):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One settled hand: team scores (seats 1+3 first) before and after, the contract and result."""
+
+    scores_before: tuple[int, int]
+    declarer: int
+    bid: int
+    trump: str | None
+    doubled: bool
+    tricks: int
+    made: bool
+    kaboot: bool
+    deltas: tuple[int, int]
+    scores: tuple[int, int]
+    winner: tuple[int, int] | None
+    draw: bool
+    reason: str | None
+
+    def to_dict(self) -> dict:
+        return {
+            "scores_before": list(self.scores_before),
+            "declarer": self.declarer,
+            "declaring_team": list(Seat(self.declarer).team.seats),
+            "bid": self.bid,
+            "trump": self.trump,
+            "doubled": self.doubled,
+            "tricks": self.tricks,
+            "defenders_tricks": TRICKS - self.tricks,
+            "made": self.made,
+            "kaboot": self.kaboot,
+            "deltas": list(self.deltas),
+            "scores": list(self.scores),
+            "winner": None if self.winner is None else list(self.winner),
+            "draw": self.draw,
+            "reason": self.reason,
+        }
+
+
+def declarer_points(variant: TarneebVariant, bid: int, tricks: int, doubled: bool = False) -> int:
+    """The declaring team's points: its tricks if made (16 for all 13 on a lower bid, 26 for a
+    made 13), minus the bid if failed (-16 for a failed 13); doubled (Egyptian): times 2.
+
+    >>> v = TarneebVariant.preset("tarneeb-dananeer")
+    >>> [declarer_points(v, b, t) for b, t in [(7, 7), (7, 9), (7, 13), (7, 6), (11, 4), (13, 13), (13, 12)]]
+    [7, 9, 16, -7, -11, 26, -16]
+    """
+    _check_bid(bid)
+    _check_tricks(tricks)
+    if tricks >= bid:
+        points = (MADE_13 if bid == MAX_BID else KABOOT) if tricks == TRICKS else tricks
+    else:
+        points = -(FAILED_13 if bid == MAX_BID else bid)
+    return 2 * points if doubled else points
+
+
+def defender_points(variant: TarneebVariant, bid: int, tricks: int) -> int:
+    """The defenders' points: 0 when the contract is made; else their tricks (16 if all 13), and
+    for a failed 13 double their tricks where the variant says so (seed 004).
+
+    >>> [defender_points(TarneebVariant.preset("tarneeb-dananeer"), b, t) for b, t in [(7, 7), (7, 6), (11, 4), (11, 0), (13, 12)]]
+    [0, 7, 9, 16, 1]
+    >>> defender_points(TarneebVariant.preset("tarneeb"), 13, 12)
+    2
+    """
+    _check_bid(bid)
+    _check_tricks(tricks)
+    if tricks >= bid:
+        return 0
+    theirs = TRICKS - tricks
+    if bid == MAX_BID and variant.failed_13_defenders == "double":
+        return 2 * theirs
+    return KABOOT if theirs == TRICKS else theirs
+
+
+def match_result(
+    variant: TarneebVariant, scores: Sequence[int]
+) -> tuple[tuple[int, int] | None, bool, str | None]:
+    """``(winner seats or None, draw, reason)`` for team totals (seats 1+3 first) after a hand.
+
+    >>> match_result(TarneebVariant.preset("tarneeb"), [33, 31])
+    ((1, 3), False, 'seats 1+3 reach 31 with the higher total')
+    >>> match_result(TarneebVariant.preset("tarneeb"), [32, 32])[2]
+    'both teams reach 31 with equal totals: another hand is played'
+    >>> match_result(TarneebVariant.preset("tarneeb-dananeer"), [32, 32])
+    (None, True, 'a team reached 31 and the totals are equal: a draw')
+    """
+    a, b = scores
+    t = variant.target
+    if a < t and b < t:
+        return None, False, None
+    if a != b:
+        team = Team.ODD if a > b else Team.EVEN
+        return (
+            team.seats,
+            False,
+            f"seats {team.label} reach {t} with the higher total" if max(a, b) >= t else None,
+        )
+    if variant.match_end == "draw":
+        return None, True, f"a team reached {t} and the totals are equal: a draw"
+    return None, False, f"both teams reach {t} with equal totals: another hand is played"
+
+
+def settle_hand(
+    variant: TarneebVariant,
+    scores: Sequence[int],
+    declarer: int,
+    bid: int,
+    tricks: int,
+    trump: str | Strain | None = None,
+    doubled: bool = False,
+) -> HandResult:
+    """Settle one hand from the team totals before it (seats 1+3 first), the declarer's seat, the
+    contract and the declaring team's tricks.
+
+    >>> r = settle_hand(TarneebVariant.preset("tarneeb"), [0, 0], declarer=2, bid=9, tricks=10)
+    >>> r.scores, r.made, r.kaboot
+    ((0, 10), True, False)
+    """
+    scores = check_team_scores(scores)
+    winner, draw, _ = match_result(variant, scores)
+    if winner is not None or draw:
+        raise T400Error(
+            f"scores {list(scores)}: the match is already over (target {variant.target}); no hand follows"
+        )
+    seat = Seat.check(declarer, "declarer")
+    _check_bid(bid)
+    _check_tricks(tricks)
+    strain = None
+    if trump is not None:
+        strain = Strain.parse(trump)
+        if strain not in variant.strains():
+            raise T400Error(f"trump {strain.letter}: no-trump is not allowed in {variant.label}")
+    if variant.auction == "strain" and strain is None:
+        raise T400Error("Egyptian contracts name their strain: give the trump (S, H, D, C or NT)")
+    if not isinstance(doubled, bool):
+        raise T400Error(f"doubled {doubled!r}: expected True or False")
+    if doubled and not variant.doubling:
+        raise T400Error(
+            f"a doubled contract: there is no doubling in {variant.label} (only Egyptian Tarneeb doubles)"
+        )
+    ours = declarer_points(variant, bid, tricks, doubled)
+    theirs = defender_points(variant, bid, tricks)
+    team = seat.team
+    deltas = [0, 0]
+    deltas[team] = ours
+    deltas[team.other] = theirs
+    after = (scores[0] + deltas[0], scores[1] + deltas[1])
+    winner, draw, reason = match_result(variant, after)
+    made = tricks >= bid
+    kaboot = tricks == TRICKS or (not made and tricks == 0)
+    return HandResult(
+        scores, int(seat), bid, None if strain is None else strain.letter, doubled, tricks, made, kaboot,
+        tuple(deltas), after, winner, draw, reason,
+    )  # fmt: skip
+
+
+def check_team_scores(scores: Sequence[int]) -> tuple[int, int]:
+    try:
+        values = tuple(scores)
+    except TypeError:
+        raise T400Error(f"scores {scores!r}: expected two team totals, seats 1+3 first") from None
+    if len(values) != 2:
+        raise T400Error(f"scores {list(values)}: expected two team totals (seats 1+3, seats 2+4)")
+    for v in values:
+        if not _whole(v) or abs(v) > MAX_SCORE:
+            raise T400Error(f"score {v!r}: expected a whole number within +/-{MAX_SCORE}")
+    return values
+
+
+def _check_bid(bid) -> None:
+    if not _whole(bid) or not (MIN_BID <= bid <= MAX_BID):
+        raise T400Error(f"bid {bid!r}: a Tarneeb bid is 7 to 13 tricks")
+
+
+def _check_tricks(tricks) -> None:
+    if not _whole(tricks) or not (0 <= tricks <= TRICKS):
+        raise T400Error(f"tricks {tricks!r}: the declaring team takes 0 to 13 tricks")
+
+
+def describe(variant: TarneebVariant) -> dict:
+    """Everything ``t400 rules --game tarneeb`` shows."""
+    v = variant
+    if v.one_bid_each:
+        order = "each player speaks once, from seat 1: bid higher than the highest bid or pass; the dealer may equal it"
+    elif v.auction == "strain":
+        order = "from seat 1 in turn: pass, bid (more tricks, or as many in a higher strain) or double the other team's bid"
+    else:
+        order = "from seat 1 in turn: bid 7..13, each higher than the last, or pass"
+    ends = (
+        "after the dealer's call" if v.one_bid_each
+        else "when the three players after the last bid or double pass" if v.auction == "strain"
+        else "when three have passed and one bid stands; a bid of 13 ends it at once"
+    )  # fmt: skip
+    all_pass = "the dealer must bid (at least 7)" if v.all_pass == "forced" else "the same dealer deals again"
+    made_rows = [
+        {"bid": b, "tricks": t, "declarers": declarer_points(v, b, t), "defenders": defender_points(v, b, t)}
+        for b, t in [(7, 7), (7, 9), (7, 13), (7, 6), (11, 4), (11, 0), (13, 13), (13, 12)]
+    ]
+    return {
+        "game": GAME,
+        "variant": v.name,
+        "label": v.label,
+        "switches": v.switches,
+        "auction": {
+            "bids": "7 to 13 tricks"
+            + (", each naming a strain (NT > S > H > D > C)" if v.auction == "strain" else ""),
+            "order": order,
+            "passed_players": "out for the hand" if v.passed_out and not v.one_bid_each else "may bid again",
+            "ends": ends,
+            "all_pass": all_pass,
+            "doubling": "a player may double the other team's standing bid: the declaring team's result x2"
+            if v.doubling
+            else "none",
+            "worthless_redeal": "a player with no ace, no king with another card, no queen with two others and "
+            "no jack with three others may ask for a new deal"
+            if v.worthless_redeal
+            else "no",
+        },  # fmt: skip
+        "trump": "named with the bid" if v.auction == "strain" else "named by the declarer after the auction",
+        "strains": [s.letter for s in v.strains()],
+        "play": "the declarer leads the first trick" + (", and must lead a trump" if v.trump_lead else ""),
+        "scoring": {
+            "made": "the declaring team scores its tricks (all 13 on a lower bid: 16; a made 13: 26); defenders 0",
+            "failed": "the declaring team loses its bid (a failed 13: 16); the defenders score their tricks "
+            "(16 if all 13)"
+            + ("; against a failed 13, double their tricks" if v.failed_13_defenders == "double" else ""),
+            "examples": made_rows,
+        },
+        "match": {
+            "target": v.target,
+            "end": (
+                f"when a team reaches {v.target} the higher total wins; equal totals are a draw"
+                if v.match_end == "draw"
+                else f"the first team to reach {v.target} wins; both in one hand: the higher total, a tie plays on"
+            ),
+        },
+        "open_points": OPEN_POINTS,
+    }
