@@ -161,12 +161,25 @@ def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
 
 
-def variant_options(f):
-    """The variant switches every command that takes a variant shares."""
+_SWITCHES_400 = ("table_min", "fixed_table_min", "fixed_min_bid", "score_table", "tie_break", "redeal")
+_SWITCHES_TARNEEB = ("one_bid_each", "forced_dealer_bid", "trump_lead", "worthless_redeal", "no_trump")
+_OPTION_NAMES = {
+    "fixed_table_min": "--fixed-table-min/--rising-table-min",
+    "fixed_min_bid": "--fixed-min-bid/--rising-min-bid",
+    "no_trump": "--no-trump/--no-no-trump",
+}
+
+
+def variant_options(f=None, *, games: bool = False):
+    """The variant switches every command that takes a variant shares. ``games=True``: also
+    ``--game 400|tarneeb`` and the Tarneeb switches, and the variant may be a Tarneeb one."""
+    if f is None:
+        return functools.partial(variant_options, games=games)
+    presets = "dananeer (default), qahwa, syrian41" + (
+        "; Tarneeb: tarneeb (default), tarneeb-dananeer, egyptian" if games else ""
+    )
     options = [
-        click.option(
-            "--variant", "variant_name", metavar="NAME", help="Preset: dananeer (default), qahwa, syrian41."
-        ),
+        click.option("--variant", "variant_name", metavar="NAME", help=f"Preset: {presets}."),
         click.option("--target", type=int, help="Points a partner must reach (31, 41, 61, ...)."),
         click.option(
             "--table-min", type=int, help="Table-minimum base: least total of the four bids (11, 12, 13)."
@@ -187,17 +200,66 @@ def variant_options(f):
         ),
         click.option("--redeal", type=click.Choice(rules_mod.REDEALS), help="Who re-deals a dead hand."),
     ]
+    if games:
+        options += [
+            click.option("--game", type=click.Choice(["400", "tarneeb"]),
+                         help="400 (default) or tarneeb (classic and Egyptian; default for a Tarneeb preset)."),
+            click.option("--one-bid-each", is_flag=True, default=None,
+                         help="Tarneeb: each player bids once; the dealer only needs to equal (Lebanon)."),
+            click.option("--forced-dealer-bid", is_flag=True, default=None,
+                         help="Tarneeb: if the first three pass, the dealer must bid 7."),
+            click.option("--trump-lead", is_flag=True, default=None,
+                         help="Tarneeb: the declarer must lead a trump to the first trick."),
+            click.option("--worthless-redeal", is_flag=True, default=None,
+                         help="Tarneeb: a player with a worthless hand may ask for a new deal."),
+            click.option("--no-trump/--no-no-trump", default=None, help="Tarneeb: whether no-trump may be named."),
+        ]  # fmt: skip
     for option in reversed(options):
         f = option(f)
 
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
-        keys = ("variant_name", "target", "table_min", "fixed_table_min", "fixed_min_bid",
-                "score_table", "tie_break", "redeal")  # fmt: skip
-        kwargs["variant"] = make_variant(*(kwargs.pop(k) for k in keys), preset=kwargs.pop("preset", None))
+        name, target = kwargs.pop("variant_name"), kwargs.pop("target")
+        preset = kwargs.pop("preset", None)
+        switches = {k: kwargs.pop(k) for k in _SWITCHES_400}
+        if games:
+            game = kwargs.pop("game")
+            tarneeb = {k: kwargs.pop(k) for k in _SWITCHES_TARNEEB}
+            kwargs["variant"] = make_game_variant(name, preset, game, target, switches, tarneeb)
+        else:
+            kwargs["variant"] = make_variant(name, target, *switches.values(), preset=preset)
         return f(*args, **kwargs)
 
     return wrapper
+
+
+def _option_name(key: str) -> str:
+    return _OPTION_NAMES.get(key, "--" + key.replace("_", "-"))
+
+
+def make_game_variant(name, preset, game, target, switches: dict, tarneeb: dict):
+    """A 400 :class:`Variant` or a :class:`TarneebVariant`, by ``--game`` or by the preset's name."""
+    from analyzer.games.tarneeb import rules as tarneeb_rules
+
+    if name and preset and name.lower() != preset.lower():
+        raise T400Error(f"two variants given: {preset!r} and --variant {name!r}")
+    name = name or preset
+    if game is None:
+        game = "tarneeb" if name and name.strip().lower() in tarneeb_rules.PRESETS else "400"
+    if game == "400":
+        given = [k for k, v in tarneeb.items() if v is not None]
+        if given:
+            raise T400Error(f"{_option_name(given[0])} is a switch of classic Tarneeb: add --game tarneeb")
+        return make_variant(name, target, *switches.values())
+    given = [k for k, v in switches.items() if v is not None]
+    if given:
+        raise T400Error(f"{_option_name(given[0])} is a switch of 400, not of Tarneeb")
+    if name and name.strip().lower() in rules_mod.PRESETS:
+        raise T400Error(f"--variant {name}: a 400 variant; Tarneeb's are {', '.join(tarneeb_rules.PRESETS)}")
+    forced = tarneeb.pop("forced_dealer_bid")
+    return tarneeb_rules.as_tarneeb_variant(
+        name or "tarneeb", target=target, all_pass="forced" if forced else None, **tarneeb
+    )
 
 
 def make_variant(
@@ -297,13 +359,17 @@ def cli():
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("preset", required=False, metavar="[VARIANT]")
-@variant_options
+@variant_options(games=True)
 @json_option
 def rules(variant, as_json):
     """Show a variant's value table, minimums and match rules.
 
-    VARIANT is a preset (dananeer, qahwa, syrian41); the switches change any rule of it.
+    VARIANT is a preset (dananeer, qahwa, syrian41; with --game tarneeb: tarneeb,
+    tarneeb-dananeer, egyptian); the switches change any rule of it.
     """
+    if variant.game == "tarneeb":
+        _tarneeb_rules(variant, as_json)
+        return
     info = rules_mod.describe(variant)
     if as_json:
         emit_json(info)
@@ -339,18 +405,68 @@ def rules(variant, as_json):
         click.echo(f"  outright: {match['outright']}")
 
 
+def _tarneeb_rules(variant, as_json) -> None:
+    from analyzer.games.tarneeb import rules as tarneeb_rules
+
+    info = tarneeb_rules.describe(variant)
+    if as_json:
+        emit_json(info)
+        return
+    description = tarneeb_rules.PRESET_DESCRIPTIONS.get(variant.name, "")
+    click.echo(f"Variant: {variant.label}  ({description})")
+    click.echo("Partners (seats 1+3 against 2+4) bid together for their team's tricks, 7..13.\n")
+    click.echo("Auction:")
+    for key, text in info["auction"].items():
+        click.echo(f"  {key.replace('_', ' ')}: {text}")
+    click.echo(f"Trump: {info['trump']} ({', '.join(info['strains'])}). Play: {info['play']}.")
+    click.echo("\nScoring:")
+    click.echo(f"  made: {info['scoring']['made']}")
+    click.echo(f"  failed: {info['scoring']['failed']}")
+    rows = [[r["bid"], r["tricks"], TRICKS_LEFT - r["tricks"], f"{r['declarers']:+d}", f"{r['defenders']:+d}"]
+            for r in info["scoring"]["examples"]]  # fmt: skip
+    click.echo(format_table(["bid", "declarers' tricks", "defenders' tricks", "declarers", "defenders"], rows,
+                            align="r" * 5))  # fmt: skip
+    click.echo(f"\nMatch: {info['match']['end']}.")
+
+
+TRICKS_LEFT = 13
+
+
 # ---------------------------------------------------------------------------------------------
 # t400 score
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--scores", default="0,0,0,0", show_default=True, help="Scores before the round, seat 1 first.")
-@click.option("--bids", required=True, help="The four bids, seat 1 first: 3,4,3,2.")
-@click.option("--tricks", help="Tricks taken, seat 1 first (not needed for a dead hand).")
-@variant_options
+@click.option("--scores", help="Scores before the round: 400 the four players' (default 0,0,0,0), seat 1 "
+                               "first; Tarneeb the two teams' (default 0,0), seats 1+3 first.")  # fmt: skip
+@click.option("--bids", help="400: the four bids, seat 1 first: 3,4,3,2.")
+@click.option("--tricks", help="400: tricks taken, seat 1 first (not needed for a dead hand); "
+                               "Tarneeb: the declaring team's tricks.")  # fmt: skip
+@click.option("--declarer", type=int, help="Tarneeb: the declarer's seat (1..4).")
+@click.option("--bid", "contract", type=int, help="Tarneeb: the contract, 7..13.")
+@click.option("--trump", help="Tarneeb: the trump named (S, H, D, C or NT; Egyptian: required).")
+@click.option("--doubled", is_flag=True, help="Egyptian Tarneeb: the contract was doubled.")
+@variant_options(games=True)
 @json_option
-def score(variant, scores, bids, tricks, as_json):
-    """Settle one round: new scores, dead or not, and the match winner if any."""
+def score(variant, scores, bids, tricks, declarer, contract, trump, doubled, as_json):
+    """Settle one round: new scores, dead or not, and the match winner if any.
+
+    400: --scores (four), --bids, --tricks. Tarneeb (--game tarneeb or a Tarneeb --variant):
+    --scores A,B (teams 1+3 and 2+4), --declarer SEAT --bid N --tricks T [--trump S] [--doubled].
+    """
+    if variant.game == "tarneeb":
+        if bids is not None:
+            raise T400Error("--bids is for 400; a Tarneeb hand has one contract: --declarer SEAT --bid N")
+        _score_tarneeb(variant, scores, declarer, contract, tricks, trump, doubled, as_json)
+        return
+    for option, value in (("--declarer", declarer), ("--bid", contract), ("--trump", trump)):
+        if value is not None:
+            raise T400Error(f"{option} is for a Tarneeb hand (--game tarneeb); 400 takes --bids for all four")
+    if doubled:
+        raise T400Error("--doubled: there is no doubling in 400 (only Egyptian Tarneeb doubles)")
+    if bids is None:
+        raise T400Error("--bids is required: the four bids, seat 1 first (e.g. --bids 3,4,3,2)")
+    scores = "0,0,0,0" if scores is None else scores
     result = analyzer.settle_round(
         variant,
         parse_int_list(scores, "--scores", 4),
@@ -395,6 +511,42 @@ def score(variant, scores, bids, tricks, as_json):
         click.echo(f"No winner yet: {result.reason}.")
     else:
         click.echo("No winner yet.")
+
+
+def _score_tarneeb(variant, scores, declarer, contract, tricks, trump, doubled, as_json) -> None:
+    from analyzer.games.tarneeb.rules import settle_hand
+
+    missing = [
+        o for o, v in (("--declarer", declarer), ("--bid", contract), ("--tricks", tricks)) if v is None
+    ]
+    if missing:
+        raise T400Error(
+            f"{', '.join(missing)} required for a Tarneeb hand (e.g. --declarer 2 --bid 9 --tricks 10)"
+        )
+    team_scores = parse_int_list("0,0" if scores is None else scores, "--scores", 2)
+    taken = parse_int_list(tricks, "--tricks", 1)[0]
+    result = settle_hand(variant, team_scores, declarer, contract, taken, trump, doubled)
+    data = result.to_dict()
+    data["variant"] = variant.label
+    if as_json:
+        emit_json(data)
+        return
+    team = "+".join(map(str, data["declaring_team"]))
+    trump_text = f", trump {result.trump}" if result.trump else ""
+    outcome = "made" if result.made else "failed"
+    click.echo(f"Variant: {variant.label}")
+    click.echo(f"Contract: {result.bid} by seat {result.declarer} (seats {team}){trump_text}"
+               f"{', doubled' if result.doubled else ''}: {outcome} with {result.tricks} tricks "
+               f"(defenders {13 - result.tricks}){'; Kaboot' if result.kaboot else ''}")  # fmt: skip
+    rows = [[f"seats {label}", before, f"{delta:+d}", after]
+            for label, before, delta, after in zip(("1+3", "2+4"), result.scores_before, result.deltas, result.scores)]  # fmt: skip
+    click.echo(format_table(["", "before", "change", "after"], rows))
+    if result.winner:
+        click.echo(f"Winner: seats {result.winner[0]} and {result.winner[1]} ({result.reason}).")
+    elif result.draw:
+        click.echo(f"Draw: {result.reason}.")
+    else:
+        click.echo("No winner yet." if not result.reason else f"No winner yet: {result.reason}.")
 
 
 # ---------------------------------------------------------------------------------------------

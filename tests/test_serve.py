@@ -83,6 +83,18 @@ def test_score_and_rules_answer_the_cli_json(client):
     assert r.json() == cli_json("rules", "--variant", "syrian41", "--target", "61")
 
 
+def test_tarneeb_score_and_rules_through_the_api(client):
+    body = {"game": "tarneeb", "variant": "egyptian", "scores": [20, 35], "declarer": 1, "bid": 8, "tricks": 6,
+            "trump": "H", "doubled": True}  # fmt: skip
+    r = client.post("/api/score", json=body)
+    assert r.status_code == 200
+    assert r.json() == cli_json("score", "--game", "tarneeb", "--variant", "egyptian", "--scores", "20,35",
+                                "--declarer", "1", "--bid", "8", "--tricks", "6", "--trump", "H", "--doubled")  # fmt: skip
+    assert r.json()["winner"] == [2, 4]
+    r = client.post("/api/rules", json={"game": "tarneeb", "one_bid_each": True})
+    assert r.json()["switches"]["one_bid_each"] is True
+
+
 @pytest.mark.parametrize(
     "path, body, argv",
     [
