@@ -13,10 +13,13 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, Rank, Suit
 from analyzer.core.seats import Seat, Team
 from analyzer.core.strains import Strain
+from kernels.tarneeb import rules as kr
 
 GAME = "tarneeb"
 MIN_BID, MAX_BID = 7, 13
@@ -149,6 +152,10 @@ class TarneebVariant:
         """Whether a bid can be doubled (Egyptian Tarneeb)."""
         return self.auction == "strain"
 
+    def kernel_rules(self) -> np.ndarray:
+        """The same rules as one packed array for the Numba kernels (see :func:`pack_rules`)."""
+        return pack_rules(self)
+
     def strains(self) -> tuple[Strain, ...]:
         """The strains a declarer may name: the four suits, and no-trump where allowed."""
         suits = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
@@ -229,6 +236,25 @@ class Call:
             except T400Error:
                 raise T400Error(f"call {token!r}: {rest!r} is not a strain (S, H, D, C or NT)") from None
         return cls("bid", level, strain)
+
+    @property
+    def code(self) -> int:
+        """The kernels' code of this call (:mod:`kernels.tarneeb.rules`)."""
+        if self.kind == "pass":
+            return kr.PASS
+        if self.kind == "double":
+            return kr.DOUBLE
+        return kr.bid_code(self.level, kr.NO_STRAIN if self.strain is None else STRAIN_RANK[self.strain])
+
+    @classmethod
+    def from_code(cls, code: int) -> Call:
+        if code == kr.PASS:
+            return cls("pass")
+        if code == kr.DOUBLE:
+            return cls("double")
+        rank = kr.strain_of(code)
+        strain = None if rank == kr.NO_STRAIN else next(s for s, r in STRAIN_RANK.items() if r == rank)
+        return cls("bid", kr.level_of(code), strain)
 
     def __str__(self) -> str:
         if self.kind != "bid":
@@ -629,6 +655,23 @@ def _check_bid(bid) -> None:
 def _check_tricks(tricks) -> None:
     if not _whole(tricks) or not (0 <= tricks <= TRICKS):
         raise T400Error(f"tricks {tricks!r}: the declaring team takes 0 to 13 tricks")
+
+
+def pack_rules(variant: TarneebVariant) -> np.ndarray:
+    """The rules array the kernels read (int64[``kernels.tarneeb.rules.SIZE``]), from ``variant``."""
+    packed = kr.empty_rules()
+    packed[kr.AUCTION] = AUCTIONS.index(variant.auction)
+    packed[kr.TARGET] = variant.target
+    packed[kr.ALL_PASS] = ALL_PASS.index(variant.all_pass)
+    packed[kr.PASSED_OUT] = int(variant.passed_out)
+    packed[kr.ONE_BID_EACH] = int(variant.one_bid_each)
+    packed[kr.NO_TRUMP] = int(variant.no_trump)
+    packed[kr.TRUMP_LEAD] = int(variant.trump_lead)
+    packed[kr.WORTHLESS_REDEAL] = int(variant.worthless_redeal)
+    packed[kr.FAILED_13] = FAILED_13_DEFENDERS.index(variant.failed_13_defenders)
+    packed[kr.MATCH_END] = MATCH_ENDS.index(variant.match_end)
+    packed[kr.KABOOT], packed[kr.MADE_13], packed[kr.FAILED_13_POINTS] = KABOOT, MADE_13, FAILED_13
+    return packed
 
 
 def describe(variant: TarneebVariant) -> dict:

@@ -1,0 +1,1 @@
+"""Classic and Egyptian Tarneeb kernels: the rules twin (scoring, the auction, the match end)."""
