@@ -204,6 +204,38 @@ def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: f
     return best(tuple(hands), leader, ())
 
 
+def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, won=(0, 0, 0, 0)) -> int:
+    """Brute-force 400 double dummy with the bids: seats 0 and 2 maximise, 1 and 3 minimise the
+    points of seats 0+2 minus those of 1+3, each player scored +value if their tricks (``won``
+    included) reach their bid, else -value (full search of every legal card, with memo)."""
+
+    def score(tricks):
+        return sum(
+            (1 if p % 2 == 0 else -1) * (values[p] if tricks[p] >= bids[p] else -values[p]) for p in range(4)
+        )
+
+    @functools.cache
+    def best(hands: tuple[frozenset, ...], leader: int, trick: tuple, tricks: tuple) -> int:
+        if not any(hands) and not trick:
+            return score(tricks)
+        seat = (leader + len(trick)) % 4
+        results = []
+        for card in legal_moves(set(hands[seat]), list(trick)):
+            rest = list(hands)
+            rest[seat] = hands[seat] - {card}
+            played = (*trick, card)
+            if len(played) == 4:
+                winner = (leader + trick_winner(list(played), trump)) % 4
+                taken = list(tricks)
+                taken[winner] += 1
+                results.append(best(tuple(rest), winner, (), tuple(taken)))
+            else:
+                results.append(best(tuple(rest), leader, played, tricks))
+        return max(results) if seat % 2 == 0 else min(results)
+
+    return best(tuple(hands), leader, (), tuple(won))
+
+
 def play_match_reference(variant, deals, bidders, policies, cap):
     """A match played in plain Python from a given sequence of deals (each four hands in the
     seat order of its round): bot bids one seat at a time, the rules engine's dead-hand test,

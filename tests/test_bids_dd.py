@@ -1,0 +1,134 @@
+"""400 double dummy with the bids (kernels/core/bids_dd.py): exact against a brute-force search
+on endings, and the relations that can be proved against the trick solvers."""
+
+import random
+
+import numpy as np
+import pytest
+
+import naive
+from analyzer.core.solve import solve
+from kernels.core import bids_dd
+
+TABLE, CONTEXT = bids_dd.new_table()
+
+
+def random_ending(r: random.Random, size: int) -> list[int]:
+    cards = r.sample(range(52), 4 * size)
+    return [sum(1 << (16 * (c // 13) + c % 13) for c in cards[i * size : (i + 1) * size]) for i in range(4)]
+
+
+def random_bids(r: random.Random, size: int, won) -> tuple[list[int], list[int]]:
+    bids = [w + r.randint(0, size) for w in won]
+    values = [r.choice([2, 3, 4, 10, 12, 14, 16, 27, 40]) for _ in range(4)]
+    return bids, values
+
+
+def kernel_score(bits, leader, trump, bids, values, won):
+    return int(bids_dd.solve_bids(np.array(bits, dtype=np.uint64), trump, leader, np.array(bids, dtype=np.int64),
+                                  np.array(values, dtype=np.int64), np.array(won, dtype=np.int64), TABLE, CONTEXT))  # fmt: skip
+
+
+def pbn(bits) -> str:
+    from analyzer.core.notation import Hand
+
+    return " ".join(Hand(int(b)).to_dot() for b in bits)
+
+
+def check_against_brute_force(count, sizes, seed):
+    r = random.Random(seed)
+    for k in range(count):
+        size = r.choice(sizes)
+        bits = random_ending(r, size)
+        leader, trump = r.randrange(4), k % 5
+        won = [r.randint(0, 3) for _ in range(4)]
+        bids, values = random_bids(r, size, won)
+        hands = [frozenset(naive.cards_of(b)) for b in bits]
+        expected = naive.minimax_bids(hands, leader, trump, bids, values, won)
+        assert kernel_score(bits, leader, trump, bids, values, won) == expected, (
+            pbn(bits),
+            leader,
+            trump,
+            bids,
+            values,
+            won,
+        )
+
+
+def test_bids_mode_equals_brute_force_on_endings():
+    check_against_brute_force(200, [1, 2, 3, 3, 4, 4], seed=15)
+
+
+@pytest.mark.slow
+def test_bids_mode_equals_brute_force_on_300_endings_of_4_to_6_cards():
+    check_against_brute_force(300, [4, 5, 6], seed=19)
+
+
+def test_the_score_is_within_its_bounds_and_antisymmetric():
+    r = random.Random(16)
+    for k in range(60):
+        size = r.choice([3, 4, 5])
+        bits = random_ending(r, size)
+        leader, trump = r.randrange(4), k % 5
+        won = [r.randint(0, 2) for _ in range(4)]
+        bids, values = random_bids(r, size, won)
+        v = kernel_score(bits, leader, trump, bids, values, won)
+        lo, hi = bids_dd.bounds(np.array(won), np.array(bids), np.array(values), size)
+        assert lo <= v <= hi
+        # the same deal one seat round: the sides swap, so the score changes sign
+        turn = lambda a: [a[3], a[0], a[1], a[2]]  # noqa: E731
+        assert kernel_score(turn(bits), (leader + 1) % 4, trump, turn(bids), turn(values), turn(won)) == -v
+
+
+def test_a_player_whose_solo_tricks_reach_the_bid_can_be_counted_as_made():
+    # Solo double dummy is the player against the other three, partner included. If it reaches
+    # the bid, the player's side can guarantee the bid whatever the others do, so the score is at
+    # least the worst case with that player made (and, for an opponent, at most the best case).
+    r = random.Random(17)
+    checked = 0
+    for k in range(80):
+        size = r.choice([3, 4, 5])
+        bits = random_ending(r, size)
+        leader, trump = r.randrange(4), k % 5
+        bids, values = random_bids(r, size, [0, 0, 0, 0])
+        v = kernel_score(bits, leader, trump, bids, values, [0, 0, 0, 0])
+        for p in range(4):
+            solo = solve(pbn(bits), trump=trump, leader=leader + 1, mode="solo", player=p + 1)
+            if solo < bids[p] or bids[p] == 0:
+                continue
+            forced = list(bids)
+            forced[p] = 0  # made whatever happens
+            lo, hi = bids_dd.bounds(np.zeros(4, dtype=np.int64), np.array(forced), np.array(values), size)
+            if p % 2 == 0:
+                assert v >= lo
+            else:
+                assert v <= hi
+            checked += 1
+    assert checked > 20
+
+
+def test_bids_mode_lies_between_the_sides_own_best_and_worst_outcomes():
+    # With each player's value and bid, the partnership on lead with every target reachable by
+    # team double dummy tricks scores no more than all of its targets made.
+    r = random.Random(18)
+    for k in range(40):
+        size = r.choice([4, 5])
+        bits = random_ending(r, size)
+        leader, trump = r.randrange(4), k % 5
+        team = solve(pbn(bits), trump=trump, leader=leader + 1, mode="team", player=1)
+        bids = [r.randint(0, size), r.randint(0, size), r.randint(0, size), r.randint(0, size)]
+        values = [r.choice([2, 3, 4, 10]) for _ in range(4)]
+        v = kernel_score(bits, leader, trump, bids, values, [0, 0, 0, 0])
+        if bids[0] + bids[2] > team and bids[0] > 0 and bids[2] > 0:
+            # seats 1+3 cannot take both targets' tricks: at most one of them is made
+            assert v <= max(values[0] - values[2], values[2] - values[0]) + values[1] + values[3]
+
+
+@pytest.mark.slow
+def test_full_deal_solves_and_its_line_is_consistent():
+    bits = [int(x) for x in np.array(__import__("analyzer").parse_deal(
+        "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73").bits)]  # fmt: skip
+    line = np.zeros(52, dtype=np.int64)
+    score, tricks = bids_dd.solve_bids_line(np.array(bits, dtype=np.uint64), 1, 0, np.array([3, 4, 3, 2]),
+                                            np.array([3, 4, 3, 2]), np.zeros(4, dtype=np.int64), TABLE, CONTEXT, line)  # fmt: skip
+    assert score == 0 and sum(tricks) == 13
