@@ -802,26 +802,41 @@ def _read_deal_lines(path: str) -> list[str]:
 @click.option("--trump", default="hearts", show_default=True,
               type=click.Choice(["hearts", "spades", "diamonds", "clubs", "none"]), help="Trump strain.")  # fmt: skip
 @click.option("--leader", type=click.IntRange(1, 4), default=1, show_default=True, help="Seat on lead.")
-@click.option("--mode", type=click.Choice(["team", "solo"]), default="team", show_default=True,
-              help="team: a partnership's tricks (as DDS); solo: one player's own tricks against the other three.")  # fmt: skip
+@click.option("--mode", type=click.Choice(["team", "solo", "bids"]), default="team", show_default=True,
+              help="team: a partnership's tricks (as DDS); solo: one player's own tricks against the other three; "
+                   "bids: 400 with the bids, both partnerships playing for their side's points.")  # fmt: skip
 @click.option("--player", type=click.IntRange(1, 4), help="Whose tricks (default: the leader's).")
 @click.option(
     "--cards", "show_cards", is_flag=True, help="Also the tricks after each card the leader may lead."
 )
 @click.option("--file", "path", help="Solve a batch: one deal a line ('-' for stdin).")
 @click.option("--threads", type=click.IntRange(1), help="Threads for a batch (default: all).")
+@click.option("--bids", help="--mode bids: the four bids, seat 1 first.")
+@click.option(
+    "--won", help="--mode bids: tricks each player took before this ending, seat 1 first (default 0s)."
+)
+@click.option("--scores", help="--mode bids: the four scores that set each bid's value (default 0s).")
+@variant_options
 @json_option
-def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json):
+def solve(deal, trump, leader, mode, player, show_cards, path, threads, bids, won, scores, variant, as_json):
     """Double-dummy tricks of a deal or an ending: DEAL is four hands in seat order.
 
     Seat 1 is the first hand given; partners are 1+3 and 2+4. In team mode the answer is the
     tricks of the player's partnership with best play by all; in solo mode, the most tricks
-    the player takes alone when the other three (partner included) play against them.
+    the player takes alone when the other three (partner included) play against them; in bids
+    mode (400's perfect-information model), the points of seats 1+3 minus those of seats 2+4
+    when both partnerships play for their side's points with the bids given.
     """
     from analyzer.core import solve as dd_solve
 
     if (deal is None) == (path is None):
         raise T400Error("give one DEAL, or --file PATH with one deal a line")
+    if mode == "bids":
+        _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json)
+        return
+    for option, value in (("--bids", bids), ("--won", won), ("--scores", scores)):
+        if value is not None:
+            raise T400Error(f"{option} is for --mode bids")
     who = leader if player is None else player
     side = dd_solve.side_of(mode, leader, player)
     if path is not None:
@@ -844,6 +859,34 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, as_json)
     if scores:
         click.echo(f"After each lead by seat {leader}:")
         click.echo(format_table(["card", "tricks"], [[c.symbol, v] for c, v in scores.items()]))
+
+
+def _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json) -> None:
+    from analyzer.games.t400.bids_dd import solve_with_bids
+
+    if path is not None or show_cards or player is not None:
+        raise T400Error("--mode bids solves one DEAL; --file, --cards and --player do not apply")
+    if bids is None:
+        raise T400Error("--mode bids needs --bids B1,B2,B3,B4")
+    parsed = analyzer.parse_deal(deal)
+    solution = solve_with_bids(
+        parsed, parse_int_list(bids, "--bids", 4), parse_int_list(won or "0,0,0,0", "--won", 4),
+        parse_int_list(scores or "0,0,0,0", "--scores", 4), variant, trump=trump, leader=leader,
+    )  # fmt: skip
+    record = {"deal": str(parsed), "trump": trump, "leader": leader, "mode": "bids", "variant": variant.label,
+              "bids": parse_int_list(bids, "--bids", 4), **solution.to_dict()}  # fmt: skip
+    if as_json:
+        emit_json(record)
+        return
+    strain = "no trump" if trump == "none" else f"{trump} trump"
+    click.echo(f"Best play by both partnerships for their points ({strain}, seat {leader} leads, {variant.label}): "
+               f"seats 1+3 minus seats 2+4 = {solution.value:+d}")  # fmt: skip
+    rows = [[f"seat {p + 1}", record["bids"][p], solution.values[p], solution.tricks[p],
+             "made" if solution.made[p] else "set"] for p in range(4)]  # fmt: skip
+    click.echo(format_table(["", "bid", "value", "tricks", "result"], rows))
+    cards = [c.symbol for c in solution.cards]
+    tricks = [" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4)]
+    click.echo("One line of best play: " + " | ".join(tricks))
 
 
 def _solve_batch(lines, trump, leader, mode, player, threads, as_json, who, side) -> None:

@@ -132,3 +132,35 @@ def test_full_deal_solves_and_its_line_is_consistent():
     score, tricks = bids_dd.solve_bids_line(np.array(bits, dtype=np.uint64), 1, 0, np.array([3, 4, 3, 2]),
                                             np.array([3, 4, 3, 2]), np.zeros(4, dtype=np.int64), TABLE, CONTEXT, line)  # fmt: skip
     assert score == 0 and sum(tricks) == 13
+
+
+def test_solve_mode_bids_json_and_errors():
+    import json
+
+    from click.testing import CliRunner
+
+    from cli import cli
+
+    ending = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
+    r = CliRunner().invoke(cli, ["solve", ending, "--mode", "bids", "--bids", "2,2,2,2", "--won", "0,5,0,5",
+                                 "--trump", "none", "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert (
+        data["value"] == -4 and data["tricks"] == [3, 5, 0, 5] and data["made"] == [True, True, False, True]
+    )
+    assert len(data["cards"]) == 12 and data["cards"][0] == "SA"
+    # the values come from the variant's table at the given scores: 5 is worth 10 below 30, 5 from 30
+    r = CliRunner().invoke(cli, ["solve", ending, "--mode", "bids", "--bids", "2,2,2,5", "--won", "0,5,0,5",
+                                 "--scores", "0,0,0,35", "--trump", "none", "--json"])  # fmt: skip
+    data = json.loads(r.stdout)
+    assert data["values"] == [2, 2, 2, 5] and data["made"] == [True, True, False, True]
+    assert data["value"] == 2 - 2 - 2 - 5
+    for args, message in [
+        (["--mode", "bids"], "needs --bids"),
+        (["--mode", "bids", "--bids", "2,2,2,2"], "must add up to 10"),
+        (["--mode", "bids", "--bids", "2,2,2,1", "--won", "0,5,0,5"], "seat 4 bid 1"),
+        (["--bids", "2,2,2,2"], "--bids is for --mode bids"),
+    ]:
+        r = CliRunner().invoke(cli, ["solve", ending, *args])
+        assert r.exit_code == 2 and message in r.stderr, r.stderr

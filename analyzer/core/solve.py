@@ -141,3 +141,48 @@ def deals_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
     if not rows:
         return np.zeros((0, 4), dtype=np.uint64)
     return np.ascontiguousarray(np.stack(rows))
+
+
+class _TargetTables(threading.local):
+    """Per-thread tables of the with-targets solver (16 MiB each), kept between calls."""
+
+    def __init__(self):
+        self.table, self.context = None, None
+
+    def get(self):
+        from kernels.core import bids_dd
+
+        if self.table is None:
+            self.table, self.context = bids_dd.new_table()
+        return self.table, self.context
+
+
+_TARGET_TABLES = _TargetTables()
+
+
+def solve_targets(deal: Deal | str, targets: Sequence[int], values: Sequence[int], trump: str | int = "hearts",
+                  leader: int = 1, won: Sequence[int] = (0, 0, 0, 0)) -> tuple[int, list[int], list[Card]]:  # fmt: skip
+    """Double dummy where each player has a target of their own: seats 1+3 maximise, seats 2+4
+    minimise, the score (seats 1+3 minus seats 2+4) in which each player counts +value if their
+    tricks (``won`` before this ending included) reach their target, else -value.
+
+    Returns (score, each player's tricks at the end of one line of best play, that line's cards).
+
+    >>> solve_targets("A.-.-.- K.-.-.- Q.-.-.- J.-.-.-", targets=[1, 1, 0, 0], values=[5, 3, 1, 1], trump="none")
+    (8, [1, 0, 0, 0], [Card('SA'), Card('SK'), Card('SQ'), Card('SJ')])
+    """
+    from kernels.core import bids_dd
+
+    strain = strain_id(trump)
+    _, lead, _ = _check("team", leader, None)
+    hands = deals_array([deal])[0]
+    arrays = []
+    for name, four in (("targets", targets), ("values", values), ("won", won)):
+        row = np.asarray(list(four), dtype=np.int64) if len(list(four)) == 4 else None
+        if row is None:
+            raise T400Error(f"{name}: expected four values, seat 1 first")
+        arrays.append(row)
+    table, context = _TARGET_TABLES.get()
+    line = np.zeros(4 * int(bin(int(hands[0])).count("1")), dtype=np.int64)
+    score, tricks = bids_dd.solve_bids_line(hands, strain, lead, *arrays, table, context, line)
+    return int(score), [int(t) for t in tricks], [Card.from_index(int(c)) for c in line]

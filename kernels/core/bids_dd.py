@@ -28,7 +28,7 @@ no trump; seats are indices 0..3.
 import numpy as np
 from numba import prange
 
-from kernels.config import JIT, PJIT, jit
+from kernels.config import jit
 from kernels.core.cards import above, lane, lowest_bit, popcount
 from kernels.core.dd import pext
 from kernels.core.tricks import legal_moves, power
@@ -216,7 +216,13 @@ def _cheapest(cards, led, trump):
     return best
 
 
-@jit
+# The search is recursive, and Numba cannot load a recursive function from its on-disk cache
+# (the symbol of the recursive call stays unresolved), so these compile in each process.
+NO_CACHE = jit(cache=False)
+NO_CACHE_PARALLEL = jit(cache=False, parallel=True)
+
+
+@NO_CACHE
 def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_bits, alpha, beta, T, ctx):
     """The score (seats 1+3 minus seats 2+4) with best play from this position, fail-soft
     within (alpha, beta). H: uint64[4] hands (restored on return); won: int64[4] tricks taken
@@ -315,7 +321,7 @@ def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_
     return result
 
 
-@JIT
+@NO_CACHE
 def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     """The score under best play: hands uint64[4] (equal sizes, a trick boundary), ``leader``
     seat index, target/value/won int64[4] (``won``: tricks already taken before this ending)."""
@@ -335,7 +341,7 @@ def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     return lower
 
 
-@JIT
+@NO_CACHE
 def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     """:func:`solve_bids` and one line of best play: the cards in play order go to ``line``
     (int64[4 * cards a hand]); returns (score, tricks int64[4] at the end including ``won``)."""
@@ -396,7 +402,7 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     return score, w
 
 
-@PJIT
+@NO_CACHE_PARALLEL
 def solve_bids_batch(hands, trump, leader, targets, values, won, tables, contexts):
     """:func:`solve_bids` for many deals in parallel: hands uint64[n, 4], targets/values/won
     int64[n, 4]; tables int64[k, TT_SIZE] and contexts int64[k, CTX_SIZE] for k workers (worker
