@@ -329,5 +329,21 @@ def test_page_in_chromium_picks_13_cards_and_shows_the_apis_recommendation(live_
         driver.save_screenshot(str(tmp_path / "serve.png"))
         if os.environ.get("T400_SCREENSHOT"):  # README's picture: T400_SCREENSHOT=docs/serve.png
             driver.save_screenshot(os.environ["T400_SCREENSHOT"])
+        # score a classic Tarneeb hand: seats 2+4 bid 9 and take 10
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-page="score"]').click()
+        Select(driver.find_element(By.ID, "score-game")).select_by_value("tarneeb")
+        Select(driver.find_element(By.ID, "t-declarer")).select_by_value("2")
+        for box, value in (("t-bid", "9"), ("t-tricks", "10")):
+            driver.find_element(By.ID, box).clear()
+            driver.find_element(By.ID, box).send_keys(value)
+        driver.find_element(By.ID, "score-go").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-table-result"))
+        result = driver.find_element(By.ID, "score-result").text
+        assert "made with 10 tricks" in result and "+10" in result, result
+        # the rules of Egyptian Tarneeb
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-page="rules"]').click()
+        Select(driver.find_element(By.ID, "rules-variant")).select_by_value("egyptian")
+        wait.until(lambda d: "Variant egyptian" in d.find_element(By.ID, "rules-result").text)
+        assert "NT" in driver.find_element(By.ID, "rules-result").text
     finally:
         driver.quit()

@@ -28,6 +28,7 @@ import analyzer
 import cli
 from analyzer.core.errors import T400Error
 from analyzer.games.t400 import rules as rules_mod
+from analyzer.games.tarneeb import rules as tarneeb_rules
 from web.worker import Busy, KernelWorker
 
 STATIC = Path(__file__).with_name("static")
@@ -149,6 +150,7 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0) -> Starlette:
         return JSONResponse({
             "version": analyzer.__version__,
             "presets": {name: rules_mod.PRESET_DESCRIPTIONS.get(name, "") for name in rules_mod.PRESETS},
+            "tarneeb_presets": {name: tarneeb_rules.PRESET_DESCRIPTIONS.get(name, "") for name in tarneeb_rules.PRESETS},
             "score_tables": list(rules_mod.SCORE_TABLES),
             "tie_breaks": list(rules_mod.TIE_BREAKS),
             "redeals": list(rules_mod.REDEALS),

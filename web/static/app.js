@@ -212,7 +212,7 @@ function pct(p, se, digits = 1) {
   return se === null || se === undefined || se === 0 ? text : `${text} \u00b1 ${(100 * se).toFixed(digits)}`;
 }
 
-function signed(x, digits = 2) { return `${x >= 0 ? "+" : ""}${x.toFixed(digits)}`; }
+function signed(x, digits = 2) { return `${x >= 0 ? "+" : ""}${Number(x).toFixed(digits)}`; }
 
 function showBid(r, body) {
   const win = r.objective === "win";
@@ -300,9 +300,47 @@ function drawTable(r, win) {
 
 // ---- score a round ----------------------------------------------------------------------
 
+let META = null;
+
+function fillVariants(select, game) {
+  const presets = game === "tarneeb" ? META.tarneeb_presets : META.presets;
+  select.replaceChildren(...Object.entries(presets).map(([name, text]) => el("option", {value: name, title: text}, name)));
+  if (game === "tarneeb") select.value = "tarneeb";
+}
+
+$("score-game").addEventListener("change", () => {
+  const tarneeb = $("score-game").value === "tarneeb";
+  $("score-tarneeb").hidden = !tarneeb;
+  $("score-400").hidden = tarneeb;
+  fillVariants($("score-variant"), $("score-game").value);
+  $("score-result").replaceChildren();
+});
+
+async function scoreTarneeb() {
+  const body = {game: "tarneeb", variant: $("score-variant").value, scores: [number("t-score-1") ?? 0, number("t-score-2") ?? 0],
+                declarer: Number($("t-declarer").value), bid: number("t-bid"), tricks: number("t-tricks")};
+  if ($("t-trump").value) body.trump = $("t-trump").value;
+  if ($("t-doubled").checked) body.doubled = true;
+  const r = await api("/api/score", body);
+  const head = el("tr", {}, ...["", "before", "change", "after"].map((h) => el("th", {}, h)));
+  const rows = ["1+3", "2+4"].map((team, i) => el("tr", {}, el("th", {}, `Seats ${team}`), el("td", {}, String(r.scores_before[i])),
+    el("td", {}, `${r.deltas[i] >= 0 ? "+" : ""}${r.deltas[i]}`), el("td", {}, String(r.scores[i]))));
+  const lines = [`Contract ${r.bid}${r.trump ? " " + r.trump : ""}${r.doubled ? " doubled" : ""} by seat ${r.declarer}: ` +
+    `${r.made ? "made" : "failed"} with ${r.tricks} tricks${r.kaboot ? " (Kaboot)" : ""}.`];
+  if (r.winner) lines.push(`Winner: seats ${r.winner[0]} and ${r.winner[1]} (${r.reason}).`);
+  else if (r.draw) lines.push(`Draw: ${r.reason}.`);
+  else lines.push(r.reason ? `No winner yet: ${r.reason}.` : "No winner yet.");
+  $("score-result").replaceChildren(el("table", {id: "score-table-result"}, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ...lines.map((l) => el("p", {}, l)));
+}
+
 $("score-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("score-error").textContent = "";
+  if ($("score-game").value === "tarneeb") {
+    try { await scoreTarneeb(); } catch (e) { $("score-error").textContent = e.message; }
+    return;
+  }
   const four = (name) => [1, 2, 3, 4].map((s) => number(`s-${name}-${s}`));
   const body = {scores: four("score").map((v) => v ?? 0), bids: four("bid"), variant: $("score-variant").value};
   const tricks = four("tricks");
@@ -328,10 +366,26 @@ $("score-form").addEventListener("submit", async (event) => {
 
 // ---- rules ------------------------------------------------------------------------------
 
+function tarneebRules(r) {
+  const out = [el("p", {}, `Variant ${r.label}. Partners (seats 1+3 against 2+4) bid together for their team's tricks, 7..13.`)];
+  out.push(el("h3", {}, "Auction"));
+  out.push(el("ul", {}, ...Object.entries(r.auction).map(([k, v]) => el("li", {}, `${k.replace(/_/g, " ")}: ${v}`))));
+  out.push(el("p", {}, `Trump: ${r.trump} (${r.strains.join(", ")}). Play: ${r.play}.`));
+  out.push(el("h3", {}, "Scoring"));
+  out.push(el("p", {}, `Made: ${r.scoring.made}. Failed: ${r.scoring.failed}.`));
+  out.push(el("table", {}, el("thead", {}, el("tr", {}, ...["bid", "declarers' tricks", "declarers", "defenders"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...r.scoring.examples.map((x) => el("tr", {}, el("td", {}, String(x.bid)), el("td", {}, String(x.tricks)),
+      el("td", {}, signed(x.declarers, 0)), el("td", {}, signed(x.defenders, 0)))))));
+  out.push(el("h3", {}, "Match"));
+  out.push(el("p", {}, r.match.end));
+  return out;
+}
+
 async function loadRules() {
   $("rules-error").textContent = "";
   try {
     const r = await api("/api/rules", {variant: $("rules-variant").value});
+    if (r.game === "tarneeb") { $("rules-result").replaceChildren(...tarneebRules(r)); return; }
     const out = [el("p", {}, `Variant ${r.label}. Trump: hearts, every hand. Each player bids 2..13 tricks for themselves, once.`)];
     const bids = Object.keys(Object.values(r.value_table)[0]);
     out.push(el("h3", {}, "Value of a bid (won if made, lost if failed)"));
@@ -358,10 +412,12 @@ async function start() {
   renderEarlier();
   try {
     const meta = await api("/api/meta");
+    META = meta;
     $("version").textContent = `v${meta.version}`;
-    for (const id of ["variant", "score-variant", "rules-variant"]) {
-      $(id).replaceChildren(...Object.entries(meta.presets).map(([name, text]) => el("option", {value: name, title: text}, name)));
-    }
+    for (const id of ["variant", "score-variant"]) fillVariants($(id), "400");
+    $("rules-variant").replaceChildren(
+      el("optgroup", {label: "400"}, ...Object.entries(meta.presets).map(([n, t]) => el("option", {value: n, title: t}, n))),
+      el("optgroup", {label: "Tarneeb"}, ...Object.entries(meta.tarneeb_presets).map(([n, t]) => el("option", {value: n, title: t}, n))));
     document.querySelectorAll("select[data-meta]").forEach((select) => {
       select.replaceChildren(el("option", {value: ""}, "variant's"), ...meta[select.dataset.meta].map((v) => el("option", {value: v}, v)));
     });
