@@ -8,6 +8,7 @@ import pytest
 
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand
+from analyzer.games.tarneeb.bidders import counting_call, sure_tricks, team_estimate, trump_suit
 from analyzer.games.tarneeb.rules import (
     PRESETS,
     Auction,
@@ -18,6 +19,7 @@ from analyzer.games.tarneeb.rules import (
     is_worthless,
     match_result,
 )
+from kernels.tarneeb import bidder as kb
 from kernels.tarneeb import rules as kr
 
 
@@ -138,3 +140,65 @@ def test_example_auction_in_the_kernel():
     state = np.zeros(kr.ST_SIZE, dtype=np.int64)
     assert kr.run_auction(rules, calls, state) == 7
     assert state[kr.ST_OVER] == 1 and state[kr.ST_HIGH_SEAT] == 2 and kr.level_of(state[kr.ST_HIGH]) == 11
+
+
+def random_hand(rng: random.Random) -> Hand:
+    """A random hand; every other one strong (drawn from the top half of each suit) so that the
+    bots bid as well as pass."""
+    if rng.random() < 0.5:
+        cards = rng.sample(range(52), 13)
+    else:
+        top = [s * 13 + r for s in range(4) for r in range(6, 13)]
+        cards = rng.sample(top, 10) + rng.sample([c for c in range(52) if c not in top], 3)
+    return Hand(sum(1 << (16 * (c // 13) + c % 13) for c in cards))
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.label)
+def test_counting_bidder_twin_agrees_call_by_call(variant: TarneebVariant):
+    rules = variant.kernel_rules()
+    rng = random.Random(hash(variant.label) & 0xFFF)
+    states, hands, expected = [], [], []
+    for _ in range(300):
+        # a random auction so far, then the counting bot's call for the seat to speak
+        auction = Auction(variant)
+        state = np.zeros(kr.ST_SIZE, dtype=np.int64)
+        kr.auction_start(state)
+        for _ in range(rng.randint(0, 6)):
+            legal = auction.legal_calls()
+            if auction.over or not legal:
+                break
+            call = rng.choice(legal)
+            auction.call(call)
+            kr.auction_step(rules, state, call.code)
+        if auction.over:
+            continue
+        hand = random_hand(rng)
+        states.append(state)
+        hands.append(hand.bits)
+        expected.append(counting_call(auction, hand).code)
+    out = np.zeros(len(hands), dtype=np.int64)
+    kb.counting_calls(rules, np.array(states), np.array(hands, dtype=np.uint64), out)
+    assert out.tolist() == expected
+    assert kr.PASS in expected and any(c >= 8 * 7 for c in expected)  # passes and bids were compared
+
+
+def test_counting_estimates_twin():
+    rng = random.Random(9)
+    for _ in range(500):
+        hand = random_hand(rng)
+        suit = trump_suit(hand)
+        assert kb_trump(hand.bits) == int(suit)
+        assert kb_sure(hand.bits, int(suit)) == sure_tricks(hand, suit)
+        assert kb_team(hand.bits) == team_estimate(hand)
+
+
+def kb_trump(bits):
+    return int(kb.counting_trump(np.uint64(bits)))
+
+
+def kb_sure(bits, suit):
+    return int(kb.counting_sure(np.uint64(bits), suit))
+
+
+def kb_team(bits):
+    return int(kb.counting_team(np.uint64(bits)))
