@@ -56,7 +56,7 @@ def check_against_brute_force(count, sizes, seed):
 
 
 def test_bids_mode_equals_brute_force_on_endings():
-    check_against_brute_force(200, [1, 2, 3, 3, 4, 4], seed=15)
+    check_against_brute_force(150, [1, 2, 3, 3, 4, 4], seed=15)
 
 
 @pytest.mark.slow
@@ -86,7 +86,7 @@ def test_a_player_whose_solo_tricks_reach_the_bid_can_be_counted_as_made():
     # least the worst case with that player made (and, for an opponent, at most the best case).
     r = random.Random(17)
     checked = 0
-    for k in range(80):
+    for k in range(50):
         size = r.choice([3, 4, 5])
         bits = random_ending(r, size)
         leader, trump = r.randrange(4), k % 5
@@ -104,7 +104,7 @@ def test_a_player_whose_solo_tricks_reach_the_bid_can_be_counted_as_made():
             else:
                 assert v <= hi
             checked += 1
-    assert checked > 20
+    assert checked > 12
 
 
 def test_bids_mode_lies_between_the_sides_own_best_and_worst_outcomes():
