@@ -649,7 +649,7 @@ def bid(
     )
     show = (not as_json) if progress is None else progress
     if kernels_to_compile(model):
-        click.echo(f"compiling kernels (first run only, about {60 if model == 'dd' else 30} s)...", err=True)
+        click.echo(f"compiling kernels (first run only, about {150 if model == 'dd' else 80} s)...", err=True)
     if model == "dd":
         _dd_note(samples, threads)
     with progress_bar("sampling", 1, enabled=show) as update:

@@ -170,7 +170,7 @@ function startProgress() {
       if (!s.busy) return;
       if (s.compiling) {
         $("progress-bar").removeAttribute("value");
-        $("progress-text").textContent = `preparing (the first question compiles the kernels, about 30 s): ${s.elapsed_s.toFixed(0)} s`;
+        $("progress-text").textContent = `preparing (the first question compiles the kernels, a minute or two): ${s.elapsed_s.toFixed(0)} s`;
       } else {
         $("progress-bar").max = Math.max(s.total, 1);
         $("progress-bar").value = s.done;
