@@ -422,14 +422,11 @@ def _tarneeb_rules(variant, as_json) -> None:
     click.echo("\nScoring:")
     click.echo(f"  made: {info['scoring']['made']}")
     click.echo(f"  failed: {info['scoring']['failed']}")
-    rows = [[r["bid"], r["tricks"], TRICKS_LEFT - r["tricks"], f"{r['declarers']:+d}", f"{r['defenders']:+d}"]
+    rows = [[r["bid"], r["tricks"], tarneeb_rules.TRICKS - r["tricks"], f"{r['declarers']:+d}", f"{r['defenders']:+d}"]
             for r in info["scoring"]["examples"]]  # fmt: skip
     click.echo(format_table(["bid", "declarers' tricks", "defenders' tricks", "declarers", "defenders"], rows,
                             align="r" * 5))  # fmt: skip
     click.echo(f"\nMatch: {info['match']['end']}.")
-
-
-TRICKS_LEFT = 13
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import numpy as np
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Suit
 from analyzer.core.seats import Seat, Team
+from analyzer.core.variants import PresetSwitches
 from kernels.t400 import rules as kr
 
 #: Own- or highest-score thresholds at which minimums rise and the value table changes.
@@ -76,7 +77,7 @@ OPEN_POINTS = {
 
 
 @dataclass(frozen=True)
-class Variant:
+class Variant(PresetSwitches):
     """One rule set. Presets are in :data:`PRESETS`; any switch can be changed with :meth:`with_`.
 
     >>> v = Variant.preset("qahwa").with_(target=31)
@@ -120,37 +121,8 @@ class Variant:
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
-    def preset(cls, name: str) -> Variant:
-        key = str(name).strip().lower()
-        if key not in PRESETS:
-            raise T400Error(f"unknown variant {name!r} (expected one of {', '.join(PRESETS)})")
-        return PRESETS[key]
-
-    def with_(self, **switches) -> Variant:
-        """This variant with some switches changed (``None`` values are ignored)."""
-        changes = {k: v for k, v in switches.items() if v is not None}
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
-        if unknown:
-            raise T400Error(f"unknown variant switch(es): {', '.join(sorted(unknown))}")
-        return dataclasses.replace(self, **changes)
-
-    @property
-    def switches(self) -> dict:
-        """Every switch as a plain dict (the name included)."""
-        return dataclasses.asdict(self)
-
-    @property
-    def label(self) -> str:
-        """The preset name, plus the switches that differ from it: ``qahwa target=31``."""
-        base = PRESETS.get(self.name)
-        if base is None:
-            return self.name
-        diff = [
-            f"{f.name.replace('_', '-')}={getattr(self, f.name)}"
-            for f in dataclasses.fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        ]
-        return " ".join([self.name, *diff])
+    def _presets(cls) -> dict:
+        return PRESETS
 
     # -- per-bid and per-score rules -----------------------------------------------------------
     def bid_value(self, bid: int, score: int) -> int:

@@ -9,7 +9,6 @@ where the texts leave a point open the choice is made here, once, and listed in
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, Rank, Suit
 from analyzer.core.seats import Seat, Team
 from analyzer.core.strains import Strain
+from analyzer.core.variants import PresetSwitches
 from kernels.tarneeb import rules as kr
 
 GAME = "tarneeb"
@@ -62,7 +62,7 @@ OPEN_POINTS = {
 
 
 @dataclass(frozen=True)
-class TarneebVariant:
+class TarneebVariant(PresetSwitches):
     """One rule set of the Tarneeb family. Presets: :data:`PRESETS`; switches: :meth:`with_`.
 
     >>> v = TarneebVariant.preset("tarneeb").with_(target=41, one_bid_each=True)
@@ -87,6 +87,9 @@ class TarneebVariant:
     failed_13_defenders: str = "double"
     match_end: str = "play-on"
     game: str = GAME
+
+    _KIND = "Tarneeb variant"
+    _SWITCH = "Tarneeb switch"
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -116,36 +119,8 @@ class TarneebVariant:
             )
 
     @classmethod
-    def preset(cls, name: str) -> TarneebVariant:
-        key = str(name).strip().lower()
-        if key not in PRESETS:
-            raise T400Error(f"unknown Tarneeb variant {name!r} (expected one of {', '.join(PRESETS)})")
-        return PRESETS[key]
-
-    def with_(self, **switches) -> TarneebVariant:
-        """This variant with some switches changed (``None`` values are ignored)."""
-        changes = {k: v for k, v in switches.items() if v is not None}
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
-        if unknown:
-            raise T400Error(f"unknown Tarneeb switch(es): {', '.join(sorted(unknown))}")
-        return dataclasses.replace(self, **changes)
-
-    @property
-    def switches(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @property
-    def label(self) -> str:
-        """The preset name plus the switches that differ from it."""
-        base = PRESETS.get(self.name)
-        if base is None:
-            return self.name
-        diff = [
-            f"{f.name.replace('_', '-')}={getattr(self, f.name)}"
-            for f in dataclasses.fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        ]
-        return " ".join([self.name, *diff])
+    def _presets(cls) -> dict:
+        return PRESETS
 
     @property
     def doubling(self) -> bool:
@@ -304,7 +279,6 @@ class Auction:
         self.variant = variant
         self.calls: list[Call] = []
         self.passed: set[int] = set()
-        self.spoken: set[int] = set()
         self.high: Call | None = None
         self.high_seat: int | None = None
         self.doubled = False
@@ -414,7 +388,6 @@ class Auction:
         seat = self.seat
         c = self.check(call)
         self.calls.append(c)
-        self.spoken.add(seat)
         self._last = seat
         v = self.variant
         if c.kind == "pass":
