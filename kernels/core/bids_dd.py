@@ -59,14 +59,12 @@ def new_table():
 
 @hot
 def bounds(won, target, value, left):
-    """(lower, upper) bound of the score with ``left`` tricks still to play."""
+    """(lower, upper) bound of the score with ``left`` tricks still to play (scalars only: this
+    runs at every trick boundary)."""
     base = np.int64(0)
-    need0 = np.zeros(2, dtype=np.int64)
-    val0 = np.zeros(2, dtype=np.int64)
-    need1 = np.zeros(2, dtype=np.int64)
-    val1 = np.zeros(2, dtype=np.int64)
-    n0 = 0
-    n1 = 0
+    n0 = n1 = 0
+    need0a = need0b = val0a = val0b = np.int64(0)  # seats 1+3's undecided players
+    need1a = need1b = val1a = val1b = np.int64(0)  # seats 2+4's
     for p in range(4):
         need = target[p] - won[p]
         sign = 1 if (p & 1) == 0 else -1
@@ -75,29 +73,43 @@ def bounds(won, target, value, left):
         elif need > left:
             base -= sign * value[p]
         elif sign == 1:
-            need0[n0] = need
-            val0[n0] = value[p]
+            if n0 == 0:
+                need0a, val0a = need, value[p]
+            else:
+                need0b, val0b = need, value[p]
             n0 += 1
         else:
-            need1[n1] = need
-            val1[n1] = value[p]
+            if n1 == 0:
+                need1a, val1a = need, value[p]
+            else:
+                need1b, val1b = need, value[p]
             n1 += 1
-    hi = base + _best_subset(need0, val0, n0, left) + val1[0] + val1[1]
-    lo = base - _best_subset(need1, val1, n1, left) - val0[0] - val0[1]
+    hi = base + _best_subset(n0, need0a, val0a, need0b, val0b, left) + val1a + val1b
+    lo = base - _best_subset(n1, need1a, val1a, need1b, val1b, left) - val0a - val0b
     return lo, hi
 
 
 @hot
-def _best_subset(need, val, n, left):
-    """The best net value a side's undecided players can reach: each makes (+value) or fails
-    (-value), and those who make need their tricks out of ``left``."""
+def _best_subset(n, need_a, val_a, need_b, val_b, left):
+    """The best net value a side's ``n`` undecided players can reach: each makes (+value) or
+    fails (-value), and those who make need their tricks out of ``left``."""
     if n == 0:
         return np.int64(0)
     if n == 1:
-        return val[0]
-    if need[0] + need[1] <= left:
-        return val[0] + val[1]
-    return abs(val[0] - val[1])
+        return val_a
+    if need_a + need_b <= left:
+        return val_a + val_b
+    return abs(val_a - val_b)
+
+
+@hot
+def _after(c, k, led, best, best_seat, seat, trump):
+    """The trick's (led suit, winning card, its seat) after ``seat`` plays ``c`` as card ``k``."""
+    if k == 0:
+        return c >> 4, c, seat
+    if power(c, led, trump) > power(best, led, trump):
+        return led, c, seat
+    return led, best, best_seat
 
 
 @hot
@@ -110,24 +122,21 @@ def _meta(won, target, leader, left):
 
 
 @hot
-def _relative(H, K):
-    """The hands by relative rank (K: uint64[4]): each hand's cards as positions among the cards
-    still in play, so that positions differing only in cards already gone share an entry; the
-    suit lengths of the cards in play (which make the positions mean the same suits) are
-    returned packed, 4 bits a suit."""
+def _relative(H):
+    """The hands by relative rank: hands 1..3's cards as positions among the cards still in play
+    (the fourth hand is the rest), so that positions differing only in cards already gone share
+    an entry; and the suit lengths of the cards in play (which make the positions mean the same
+    suits), packed 4 bits a suit."""
     universe = H[0] | H[1] | H[2] | H[3]
-    for j in range(4):
-        K[j] = pext(H[j], universe)
     lengths = np.int64(0)
     for s in range(4):
         lengths |= np.int64(popcount(universe & lane(s))) << (4 * s)
-    return lengths
+    return pext(H[0], universe), pext(H[1], universe), pext(H[2], universe), lengths
 
 
 @hot
-def _slot(K, meta):
-    h = (K[0] * U64(0x9E3779B97F4A7C15)) ^ (K[1] * U64(0xC2B2AE3D27D4EB4F))
-    h ^= (K[2] * U64(0x165667B19E3779F9)) ^ (K[3] * U64(0xD6E8FEB86659FD93))
+def _slot(k0, k1, k2, meta):
+    h = (k0 * U64(0x9E3779B97F4A7C15)) ^ (k1 * U64(0xC2B2AE3D27D4EB4F)) ^ (k2 * U64(0x165667B19E3779F9))
     h ^= U64(meta) * U64(0xFF51AFD7ED558CCD)
     h ^= h >> U64(29)
     return np.int64(h >> U64(64 - TT_BITS)) * TT_WORDS
@@ -232,7 +241,7 @@ def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_
     beta0 = beta
     slot = -1
     meta = np.int64(0)
-    K = np.empty(4, dtype=np.uint64)
+    k0 = k1 = k2 = U64(0)
     if k == 0:
         left = popcount(H[0])
         lo, hi = bounds(won, target, value, left)
@@ -240,14 +249,15 @@ def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_
             return hi
         if lo >= beta:
             return lo
-        meta = _meta(won, target, leader, left) | (_relative(H, K) << 32)
-        slot = _slot(K, meta)
+        k0, k1, k2, lengths = _relative(H)
+        meta = _meta(won, target, leader, left) | (lengths << 32)
+        slot = _slot(k0, k1, k2, meta)
         if (
             T[slot + 7] == ctx[CTX_GENERATION]
             and T[slot + 4] == meta
-            and T[slot] == np.int64(K[0])
-            and T[slot + 1] == np.int64(K[1])
-            and T[slot + 2] == np.int64(K[2])
+            and T[slot] == np.int64(k0)
+            and T[slot + 1] == np.int64(k1)
+            and T[slot + 2] == np.int64(k2)
         ):
             lo = max(lo, T[slot + 5])
             hi = min(hi, T[slot + 6])
@@ -271,12 +281,7 @@ def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_
         c = moves[i]
         bit = _ONE << U64(c)
         H[seat] &= ~bit
-        if k == 0:
-            nled, nbest, nseat = c >> 4, c, seat
-        elif power(c, led, trump) > power(best, led, trump):
-            nled, nbest, nseat = led, c, seat
-        else:
-            nled, nbest, nseat = led, best, best_seat
+        nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
         if k == 3:
             won[nseat] += 1
             v = search(H, won, target, value, trump, nseat, 0, 0, 0, 0, U64(0), alpha, beta, T, ctx)
@@ -305,14 +310,15 @@ def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_
         if (
             T[slot + 7] == ctx[CTX_GENERATION]
             and T[slot + 4] == meta
-            and T[slot] == np.int64(K[0])
-            and T[slot + 1] == np.int64(K[1])
-            and T[slot + 2] == np.int64(K[2])
+            and T[slot] == np.int64(k0)
+            and T[slot + 1] == np.int64(k1)
+            and T[slot + 2] == np.int64(k2)
         ):
             lower = max(lower, T[slot + 5])
             upper = min(upper, T[slot + 6])
-        for j in range(3):  # the fourth hand is the rest of the cards in play
-            T[slot + j] = np.int64(K[j])
+        T[slot] = np.int64(k0)  # the fourth hand is the rest of the cards in play
+        T[slot + 1] = np.int64(k1)
+        T[slot + 2] = np.int64(k2)
         T[slot + 3] = chosen
         T[slot + 4] = meta
         T[slot + 5] = lower
@@ -364,12 +370,7 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
             c = moves[j]
             bit = _ONE << U64(c)
             H[seat] &= ~bit
-            if k == 0:
-                nled, nbest, nseat = c >> 4, c, seat
-            elif power(c, led, trump) > power(best, led, trump):
-                nled, nbest, nseat = led, c, seat
-            else:
-                nled, nbest, nseat = led, best, best_seat
+            nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
             if k == 3:
                 w[nseat] += 1
                 v = search(
@@ -386,13 +387,8 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
         line[i] = chosen
         bit = _ONE << U64(chosen)
         H[seat] &= ~bit
-        if k == 0:
-            led, best, best_seat = chosen >> 4, chosen, seat
-            trick_bits = bit
-        else:
-            if power(chosen, led, trump) > power(best, led, trump):
-                best, best_seat = chosen, seat
-            trick_bits |= bit
+        led, best, best_seat = _after(chosen, k, led, best, best_seat, seat, trump)
+        trick_bits |= bit
         k += 1
         if k == 4:
             w[best_seat] += 1
