@@ -750,3 +750,19 @@ def win_bid_reference(variant, grid, values, cum, seat, scores, prior) -> int:
         if p > best_p + 1e-12:
             best, best_p = b, p
     return best
+
+
+def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump, trump_lead=False):
+    """The card ``team`` plays in a partnership contract: ``targets`` holds each seat's side target
+    (the contract for the declaring side, the tricks that set it for the defenders), ``taken`` the
+    tricks by seat; the declarer must open with a trump under ``trump_lead`` (the ace if held,
+    else the lowest); otherwise ``standard``'s card with each side's tricks pooled and a side's
+    target raised to 13 once reached (every further trick still scores)."""
+    if trump_lead and not played and trump < 4:
+        trumps = [c for c in hand if c[0] == trump]
+        if trumps:
+            top = max(trumps, key=lambda c: c[1])
+            return top if top[1] == 12 else min(trumps, key=lambda c: c[1])
+    side = [taken[s] + taken[s ^ 2] for s in range(4)]
+    goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
+    return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump)

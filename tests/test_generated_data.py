@@ -37,3 +37,16 @@ def test_shipped_match_equity_tables_were_built_with_todays_play_and_bidder_mode
         assert not stale, (
             f"the {name} match-equity table is stale ({', '.join(stale)} changed): regenerate it with `{meta['command']}`"
         )
+
+
+def test_play_fingerprint_hashes_what_each_policy_does():
+    from analyzer.core.policies import FINGERPRINTED
+
+    alone = {name: play_fingerprint((name,)) for name in ("greedy", "standard", "basic", "team")}
+    assert len(set(alone.values())) == 4, "policies that play differently hash differently"
+    assert (
+        play_fingerprint()
+        == play_fingerprint(FINGERPRINTED)
+        != play_fingerprint(("standard", "greedy", "basic"))
+    )
+    assert "team" not in FINGERPRINTED  # Tarneeb's policy is not part of the 400 data's inputs

@@ -20,7 +20,7 @@ from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
 
-POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC]
+POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC, kp.TEAM]
 TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 kernel threads")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -37,13 +36,31 @@ def per_seat(value, convert, what: str) -> np.ndarray:
     return np.array([convert(v) for v in value], dtype=np.int64)
 
 
-def play_fingerprint() -> str:
-    """A hash of the card-play sources (every policy and the trick mechanics). Data generated from
-    played-out hands (the bidder model, reports/) records it, and a test flags the data as stale
-    when play has changed since: regenerate it with the command the data also records."""
-    root = Path(kp.__file__).resolve().parents[1]
-    files = sorted((root / "policies").glob("*.py")) + [root / "core" / "tricks.py"]
+#: The policies whose play the 400 data (bidder model, equity tables, reports/) was made with.
+FINGERPRINTED = ("greedy", "standard", "basic")
+#: The probe: deals (each played in the five strains) and the seed of their stream.
+PROBE_DEALS = 2000
+PROBE_SEED = 400
+
+
+def play_fingerprint(policies: Sequence[str] = FINGERPRINTED) -> str:
+    """A hash of what ``policies`` do: every card they play on a fixed probe of deals, each deal
+    in every strain with drawn bids and leader (:func:`kernels.policies.play.probe_play`; about
+    0.8 million card choices a policy). Data generated from played-out hands (the bidder model,
+    the match-equity tables, reports/) records it, and a test flags the data as stale once play
+    behaves differently: regenerate it with the command the data also records. A change that
+    leaves every probed card the same (a refactoring, a new policy) keeps the data current."""
     digest = hashlib.sha256()
-    for f in files:
-        digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    for name in policies:
+        out = np.empty((5 * PROBE_DEALS, 56), dtype=np.int64)
+        kp.probe_play(PROBE_SEED, PROBE_DEALS, policy_id(name), out)
+        digest.update(name.encode() + b"\0" + out.tobytes())
+    return digest.hexdigest()[:16]
+
+
+def numbers_fingerprint(array: np.ndarray) -> str:
+    """A hash of an array's numbers (dtype, shape and values): what generated data depending on a
+    model or table records of it, so that re-saving the same numbers keeps that data current."""
+    a = np.ascontiguousarray(array)
+    digest = hashlib.sha256(f"{a.dtype.str}{a.shape}".encode() + a.tobytes())
     return digest.hexdigest()[:16]

@@ -9,7 +9,6 @@ the end, so an interrupted run leaves the previous report untouched.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import math
 import os
@@ -237,16 +236,14 @@ def _move_into_place(tmp: Path, out: Path, files: list[str], before: list[str], 
 
 def data_fingerprints() -> dict:
     """What the report's figures depend on beyond its command: the card play (a hash of its
-    sources), the shipped bidder model and the dananeer match-equity table (hashes of the files)."""
-    from analyzer.core.policies import play_fingerprint
-    from analyzer.games.t400.bidder import model_path
-    from analyzer.games.t400.equity import shipped_path
+    behaviour), the shipped bidder model and the dananeer match-equity table (hashes of their
+    numbers)."""
+    from analyzer.core.policies import numbers_fingerprint, play_fingerprint
+    from analyzer.games.t400.bidder import load_model
+    from analyzer.games.t400.equity import table_for
 
-    def sha(path) -> str:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-
-    return {"play_fingerprint": play_fingerprint(), "bidder_model_sha256": sha(model_path()),
-            "equity_table_sha256": sha(shipped_path(as_variant("dananeer")))}  # fmt: skip
+    return {"play_fingerprint": play_fingerprint(), "bidder_model_sha256": numbers_fingerprint(load_model().array),
+            "equity_table_sha256": numbers_fingerprint(table_for("dananeer").array)}  # fmt: skip
 
 
 def _clean(tmp: Path | None, parts: Parts | None, out: Path, remove_out: bool) -> None:

@@ -4,7 +4,8 @@ A policy decides from what its player could know at the table: its own hand, whi
 need tricks to make their bids (from all bids and the tricks taken so far), the cards played so
 far (``played``, including the current trick) and who has shown out of which suit (``voids``).
 :func:`choose_card` never receives another player's hidden cards. Policies are numbered
-(:data:`GREEDY`, :data:`STANDARD`, :data:`BASIC`); each lives in its own module of this folder, and a new one
+(:data:`GREEDY`, :data:`STANDARD`, :data:`BASIC`, and :data:`TEAM` for the partnership contracts of
+classic Tarneeb, whose "bids" are the sides' targets, see :mod:`kernels.policies.team`); each lives in its own module of this folder, and a new one
 is a module, an id here and its branch in :func:`choose_card`. An unknown id is an error
 (:func:`check_policies`, called by every kernel that takes policies).
 
@@ -26,16 +27,20 @@ from numba.extending import overload
 
 from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import popcount
+from kernels.core.deal import deal_full, new_deck
+from kernels.core.rng import below, stream
 from kernels.core.tricks import power
 from kernels.policies.basic import basic_card
 from kernels.policies.greedy import greedy_card
 from kernels.policies.standard import need_bits, standard_card
+from kernels.policies.team import team_card
 
 U64 = np.uint64
 GREEDY = 0
 STANDARD = 1
 BASIC = 2
-POLICY_NAMES = ("greedy", "standard", "basic")
+TEAM = 3
+POLICY_NAMES = ("greedy", "standard", "basic", "team")
 N_POLICIES = len(POLICY_NAMES)
 
 _ONE = U64(1)
@@ -58,6 +63,8 @@ def choose_card(policy, seat, hand, played, voids, bids, taken, leader, n_played
     if policy == BASIC:
         need = need_bits(bids, taken)
         return basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
+    if policy == TEAM:
+        return team_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)
     return standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)
 
 
@@ -208,3 +215,28 @@ def play_hand(hands, bids, leader, policies, trump, tricks, record):
     for s in range(4):
         tricks[s] = (packed >> (8 * s)) & 255
     return n
+
+
+@JIT
+def probe_play(seed, n_deals, policy, out):
+    """Card play's behaviour on a fixed probe, for the play fingerprint: ``n_deals`` deals of
+    ``stream(seed, 0)`` played by four ``policy`` players in each strain (trumps 0..3, then no
+    trump), the leader and the four bids (0..13) drawn with the deal. Row ``5 * i + strain`` of
+    ``out`` (int64[5 * n_deals, 56]) receives the 52 cards in play order, then the tricks by seat.
+    """
+    state = stream(seed, 0)
+    deck = new_deck()
+    hands = np.empty(4, dtype=np.uint64)
+    bids = np.empty(4, dtype=np.int64)
+    policies = np.full(4, policy, dtype=np.int64)
+    tricks = np.empty(4, dtype=np.int64)
+    for i in range(n_deals):
+        deal_full(state, deck, hands)
+        leader = below(state, 4)
+        for s in range(4):
+            bids[s] = below(state, 14)
+        for strain in range(5):
+            row = out[5 * i + strain]
+            play_hand(hands, bids, leader, policies, strain, tricks, row[:52])
+            for s in range(4):
+                row[52 + s] = tricks[s]

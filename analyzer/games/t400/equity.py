@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import hashlib
 import json
 import math
 import time
@@ -34,9 +33,9 @@ import numpy as np
 import analyzer
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.policies import play_fingerprint
+from analyzer.core.policies import numbers_fingerprint, play_fingerprint
 from analyzer.core.runtime import check_seed, deferred_interrupt, threads_used
-from analyzer.games.t400.bidder import bot_array, model_path
+from analyzer.games.t400.bidder import bot_array, load_model
 from analyzer.games.t400.rules import PRESETS, SCORE_STEPS, Variant, as_variant, check_scores
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import equity as ke
@@ -287,9 +286,11 @@ def build_table(
 
 
 def data_fingerprints() -> dict:
-    """What a table depends on besides its command: the card play and the bidder model."""
-    model = hashlib.sha256(Path(model_path()).read_bytes()).hexdigest()[:16]
-    return {"play_fingerprint": play_fingerprint(), "bidder_model_sha256": model}
+    """What a table depends on besides its command: the card play and the bidder model's numbers."""
+    return {
+        "play_fingerprint": play_fingerprint(),
+        "bidder_model_sha256": numbers_fingerprint(load_model().array),
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+"""The ``team`` policy: partnership contracts (classic and Egyptian Tarneeb), where the two
+partners' tricks are pooled against one target per side.
+
+The trick loop hands every policy each seat's "bid" and tricks taken (8 bits a seat, see
+:mod:`kernels.policies.play`). For a team contract the bid byte of a seat holds
+
+* bits 0..3: the tricks its side is playing for: the contract for the declarer and partner,
+  ``14 - contract`` (the tricks that set it) for the defenders;
+* bit 4 (:data:`TRUMP_LEAD_BIT`, the declarer's byte only): the opening lead must be a trump.
+
+The policy pools each side's tricks and then plays the ``standard`` plan with the side's target
+as each partner's bid (13 once reached: every further trick still scores in Tarneeb) and the
+side's tricks as each partner's count: partners both need tricks
+or are both done, so ``standard``'s partnership rules (second hand leaves partner's trick to
+partner, a safe winner of partner's is never overtaken) apply as written, and its count (sure
+tricks against tricks still needed) plans for the side's target.
+"""
+
+import numpy as np
+
+from kernels.config import jit
+from kernels.core.cards import highest_bit, lane, lowest_bit
+from kernels.policies.standard import standard_card
+
+U64 = np.uint64
+hot = jit(forceinline=True)
+
+TARGET_MASK = 15
+TRUMP_LEAD_BIT = 16
+
+
+@hot
+def side_targets(bids, pooled):
+    """Each seat's side target, 8 bits a seat: the target from its bid byte until the side has
+    reached it, then 13 (in Tarneeb every further trick still scores: the declarer's tricks
+    once made, the defenders' once the contract is set)."""
+    out = 0
+    for s in range(4):
+        target = (bids >> (8 * s)) & TARGET_MASK
+        if ((pooled >> (8 * s)) & 255) >= target:
+            target = 13
+        out |= target << (8 * s)
+    return out
+
+
+@hot
+def side_taken(taken):
+    """Each seat's side's tricks, 8 bits a seat (seats 0 and 2 pooled, 1 and 3 pooled)."""
+    odd = (taken & 255) + ((taken >> 16) & 255)
+    even = ((taken >> 8) & 255) + ((taken >> 24) & 255)
+    return odd | (even << 8) | (odd << 16) | (even << 24)
+
+
+@hot
+def team_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
+    """The card ``seat`` plays in a team contract, from what that seat can know."""
+    if n_played == 0 and played == 0 and trump < 4 and (bids >> (8 * seat)) & TRUMP_LEAD_BIT:
+        trumps = hand & lane(trump)
+        if trumps:
+            top = highest_bit(trumps)
+            # the ace is the one trump sure to hold the trick at trick 1
+            return top if (top & 15) == 12 else lowest_bit(trumps)
+    pooled = side_taken(taken)
+    targets = side_targets(bids, pooled)
+    return standard_card(
+        seat, hand, played, voids, targets, pooled, leader, n_played, led, best, best_pos, trump
+    )

@@ -1,0 +1,163 @@
+"""One hand of classic or Egyptian Tarneeb as the bulk kernels run it: the worthless-hand check,
+the bots' auction, the declarer's trump, the team play and the settlement.
+
+Hands are uint64[4] in seat order (seat index 0 speaks first, index 3 deals); calls, codes and
+the auction state are those of :mod:`kernels.tarneeb.rules`. A hand's outcome goes to an int64
+``res`` array (the ``R_`` offsets below). Bidders are numbered (:data:`BIDDER_NAMES`); an unknown
+id is an error (:func:`check_bidders`).
+"""
+
+import numpy as np
+
+from kernels.config import JIT, jit
+from kernels.policies.play import play_tricks
+from kernels.policies.team import TRUMP_LEAD_BIT
+from kernels.tarneeb import rules as kr
+from kernels.tarneeb.bidder import counting_call, trump_suit
+
+hot = jit(forceinline=True)
+
+COUNTING = 0
+BIDDER_NAMES = ("counting",)
+N_BIDDERS = len(BIDDER_NAMES)
+
+# why a deal is not played
+PLAYED = 0
+REDEAL_PASSED = 1  # every player passed (the variant re-deals)
+REDEAL_WORTHLESS = 2  # a player with a worthless hand asked for a new deal
+
+# a hand's outcome
+R_REDEAL = 0  # PLAYED, REDEAL_PASSED or REDEAL_WORTHLESS
+R_CONTRACT = 1  # the contract's call code
+R_DECLARER = 2  # seat index
+R_DOUBLED = 3
+R_TRUMP = 4  # trump index (0..3 suits, 4 no trump)
+R_TRICKS = 5  # the declaring team's tricks
+R_CALLS = 6  # calls made in the auction
+R_FORCED = 7  # 1 when the dealer had to bid after three passes
+R_DELTA = 8  # [2] points of the seats 1+3 and 2+4 teams
+R_TAKEN = 10  # [4] tricks by seat
+R_SIZE = 14
+
+
+@JIT
+def check_bidders(bidders):
+    """Raise ``ValueError`` if any id of ``bidders`` (int64 array) is not a known Tarneeb bidder."""
+    for b in bidders:
+        if b < 0 or b >= N_BIDDERS:
+            raise ValueError("unknown Tarneeb bidder id")
+
+
+@hot
+def bot_call(bidder, rules, state, hand):
+    """The call of the seat to speak, by its bidder."""
+    return counting_call(rules, state, hand)
+
+
+@hot
+def trump_index(strain_rank):
+    """The kernels' trump index (0 spades .. 3 clubs, 4 no trump) of an Egyptian strain rank."""
+    return 4 if strain_rank == kr.N_STRAIN_RANKS - 1 else 3 - strain_rank
+
+
+@hot
+def bot_trump(bidder, rules, hand, contract):
+    """The trump the declarer plays in: the contract's strain in the strain auction, else the
+    bidder's choice after a number auction."""
+    if rules[kr.AUCTION] == kr.AUCTION_STRAIN:
+        return trump_index(kr.strain_of(contract))
+    return trump_suit(hand)
+
+
+@hot
+def bots_auction(rules, hands, bidders, state):
+    """The auction by the seats' bidders (int64[4]) into ``state``; returns whether the dealer was
+    forced to bid."""
+    kr.auction_start(state)
+    forced = False
+    for _ in range(64):  # an auction has at most 7 * 5 bids, each with a double and passes
+        seat = kr.next_seat(rules, state)
+        if seat < 0:
+            return forced
+        call = bot_call(bidders[seat], rules, state, hands[seat])
+        if not kr.call_legal(rules, state, call):
+            raise ValueError("a Tarneeb bot made an illegal call")
+        forced = forced or kr.must_bid(rules, state, seat)
+        kr.auction_call(rules, state, call)
+    raise ValueError("a Tarneeb auction did not end")
+
+
+@hot
+def any_worthless(hands):
+    for s in range(4):
+        if kr.is_worthless(hands[s]):
+            return True
+    return False
+
+
+@hot
+def team_bids(rules, contract, declarer):
+    """The trick loop's "bids" for a team contract: each seat's side target (the contract, or
+    the tricks that set it), the declarer's byte flagged when the opening lead must be a trump
+    (see :mod:`kernels.policies.team`)."""
+    level = kr.level_of(contract)
+    packed = 0
+    for s in range(4):
+        target = level if (s & 1) == (declarer & 1) else kr.TRICKS + 1 - level
+        if s == declarer and rules[kr.TRUMP_LEAD]:
+            target |= TRUMP_LEAD_BIT
+        packed |= target << (8 * s)
+    return packed
+
+
+@hot
+def play_contract(rules, hands, policies, contract, declarer, trump, taken):
+    """Play the contract out (the declarer leads); tricks by seat into ``taken``; returns the
+    declaring team's tricks."""
+    b = team_bids(rules, contract, declarer)
+    packed = play_tricks(
+        hands[0], hands[1], hands[2], hands[3], b & 255, (b >> 8) & 255, (b >> 16) & 255, (b >> 24) & 255,
+        policies[0], policies[1], policies[2], policies[3], declarer, trump,
+    )  # fmt: skip
+    for s in range(4):
+        taken[s] = (packed >> (8 * s)) & 255
+    return taken[declarer] + taken[declarer ^ 2]
+
+
+@hot
+def play_one_hand(rules, hands, bidders, policies, state, res):
+    """One deal from the worthless-hand check to the settlement (bidders and policies: int64[4]
+    by seat); the outcome into ``res`` (int64[R_SIZE])."""
+    for i in range(R_SIZE):
+        res[i] = 0
+    if rules[kr.WORTHLESS_REDEAL] and any_worthless(hands):
+        res[R_REDEAL] = REDEAL_WORTHLESS
+        return
+    res[R_FORCED] = 1 if bots_auction(rules, hands, bidders, state) else 0
+    res[R_CALLS] = state[kr.ST_CALLS]
+    if state[kr.ST_REDEAL]:
+        res[R_REDEAL] = REDEAL_PASSED
+        return
+    contract = state[kr.ST_HIGH]
+    declarer = state[kr.ST_HIGH_SEAT]
+    doubled = state[kr.ST_DOUBLED] == 1
+    trump = bot_trump(bidders[declarer], rules, hands[declarer], contract)
+    taken = res[R_TAKEN : R_TAKEN + 4]
+    tricks = play_contract(rules, hands, policies, contract, declarer, trump, taken)
+    level = kr.level_of(contract)
+    res[R_CONTRACT] = contract
+    res[R_DECLARER] = declarer
+    res[R_DOUBLED] = 1 if doubled else 0
+    res[R_TRUMP] = trump
+    res[R_TRICKS] = tricks
+    res[R_DELTA + (declarer & 1)] = kr.declarer_points(rules, level, tricks, doubled)
+    res[R_DELTA + 1 - (declarer & 1)] = kr.defender_points(rules, level, tricks)
+
+
+@JIT
+def hands_outcomes(rules, deals, bidders, policies, out):
+    """:func:`play_one_hand` for each deal of ``deals`` (uint64[n, 4]) into ``out`` (int64[n, R_SIZE])."""
+    check_bidders(bidders)
+    state = np.empty(kr.ST_SIZE, dtype=np.int64)
+    for i in range(deals.shape[0]):
+        play_one_hand(rules, deals[i], bidders, policies, state, out[i])

@@ -1,0 +1,188 @@
+"""Tarneeb in the kernels, against plain-Python references: the ``team`` policy card by card,
+one hand (worthless check, the bots' auction, trump, play, settlement) deal by deal, and whole
+matches round by round (dealer, re-deals, scores, the end)."""
+
+import random
+
+import numpy as np
+import pytest
+from test_tarneeb_kernels import VARIANTS
+
+import naive
+from analyzer.core.notation import Hand
+from analyzer.core.strains import Strain
+from analyzer.games.tarneeb.bidders import counting_call, trump_suit
+from analyzer.games.tarneeb.rules import Auction, TarneebVariant, is_worthless, match_result, settle_hand
+from kernels.policies import play as kp
+from kernels.policies.team import TRUMP_LEAD_BIT
+from kernels.tarneeb import hand as kh
+from kernels.tarneeb import match as km
+
+
+def random_deal(rng: random.Random, size: int = 13) -> list[int]:
+    deck = [16 * s + r for s in range(4) for r in range(13)]
+    rng.shuffle(deck)
+    return [sum(1 << c for c in deck[k * size : (k + 1) * size]) for k in range(4)]
+
+
+def side_bytes(level: int, declarer: int, trump_lead: bool) -> list[int]:
+    """The trick loop's bid bytes of a team contract, built from the rule (not from the kernel)."""
+    out = [level if (s - declarer) % 2 == 0 else 14 - level for s in range(4)]
+    if trump_lead:
+        out[declarer] |= TRUMP_LEAD_BIT
+    return out
+
+
+@pytest.mark.parametrize("trump", [0, 1, 3, 4])
+def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
+    r = random.Random(31 + trump)
+    checked = 0
+    for _ in range(120):
+        size = r.choice([13, 13, 13, 7, 3])
+        bits = random_deal(r, size)
+        level, declarer, lead_trump = r.randint(7, 13), r.randrange(4), r.random() < 0.3
+        bids = side_bytes(level, declarer, lead_trump)
+        record = np.zeros(52, dtype=np.int64)
+        n = kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), declarer,
+                         np.full(4, kp.TEAM, dtype=np.int64), trump, np.zeros(4, dtype=np.int64), record)  # fmt: skip
+        hands = [naive.cards_of(b) for b in bits]
+        targets = [b & 15 for b in bids]
+        played, voids, taken, trick, leader = set(), set(), [0, 0, 0, 0], [], declarer
+        for index in record[:n]:
+            seat = (leader + len(trick)) % 4
+            expected = naive.team_choice(seat, hands[seat], played, voids, targets, taken, leader, trick, trump,
+                                         trump_lead=lead_trump and seat == declarer)  # fmt: skip
+            assert naive.index_of(expected) == index, (bits, level, declarer, trump, len(played))
+            card = naive.card_at(int(index))
+            hands[seat].remove(card)
+            played.add(card)
+            if trick and card[0] != trick[0][0]:
+                voids.add((seat, trick[0][0]))
+            trick.append(card)
+            if len(trick) == 4:
+                leader = (leader + naive.trick_winner(trick, trump)) % 4
+                taken[leader] += 1
+                trick = []
+            checked += 1
+    assert checked > 3500
+
+
+def test_a_forced_trump_lead_is_a_trump():
+    rules = TarneebVariant.preset("tarneeb").with_(trump_lead=True).kernel_rules()
+    r = random.Random(5)
+    deals = np.array([random_deal(r) for _ in range(300)], dtype=np.uint64)
+    out = np.zeros((300, kh.R_SIZE), dtype=np.int64)
+    kh.hands_outcomes(rules, deals, np.zeros(4, np.int64), np.full(4, kp.TEAM, np.int64), out)
+    for deal, res in zip(deals, out):
+        if res[kh.R_REDEAL]:
+            continue
+        declarer, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
+        record = np.zeros(52, dtype=np.int64)
+        bids = side_bytes(int(res[kh.R_CONTRACT]) >> 3, declarer, True)
+        kp.play_hand(deal, np.array(bids), declarer, np.full(4, kp.TEAM, np.int64), trump,
+                     np.zeros(4, dtype=np.int64), record)  # fmt: skip
+        holds_trump = (int(deal[declarer]) >> (16 * trump)) & 0x1FFF
+        assert (record[0] >> 4 == trump) == bool(holds_trump)
+
+
+def reference_hand(variant: TarneebVariant, bits: list[int]) -> dict:
+    """One hand by the Python rules and the counting bot; the play by the kernel's trick loop
+    with the bytes of :func:`side_bytes` (the play itself is checked card by card above)."""
+    hands = [Hand(b) for b in bits]
+    if variant.worthless_redeal and any(is_worthless(h) for h in hands):
+        return {"redeal": kh.REDEAL_WORTHLESS}
+    auction = Auction(variant)
+    forced = False
+    while not auction.over:
+        seat = auction.seat
+        forced = forced or auction.must_bid(seat)
+        auction.call(counting_call(auction, hands[seat - 1]))
+    if auction.redeal:
+        return {"redeal": kh.REDEAL_PASSED, "forced": forced, "calls": len(auction.calls)}
+    contract = auction.contract
+    declarer = contract.declarer - 1
+    strain = contract.strain if contract.strain is not None else Strain(int(trump_suit(hands[declarer])))
+    bids = side_bytes(contract.bid, declarer, variant.trump_lead)
+    tricks = np.zeros(4, dtype=np.int64)
+    kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), declarer, np.full(4, kp.TEAM, np.int64),
+                 int(strain), tricks, np.zeros(0, dtype=np.int64))  # fmt: skip
+    team_tricks = int(tricks[declarer] + tricks[declarer ^ 2])
+    result = settle_hand(variant, [0, 0], contract.declarer, contract.bid, team_tricks,
+                         strain if variant.auction == "strain" else None, contract.doubled)  # fmt: skip
+    return {"redeal": kh.PLAYED, "forced": forced, "calls": len(auction.calls), "contract": contract.bid,
+            "declarer": declarer, "trump": int(strain), "doubled": contract.doubled, "tricks": team_tricks,
+            "deltas": list(result.deltas), "taken": tricks.tolist()}  # fmt: skip
+
+
+def kernel_hand(res: np.ndarray) -> dict:
+    if res[kh.R_REDEAL] == kh.REDEAL_WORTHLESS:
+        return {"redeal": kh.REDEAL_WORTHLESS}
+    out = {"redeal": int(res[kh.R_REDEAL]), "forced": bool(res[kh.R_FORCED]), "calls": int(res[kh.R_CALLS])}
+    if out["redeal"]:
+        return out
+    return out | {"contract": int(res[kh.R_CONTRACT]) >> 3, "declarer": int(res[kh.R_DECLARER]),
+                  "trump": int(res[kh.R_TRUMP]), "doubled": bool(res[kh.R_DOUBLED]), "tricks": int(res[kh.R_TRICKS]),
+                  "deltas": [int(res[kh.R_DELTA]), int(res[kh.R_DELTA + 1])],
+                  "taken": res[kh.R_TAKEN : kh.R_TAKEN + 4].tolist()}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.label)
+def test_hand_kernel_agrees_with_the_python_rules_deal_by_deal(variant):
+    r = random.Random(hash(variant.label) & 0xFFFF)
+    deals = [random_deal(r) for _ in range(150)]
+    out = np.zeros((len(deals), kh.R_SIZE), dtype=np.int64)
+    kh.hands_outcomes(variant.kernel_rules(), np.array(deals, dtype=np.uint64), np.zeros(4, np.int64),
+                      np.full(4, kp.TEAM, np.int64), out)  # fmt: skip
+    kinds = set()
+    for bits, res in zip(deals, out):
+        expected = reference_hand(variant, bits)
+        assert kernel_hand(res) == expected, (variant.label, bits)
+        kinds.add(expected["redeal"])
+    assert kh.PLAYED in kinds
+
+
+def lineup(bidder=kh.COUNTING, policy=kp.TEAM) -> np.ndarray:
+    return np.array([[bidder] * 4, [policy] * 4], dtype=np.int64)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [TarneebVariant.preset("tarneeb"), TarneebVariant.preset("tarneeb-dananeer"), TarneebVariant.preset("egyptian"),
+     TarneebVariant.preset("tarneeb").with_(worthless_redeal=True, one_bid_each=True, target=41)],
+    ids=lambda v: v.label,
+)  # fmt: skip
+def test_matches_replay_round_by_round_by_the_python_rules(variant):
+    rules, cap = variant.kernel_rules(), 300
+    rows = km.play_matches(3, 0, 60, 8, rules, lineup(), cap)
+    offsets = np.concatenate(
+        [[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS])]
+    )
+    rounds, deals = km.record_matches(3, 0, offsets.astype(np.int64), 8, rules, lineup(), cap)
+    for m, row in enumerate(rows):
+        scores = [0, 0]  # by player team: players 1+3, players 2+4
+        dealer, made, contracts = 3, 0, 0
+        finished = None
+        for k in range(offsets[m], offsets[m + 1]):
+            rec = rounds[k]
+            assert rec[km.H_DEALER] == dealer and rec[km.H_ROUND] == k - offsets[m]
+            odd = (dealer + 1) % 2  # the player team in seats 1+3
+            assert [rec[km.H_BEFORE], rec[km.H_BEFORE + 1]] == [scores[odd], scores[1 - odd]]
+            expected = reference_hand(variant, [int(x) for x in deals[k]])
+            assert rec[km.H_REDEAL] == expected["redeal"]
+            if expected["redeal"]:
+                continue  # a re-deal: same dealer
+            assert rec[km.H_DECLARER] == expected["declarer"] and rec[km.H_TRUMP] == expected["trump"]
+            assert list(rec[km.H_TRICKS : km.H_TRICKS + 4]) == expected["taken"]
+            scores[odd] += expected["deltas"][0]
+            scores[1 - odd] += expected["deltas"][1]
+            contracts += 1
+            made += expected["tricks"] >= expected["contract"]
+            dealer = (dealer + 1) % 4
+            winner, draw, _ = match_result(variant, scores)
+            if winner is not None or draw:
+                finished = 2 if draw else (0 if winner == (1, 3) else 1)
+                assert k == offsets[m + 1] - 1, "the match ends with the hand that decides it"
+        assert row[km.M_WINNER] == (-1 if finished is None else finished)
+        assert [row[km.M_SCORE], row[km.M_SCORE + 1]] == scores
+        assert row[km.M_HANDS] == contracts and row[km.M_MADE : km.M_MADE + 7].sum() == made
+    assert (rows[:, km.M_WINNER] >= 0).all(), "every match finished within the cap"
