@@ -1037,10 +1037,12 @@ def bench(seconds, repeats, cold, as_json):
          f"{result['speedup']['standard']:.2f}x"],
         ["standard matches/s", *(f"{result['matches_per_s'][c]:,.0f}" for c in cols),
          f"{result['speedup']['matches']:.2f}x"],
+        ["tarneeb matches/s", *(f"{result['tarneeb_matches_per_s'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['tarneeb']:.2f}x"],
     ]  # fmt: skip
     click.echo(
         f"tarneeb400 bench: medians of {repeats} runs of ~{seconds:g} s; full hands = deal + EV bot bids + play;"
-        " matches = complete dananeer matches"
+        " matches = complete dananeer matches (EV bots) and Tarneeb matches (preset tarneeb, counting bots, team play)"
     )
     click.echo(format_table(["", *(f"{c} thread{'s' if c != '1' else ''}" for c in cols), "speedup"], rows))
     line = f"compile (this process, from the disk cache when warm): {result['compile_s']:.1f} s"
@@ -1372,12 +1374,12 @@ def _print_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
 
 
 @cli.command(context_settings=CONTEXT)
-@variant_options
+@variant_options(games=True)
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True, help="Matches to play.")
-@click.option("--policy", default="standard", show_default=True, help="Card play: standard, basic or greedy.")
 @click.option(
-    "--bidder", default="ev", show_default=True, help="Bot bidder: ev, counting, counting-ev or win."
+    "--policy", help="Card play: standard (default), basic or greedy; Tarneeb: team (default), greedy, ..."
 )
+@click.option("--bidder", help="Bot bidder: ev (default), counting, counting-ev or win; Tarneeb: counting.")
 @run_options
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the summary as a CSV table.")
 @click.option("--parquet", "parquet_path", type=click.Path(dir_okay=False),
@@ -1394,11 +1396,11 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
     """Play whole matches with four bots and report what the rules do to the game.
 
     Match lengths, dead-hand rate, bids and make rates, the first partnership's edge, how
-    matches end and the final scores, each with its standard error or 95% interval.
+    matches end and the final scores, each with its standard error or 95% interval. With
+    --game tarneeb (or a Tarneeb --variant): contracts, make and Kaboot rates, re-deals, draws.
     """
-    from analyzer.games.t400 import matches as am
-
-    lineup = am.Lineup.make(variant, bidder, policy, cap, bidder_model)
+    am, lineup = _match_lineup(variant, bidder, policy, cap, bidder_model)
+    tarneeb = variant.game == "tarneeb"
     outs = _outputs(csv=csv_path, parquet=parquet_path, hands=hands_path, per_match=matches_path)
     if csv_path:
         _table_format(csv_path, "csv")
@@ -1429,45 +1431,128 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
             writer.abort()
         raise
     elapsed = time.perf_counter() - start
+    table_of = _tarneeb_summary_table if tarneeb else _summary_table
     if "csv" in outs:
-        _write_table(_summary_table(summary), csv_path, "csv")
+        _write_table(table_of(summary), csv_path, "csv")
     if "parquet" in outs:
-        _write_table(_summary_table(summary), parquet_path, "parquet")
+        _write_table(table_of(summary), parquet_path, "parquet")
     run.done()
     if as_json:
-        emit_json({"variant": lineup.variant.label, "switches": lineup.variant.switches, "seed": seed,
-                   "bidders": list(lineup.bidders), "policies": list(lineup.policies), "cap": cap,
+        emit_json({"game": variant.game, "variant": lineup.variant.label, "switches": lineup.variant.switches,
+                   "seed": seed, "bidders": list(lineup.bidders), "policies": list(lineup.policies), "cap": cap,
                    **summary, "elapsed_s": elapsed})  # fmt: skip
         return
-    _print_summary(summary, lineup, seed, elapsed)
+    (_print_tarneeb_summary if tarneeb else _print_summary)(summary, lineup, seed, elapsed)
+
+
+def _parse_game_spec(text: str, game: str | None):
+    """A variant of either game from ``NAME[:switch=value,...]`` (the preset's name says the game)."""
+    from analyzer.games.tarneeb.rules import PRESETS as TARNEEB_PRESETS
+    from analyzer.games.tarneeb.rules import TarneebVariant
+
+    name = str(text).strip().partition(":")[0].strip().lower()
+    is_tarneeb = name in TARNEEB_PRESETS
+    if game is not None and (game == "tarneeb") != is_tarneeb:
+        raise T400Error(
+            f"variant {text!r}: not a {'Tarneeb' if game == 'tarneeb' else '400'} preset (--game {game})"
+        )
+    return TarneebVariant.parse_spec(text) if is_tarneeb else rules_mod.parse_variant_spec(text)
+
+
+def _match_lineup(variant, bidder, policy, cap, bidder_model=None):
+    """The match module of the variant's game and its lineup (each game's default bots)."""
+    if variant.game == "tarneeb":
+        from analyzer.games.tarneeb import matches as tm
+
+        if bidder_model:
+            raise T400Error("--bidder-model is the model of 400's EV bidder; Tarneeb's bots do not use it")
+        return tm, tm.TarneebLineup.make(
+            variant, bidder or tm.DEFAULT_BIDDER, policy or tm.DEFAULT_POLICY, cap
+        )
+    from analyzer.games.t400 import matches as am
+
+    return am, am.Lineup.make(variant, bidder or "ev", policy or "standard", cap, bidder_model)
+
+
+def _tarneeb_summary_table(summary: dict):
+    """A tidy (section, key, value, se, low, high) table of a Tarneeb simulate summary."""
+    import pandas as pd
+
+    h = summary["hands_per_match"]
+    rows = [("run", "matches", summary["matches"], None, None, None),
+            ("hands_per_match", "mean", h["mean"], h["se"], None, None)]  # fmt: skip
+    rows += [("hands_per_match", k, v, None, None, None) for k, v in h["percentiles"].items()]
+    rows += [("metric", name, m["value"], m["se"], None, None) for name, m in summary["metrics"].items()]
+    rows += [("contract_share", k, v, None, None, None) for k, v in summary["contract_distribution"].items()]
+    rows += [("make_rate_by_contract", k, v["rate"], v["se"], None, None)
+             for k, v in summary["make_rate_by_contract"].items()]  # fmt: skip
+    w = summary["first_team_win"]
+    rows.append(("first_team_win", "rate", w["rate"], None, *w["ci95"]))
+    rows += [
+        ("mean_final_score", k, v["mean"], v["se"], None, None)
+        for k, v in summary["mean_final_scores"].items()
+    ]
+    return pd.DataFrame(rows, columns=["section", "key", "value", "se", "low", "high"])
+
+
+def _print_tarneeb_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
+    v = lineup.variant
+    click.echo(f"Tarneeb variant {v.label}: {v.auction} auction, target {v.target}, all pass: {v.all_pass}, "
+               f"no-trump {'allowed' if v.no_trump else 'not allowed'}")  # fmt: skip
+    click.echo(f"Bots: bidders {'/'.join(lineup.bidders)}, play {'/'.join(lineup.policies)} (players 1-4); "
+               f"{s['matches']:,} matches, seed {seed}, cap {lineup.cap} deals, {elapsed:.1f} s")  # fmt: skip
+    h, m = s["hands_per_match"], s["metrics"]
+    p = h["percentiles"]
+    click.echo(f"\nHands per match: mean {h['mean']:.2f} ± {h['se']:.2f}; 5/25/50/75/95%: "
+               f"{p['p5']:g}/{p['p25']:g}/{p['p50']:g}/{p['p75']:g}/{p['p95']:g}; longest {h['max']}")  # fmt: skip
+    w = s["first_team_win"]
+    click.echo(f"First-speaking team (players 1+3) wins: {_pct(w['rate'])} "
+               f"(95% CI {_pct(w['ci95'][0])} - {_pct(w['ci95'][1])}); draws {s['draws']:,}, "
+               f"stopped at the cap {s['cap_hits']:,}")  # fmt: skip
+    rows = [
+        [name, _fmt(x["value"], x["se"], x["kind"])] for name, x in m.items() if name != "hands per match"
+    ]
+    click.echo(format_table(["", "value ± SE"], rows) + "\n")
+    rows = []
+    for k, share in s["contract_distribution"].items():
+        c = s["make_rate_by_contract"].get(k)
+        if c:
+            rows.append([k, f"{c['contracts']:,}", _pct(share, digits=2), _fmt(c["rate"], c["se"], "rate")])
+    click.echo(format_table(["contract", "hands", "share", "made"], rows))
 
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("specs", nargs=-1, required=True, metavar="NAME_OR_SPEC...")
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True,
               help="Matches per variant (the same deals for every variant).")  # fmt: skip
-@click.option("--policy", default="standard", show_default=True, help="Card play: standard, basic or greedy.")
+@click.option("--game", type=click.Choice(["400", "tarneeb"]),
+              help="400 (default) or tarneeb (default when the first variant is a Tarneeb preset).")  # fmt: skip
 @click.option(
-    "--bidder", default="ev", show_default=True, help="Bot bidder: ev, counting, counting-ev or win."
+    "--policy", help="Card play: standard (default), basic or greedy; Tarneeb: team (default), greedy, ..."
 )
+@click.option("--bidder", help="Bot bidder: ev (default), counting, counting-ev or win; Tarneeb: counting.")
 @run_options
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Write the comparison as CSV.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the main comparisons (PNG).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run (needs --csv).")
 @bidder_model_option
 @json_option
-def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, progress, csv_path, plot_path,
+def variants(specs, matches, game, policy, bidder, seed, threads, cap, scheduler, progress, csv_path, plot_path,
              resume, bidder_model, as_json):  # fmt: skip
     """Compare rule variants on the same random deals (common random numbers).
 
     Each NAME_OR_SPEC is a preset (dananeer, qahwa, syrian41) with optional switches:
-    qahwa:target=31,score-table=classic. Differences are against the first variant, with
+    qahwa:target=31,score-table=classic; Tarneeb presets (tarneeb, tarneeb-dananeer, egyptian):
+    tarneeb:one-bid-each=yes,target=41. Differences are against the first variant, with
     standard errors from the paired matches.
     """
-    from analyzer.games.t400 import matches as am
-    from analyzer.games.t400.rules import parse_variant_spec
-
-    lineups = [am.Lineup.make(parse_variant_spec(s), bidder, policy, cap, bidder_model) for s in specs]
+    chosen = [_parse_game_spec(spec, game) for spec in specs]
+    games = {v.game for v in chosen}
+    if len(games) > 1:
+        raise T400Error("the variants compared must all be of one game (400 or Tarneeb)")
+    pairs = [_match_lineup(v, bidder, policy, cap, bidder_model) for v in chosen]
+    am, lineups = pairs[0][0], [lu for _, lu in pairs]
+    stats = am.compare_stats([lu.variant.label for lu in lineups])
     labels = [lu.variant.label for lu in lineups]
     if len(set(labels)) != len(labels):
         raise T400Error(f"the same variant is given twice: {', '.join(labels)}")
@@ -1480,7 +1565,6 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
         raise T400Error("--resume needs --csv (the comparison's file) to resume into")
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
-    stats = am.CompareStats(labels)
     with progress_bar("matches", matches * len(lineups), enabled=show) as update:
         run = am.run_matches(lineups, matches, seed, threads=threads, scheduler=scheduler, keep=csv_path,
                              resume=resume, command="variants", progress=update,
@@ -1496,11 +1580,13 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
         _wrote(plot_path)
     run.done()
     if as_json:
-        emit_json({"matches": matches, "seed": seed, "variants": labels, "elapsed_s": elapsed,
+        emit_json({"game": chosen[0].game, "matches": matches, "seed": seed, "variants": labels,
+                   "bidders": list(lineups[0].bidders), "policies": list(lineups[0].policies), "elapsed_s": elapsed,
                    "comparison": table.to_dict(orient="records")})  # fmt: skip
         return
     click.echo(f"{len(labels)} variants x {matches:,} matches on the same deals (seed {seed}), "
-               f"bidder {bidder}, play {policy}; {elapsed:.1f} s. Differences against {labels[0]} ± SE.\n")  # fmt: skip
+               f"bidder {lineups[0].bidders[0]}, play {lineups[0].policies[0]}; {elapsed:.1f} s. "
+               f"Differences against {labels[0]} ± SE.\n")  # fmt: skip
     headers = ["", *labels]
     out_rows = []
     for metric, group in table.groupby("metric", sort=False):
@@ -1517,13 +1603,14 @@ def variants(specs, matches, policy, bidder, seed, threads, cap, scheduler, prog
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--a", "config_a", default="ev/standard", show_default=True, metavar="BIDDER/POLICY",
-              help="Configuration A (bidder ev|counting|counting-ev|win, policy standard|basic|greedy).")  # fmt: skip
-@click.option("--b", "config_b", default="counting/standard", show_default=True, metavar="BIDDER/POLICY",
-              help="Configuration B.")  # fmt: skip
+@click.option("--a", "config_a", metavar="BIDDER/POLICY",
+              help="Configuration A (bidder ev|counting|counting-ev|win, policy standard|basic|greedy; "
+              "default ev/standard; Tarneeb: counting/team).")  # fmt: skip
+@click.option("--b", "config_b", metavar="BIDDER/POLICY",
+              help="Configuration B (default counting/standard; Tarneeb: counting/greedy).")  # fmt: skip
 @click.option("--matches", type=click.IntRange(1), default=20_000, show_default=True,
               help="Duplicate pairs: each deal sequence is played twice, seats swapped.")  # fmt: skip
-@variant_options
+@variant_options(games=True)
 @run_options
 @bidder_model_option
 @json_option
@@ -1535,14 +1622,23 @@ def duel(
     Every deal sequence is played twice with the partnerships' seats swapped, so the cards
     cancel out and what is left is the difference in bidding and play.
     """
-    from analyzer.games.t400 import matches as am
-
     show = (not as_json) if progress is None else progress
     start = time.perf_counter()
     with progress_bar("matches", 2 * matches, enabled=show) as update:
-        out = am.duel(
-            config_a, config_b, matches, seed, variant, cap, threads, scheduler, update, bidder_model
-        )
+        if variant.game == "tarneeb":
+            from analyzer.games.tarneeb import matches as tm
+
+            if bidder_model:
+                raise T400Error(
+                    "--bidder-model is the model of 400's EV bidder; Tarneeb's bots do not use it"
+                )
+            out = tm.duel(config_a or "counting/team", config_b or "counting/greedy", matches, seed, variant, cap,
+                          threads, scheduler, update)  # fmt: skip
+        else:
+            from analyzer.games.t400 import matches as am
+
+            out = am.duel(config_a or "ev/standard", config_b or "counting/standard", matches, seed, variant, cap,
+                          threads, scheduler, update, bidder_model)  # fmt: skip
     out["elapsed_s"] = time.perf_counter() - start
     if as_json:
         emit_json(out)
@@ -1555,7 +1651,8 @@ def duel(
                f"B {out['opponent_points_per_hand']:.3f} ± {out['opponent_points_per_hand_se']:.3f}; "
                f"A - B {out['margin_per_hand']:+.3f} ± {out['margin_per_hand_se']:.3f}")  # fmt: skip
     click.echo(f"Pairs won twice by A: {out['pairs_won_both']:,}; by B: {out['pairs_lost_both']:,}; "
-               f"matches stopped at the cap: {out['cap_hits']:,}")  # fmt: skip
+               f"matches stopped at the cap: {out['cap_hits']:,}"
+               + (f"; drawn: {out['draws']:,}" if out.get("game") == "tarneeb" else ""))  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------

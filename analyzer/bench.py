@@ -84,6 +84,23 @@ def _warm_matches() -> None:
     simulate_seat(4, ">=30", 64, 1)
 
 
+def _tarneeb_match_args():
+    from analyzer.games.tarneeb.matches import TarneebLineup
+
+    lineup = TarneebLineup.make("tarneeb")
+    return lineup.variant.kernel_rules(), lineup.lineup_array()
+
+
+def _warm_tarneeb() -> None:
+    from kernels.tarneeb import match as ktm
+
+    rows = ktm.play_matches(1, 0, 2, 1, *_tarneeb_match_args(), 10)
+    offsets = np.concatenate(
+        [[0], np.cumsum(rows[:, ktm.M_HANDS] + rows[:, ktm.M_PASSED] + rows[:, ktm.M_WORTHLESS])]
+    )
+    ktm.record_matches(1, 0, offsets.astype(np.int64), 1, *_tarneeb_match_args(), 10)
+
+
 def _warm_double_dummy() -> None:
     from analyzer.core.solve import card_scores, solve
 
@@ -97,6 +114,7 @@ WARM_UPS = {
     "bid": _warm_bid,
     "simulation": _warm_simulation,
     "matches": _warm_matches,
+    "tarneeb": _warm_tarneeb,
     "double_dummy": _warm_double_dummy,
 }
 
@@ -111,7 +129,7 @@ def warm_up(groups=None) -> float:
 
 #: Kernel groups by compiling process: groups that share callees (the trick loop, the bidders)
 #: compile in one process, one after the other, so that the shared code compiles once.
-PROCESSES = (("bid", "simulation"), ("matches",), ("double_dummy",))
+PROCESSES = (("bid", "simulation"), ("matches", "tarneeb"), ("double_dummy",))
 
 
 def _warm_each(groups) -> dict:
@@ -183,10 +201,13 @@ def _rate(make_run, work_of, seconds: float, repeats: int) -> dict:
 
 
 def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progress=None) -> dict:
-    """Measure deals/s and full hands/s (greedy and standard) on 1 thread and on all threads."""
+    """Measure deals/s, full hands/s (greedy and standard), complete 400 matches/s and complete
+    Tarneeb matches/s (preset tarneeb, counting bots, team play) on 1 thread and on all threads."""
     from kernels.t400 import match as km
+    from kernels.tarneeb import match as ktm
 
-    compile_s = warm_up(["simulation", "matches"])
+    compile_s = warm_up(["simulation", "matches", "tarneeb"])
+    tarneeb_args = _tarneeb_match_args()
     match_args = _match_args(Variant.preset("dananeer"))
     match_chunk = config.get().match_kernel_chunk
     variant = Variant.preset("dananeer")
@@ -204,13 +225,14 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
         "deals_per_s": {},
         "hands_per_s": {"greedy": {}, "standard": {}},
         "matches_per_s": {},
+        "tarneeb_matches_per_s": {},
         "repeats": repeats,
         "seconds_per_run": seconds,
         "chunk_size": CHUNK,
         "bidder": "ev",
     }
     runs = {}
-    steps = len(thread_counts) * 4 + (1 if cold else 0)
+    steps = len(thread_counts) * 5 + (1 if cold else 0)
     done = []
 
     def measure(threads, slot, key, make_run, work_of):
@@ -234,12 +256,16 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
             measure(threads, result["matches_per_s"], "matches",
                     lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, match_chunk, *match_args, 200),
                     lambda out, n: n * MATCHES_PER_UNIT)  # fmt: skip
+            measure(threads, result["tarneeb_matches_per_s"], "tarneeb",
+                    lambda n: lambda: ktm.play_matches(1, 0, n * MATCHES_PER_UNIT, match_chunk, *tarneeb_args, 200),
+                    lambda out, n: n * MATCHES_PER_UNIT)  # fmt: skip
     top = str(all_threads)
     result["speedup"] = {
         "deals": result["deals_per_s"][top] / result["deals_per_s"]["1"],
         "greedy": result["hands_per_s"]["greedy"][top] / result["hands_per_s"]["greedy"]["1"],
         "standard": result["hands_per_s"]["standard"][top] / result["hands_per_s"]["standard"]["1"],
         "matches": result["matches_per_s"][top] / result["matches_per_s"]["1"],
+        "tarneeb": result["tarneeb_matches_per_s"][top] / result["tarneeb_matches_per_s"]["1"],
     }
     result["runs"] = runs
     if cold:

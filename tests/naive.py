@@ -393,12 +393,14 @@ def compare_reference(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
 
 def duel_stats_reference(first: np.ndarray, swapped: np.ndarray) -> dict:
     """Duplicate-match figures for configuration A: in ``first`` A holds players 1+3, in
-    ``swapped`` players 2+4, on the same deals. A match stopped at the cap counts half."""
+    ``swapped`` players 2+4, on the same deals. A match stopped at the cap (winner -1) or drawn
+    (winner 2, Tarneeb) counts half."""
     w1 = first[:, km.M_WINNER]
     w2 = swapped[:, km.M_WINNER]
+    half = lambda w: (w < 0) | (w == 2)  # noqa: E731
     score = (
-        np.where(w1 == 0, 1.0, np.where(w1 < 0, 0.5, 0.0))
-        + np.where(w2 == 1, 1.0, np.where(w2 < 0, 0.5, 0.0))
+        np.where(w1 == 0, 1.0, np.where(half(w1), 0.5, 0.0))
+        + np.where(w2 == 1, 1.0, np.where(half(w2), 0.5, 0.0))
     ) / 2
     n = len(score)
     rate = float(score.mean())
@@ -428,6 +430,7 @@ def duel_stats_reference(first: np.ndarray, swapped: np.ndarray) -> dict:
         "pairs_won_both": int(both.sum()),
         "pairs_lost_both": int(neither.sum()),
         "cap_hits": int((w1 < 0).sum() + (w2 < 0).sum()),
+        "draws": int((w1 == 2).sum() + (w2 == 2).sum()),
     }
 
 

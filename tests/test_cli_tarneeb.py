@@ -89,3 +89,91 @@ def test_rules_table_for_each_preset():
     for preset in ("tarneeb-dananeer", "tarneeb", "egyptian"):
         r = run("rules", preset)
         assert r.exit_code == 0 and f"Variant: {preset}" in r.stdout and "Scoring:" in r.stdout
+
+
+# -- whole matches: simulate, variants, duel ---------------------------------------------------
+
+
+def test_simulate_tarneeb_json_and_files(tmp_path):
+    per_match, hands = tmp_path / "m.csv", tmp_path / "h.csv"
+    r = run("simulate", "--game", "tarneeb", "--matches", "300", "--seed", "2", "--json",
+            "--per-match", str(per_match), "--hands", str(hands))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["game"] == "tarneeb" and data["variant"] == "tarneeb" and data["matches"] == 300
+    assert data["bidders"] == ["counting"] * 4 and data["policies"] == ["team"] * 4
+    m = data["metrics"]
+    assert 0.5 < m["make rate"]["value"] < 1 and m["make rate"]["se"] > 0
+    assert 7 <= m["mean contract"]["value"] <= 13
+    assert abs(sum(data["contract_distribution"].values()) - 1) < 1e-9
+    assert (
+        data["first_team_win"]["ci95"][0] < data["first_team_win"]["rate"] < data["first_team_win"]["ci95"][1]
+    )
+    import pandas as pd
+
+    matches, deals = pd.read_csv(per_match), pd.read_csv(hands)
+    assert len(matches) == 300 and set(matches["winner"]) <= {"1+3", "2+4", "draw"}
+    assert len(deals) == (matches["hands"] + matches["redeals_passed"] + matches["redeals_worthless"]).sum()
+    played = deals[deals["redeal"].isna()]
+    assert (played[["tricks1", "tricks2", "tricks3", "tricks4"]].sum(axis=1) == 13).all()
+    assert played["trump"].isin(["S", "H", "D", "C"]).all() and played["contract"].between(7, 13).all()
+    # the same seed gives the same matches with one thread
+    again = run(
+        "simulate", "--game", "tarneeb", "--matches", "300", "--seed", "2", "--json", "--threads", "1"
+    )
+    assert {k: v for k, v in json.loads(again.stdout).items() if k != "elapsed_s"} == {
+        k: v for k, v in data.items() if k != "elapsed_s"
+    }
+
+
+def test_simulate_tarneeb_table_names_the_game():
+    r = run("simulate", "--variant", "egyptian", "--matches", "200", "--worthless-redeal")
+    assert r.exit_code == 0, r.output
+    assert "Tarneeb variant egyptian worthless-redeal=True: strain auction, target 41" in r.stdout
+    assert "re-deal: worthless hand" in r.stdout and "contract" in r.stdout
+
+
+def test_variants_tarneeb_compares_on_the_same_deals(tmp_path):
+    csv = tmp_path / "v.csv"
+    r = run("variants", "tarneeb", "tarneeb:all-pass=forced", "tarneeb:one-bid-each=yes,target=41", "--matches",
+            "400", "--csv", str(csv), "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["game"] == "tarneeb"
+    assert data["variants"] == ["tarneeb", "tarneeb all-pass=forced", "tarneeb target=41 one-bid-each=True"]
+    rows = {(c["metric"], c["variant"]): c for c in data["comparison"]}
+    assert rows[("re-deal: all passed", "tarneeb all-pass=forced")]["value"] == 0
+    assert rows[("dealer forced to bid", "tarneeb all-pass=forced")]["value"] > 0
+    assert rows[("hands per match", "tarneeb target=41 one-bid-each=True")]["diff"] > 0
+    assert csv.exists()
+
+
+def test_duel_tarneeb_team_play_beats_greedy():
+    r = run("duel", "--game", "tarneeb", "--matches", "1000", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["a"] == "counting/team" and data["b"] == "counting/greedy" and data["game"] == "tarneeb"
+    assert data["ci95"][0] > 0.5 and data["margin_per_hand"] > 0
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["variants", "tarneeb", "dananeer"], "must all be of one game"),
+        (["variants", "--game", "tarneeb", "dananeer"], "not a Tarneeb preset"),
+        (["variants", "tarneeb:kaboot=yes"], "unknown switch 'kaboot'"),
+        (["variants", "--game", "400", "egyptian"], "not a 400 preset"),
+        (["simulate", "--game", "tarneeb", "--bidder", "ev"], "unknown Tarneeb bidder 'ev'"),
+        (["simulate", "--game", "tarneeb", "--policy", "clever"], "unknown play policy 'clever'"),
+        (["simulate", "--game", "tarneeb", "--table-min", "12"], "--table-min is a switch of 400"),
+        (["duel", "--game", "tarneeb", "--a", "counting/x"], "unknown play policy 'x'"),
+        (
+            ["simulate", "--variant", "dananeer", "--trump-lead"],
+            "--trump-lead is a switch of classic Tarneeb",
+        ),
+    ],
+)
+def test_tarneeb_match_commands_bad_input(args, message):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: ") and message in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -14,6 +14,11 @@ class PresetSwitches:
 
     _KIND = "variant"
     _SWITCH = "variant switch"
+    #: The switches a ``NAME:switch=value,...`` spec may set: whole numbers, yes/no, and words
+    #: (each with its choices).
+    _SPEC_INTS: frozenset = frozenset()
+    _SPEC_BOOLS: frozenset = frozenset()
+    _SPEC_WORDS: dict = {}
 
     @classmethod
     def _presets(cls) -> dict:
@@ -52,3 +57,39 @@ class PresetSwitches:
             if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
         ]
         return " ".join([self.name, *diff])
+
+    @classmethod
+    def parse_spec(cls, text: str):
+        """A variant from ``NAME[:switch=value,...]`` (switch names with dashes; yes/no for the
+        switches that are on or off)."""
+        name, _, rest = str(text).strip().partition(":")
+        variant = cls.preset(name)
+        changes = {}
+        for item in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, value = item.partition("=")
+            field_name = key.strip().lower().replace("-", "_")
+            value = value.strip().lower()
+            if not eq or not value:
+                raise T400Error(f"variant {text!r}: {item!r} is not switch=value")
+            if field_name in cls._SPEC_INTS:
+                try:
+                    changes[field_name] = int(value)
+                except ValueError:
+                    raise T400Error(
+                        f"variant {text!r}: {key.strip()} needs a whole number, not {value!r}"
+                    ) from None
+            elif field_name in cls._SPEC_BOOLS:
+                if value not in _TRUE | _FALSE:
+                    raise T400Error(f"variant {text!r}: {key.strip()} needs yes or no, not {value!r}")
+                changes[field_name] = value in _TRUE
+            elif field_name in cls._SPEC_WORDS:
+                changes[field_name] = value
+            else:
+                known = ", ".join(
+                    k.replace("_", "-") for k in [*cls._SPEC_INTS, *cls._SPEC_BOOLS, *cls._SPEC_WORDS]
+                )
+                raise T400Error(f"variant {text!r}: unknown switch {key.strip()!r} (expected one of {known})")
+        return variant.with_(**changes)
+
+
+_TRUE, _FALSE = {"yes", "true", "on", "1"}, {"no", "false", "off", "0"}

@@ -23,8 +23,8 @@ import pandas as pd
 
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.jobs import Checkpoint, Job, run_jobs
 from analyzer.core.policies import policy_id
+from analyzer.core.runs import MAX_MATCHES, MatchRun, blocks_of, check_matches, run_matches  # noqa: F401
 from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.seats import TEAM_LABELS
 from analyzer.core.stats import Z95, RatioSums, cross_sums, percentiles_of_counts, wilson
@@ -38,8 +38,6 @@ from kernels.t400 import rules as kt
 #: Rounds (dead hands included) after which an unfinished match is stopped.
 DEFAULT_CAP = 200
 MAX_CAP = 10_000
-#: Matches in one run: about a day at ~1e5 matches/s, and the most whose rows fit in memory.
-MAX_MATCHES = 10**9
 
 TEAMS = TEAM_LABELS
 
@@ -83,6 +81,12 @@ class Lineup:
             out["bidder_model"] = self.bidder_model
         return out
 
+    def play_block(
+        self, seed: int, first: int, count: int, record: bool = False, threads: int | None = None
+    ) -> dict:
+        """Matches ``first .. first + count - 1`` of the run seeded ``seed`` (see :func:`run_block`)."""
+        return run_block(seed, first, count, self, record, threads)
+
     def kernel_args(self) -> tuple:
         """(rules, lineup, bot): what the match kernels take besides the run and the cap."""
         return (
@@ -90,38 +94,6 @@ class Lineup:
             lineup_array(list(self.bidders), list(self.policies)),
             bot_array(self.variant, self.bidder_model),
         )
-
-
-def _per_player(value, convert, what: str) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        value = [value] * 4
-    if len(value) != 4:
-        raise T400Error(f"{what}: expected one value or four (one per player), got {len(value)}")
-    out = []
-    for v in value:
-        convert(v)
-        out.append(str(v).strip().lower())
-    return out
-
-
-def check_matches(matches) -> int:
-    if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 1:
-        raise T400Error(f"matches {matches!r}: expected a positive whole number")
-    if matches > MAX_MATCHES:
-        raise T400Error(
-            f"matches {matches:,}: more than a day's work on this kind of machine (at most {MAX_MATCHES:,} a run)"
-        )
-    return int(matches)
-
-
-def blocks_of(matches: int) -> list[tuple[int, int]]:
-    """``(first match, count)`` of each block of a run of ``matches``."""
-    block = config.get().match_block
-    return [(first, min(block, matches - first)) for first in range(0, matches, block)]
-
-
-# ---------------------------------------------------------------------------------------------
-# One block: what a local loop or a Dask worker runs
 
 
 def run_block(
@@ -141,93 +113,16 @@ def run_block(
     return out
 
 
-@dataclass(frozen=True)
-class MatchBlock:
-    """A block of matches of one lineup, as a job's task (picklable for Dask)."""
-
-    seed: int
-    first: int
-    count: int
-    lineup: Lineup
-    record: bool = False
-
-    def __call__(self, threads: int | None = None) -> dict:
-        return run_block(self.seed, self.first, self.count, self.lineup, self.record, threads)
-
-
-@dataclass
-class MatchRun:
-    """What :func:`run_matches` returns: per lineup, ``{"rows": ...}`` (with ``record`` also
-    ``"rounds"`` and ``"hands"``), and the checkpoint that kept the finished blocks."""
-
-    results: list[dict]
-    checkpoint: Checkpoint | None
-
-    def done(self) -> None:
-        """Drop the checkpoint once the caller has written its outputs."""
-        if self.checkpoint is not None:
-            self.checkpoint.remove()
-
-
-def run_matches(
-    lineups: Sequence[Lineup],
-    matches: int,
-    seed: int = 0,
-    record: bool = False,
-    threads: int | None = None,
-    scheduler=None,
-    keep: str | None = None,
-    resume: bool = False,
-    command: str = "matches",
-    progress: Callable[[int, int], None] | None = None,
-    on_block: Callable[[int, list[dict]], None] | None = None,
-) -> MatchRun:
-    """The same ``matches`` (seed ``seed``) under each lineup, locally or on Dask.
-
-    With ``on_block``, each block of matches is handed over as soon as it is finished for every
-    lineup, in match order, as ``on_block(first match, [result per lineup])`` (a result is
-    ``{"rows": ...}``, with ``record`` also ``"rounds"`` and ``"hands"``), and nothing is kept:
-    memory stays flat however many matches. Without it the results are collected in
-    ``MatchRun.results`` (one dict per lineup). With ``keep`` (a path), finished blocks are kept
-    in ``keep + ".parts"`` as they finish, so that Ctrl-C (:class:`analyzer.Interrupted`) loses
-    nothing and ``resume=True`` with the same settings picks up where the run stopped.
-    """
-    check_seed(seed)
-    n = check_matches(matches)
-    k = len(lineups)
-    settings = {"command": command, "seed": seed, "matches": n, "record": record,
-                "lineups": [lu.settings() for lu in lineups]}  # fmt: skip
-    if resume and not keep:
-        raise T400Error("resume needs a place to keep finished work (an output file)")
-    checkpoint = Checkpoint(keep + ".parts", settings, resume) if keep else None
-    # block by block, every lineup's part of a block next to the others (a block is complete
-    # as soon as its k jobs are)
-    jobs = [
-        Job(f"{i}-{first}", MatchBlock(seed, first, count, lineup, record), count)
-        for first, count in blocks_of(n)
-        for i, lineup in enumerate(lineups)
-    ]
-    collected: list[list[dict]] = [[] for _ in lineups]
-    pending: list[dict] = []
-
-    def consume(job: Job, result: dict) -> None:
-        pending.append(result)
-        if len(pending) == k:
-            block = list(pending)
-            pending.clear()
-            if on_block is None:
-                for i, part in enumerate(block):
-                    collected[i].append(part)
-            else:
-                on_block(job.task.first, block)
-
-    run_jobs(jobs, threads, scheduler, checkpoint, progress, consume=consume)
-    results = []
-    if on_block is None:
-        for parts in collected:
-            merged = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-            results.append(merged)
-    return MatchRun(results, checkpoint)
+def _per_player(value, convert, what: str) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        value = [value] * 4
+    if len(value) != 4:
+        raise T400Error(f"{what}: expected one value or four (one per player), got {len(value)}")
+    out = []
+    for v in value:
+        convert(v)
+        out.append(str(v).strip().lower())
+    return out
 
 
 def simulate_summary(
@@ -546,8 +441,10 @@ def summarize_matches(matches: pd.DataFrame | np.ndarray) -> dict:
 class CompareStats:
     """Side-by-side metrics of runs on the same matches, as mergeable sums (see :func:`compare`)."""
 
-    def __init__(self, labels: Sequence[str]):
+    def __init__(self, labels: Sequence[str], metric_parts: Callable = None):
+        """``metric_parts(rows)``: the metrics of a block of match rows (default: 400's)."""
         self.labels = list(labels)
+        self.metric_parts = metric_parts or _metric_parts
         self.runs: dict[str, RatioSums] = {}
         self.cross: dict[str, np.ndarray] = {}
         self.names: list[str] = []
@@ -557,7 +454,7 @@ class CompareStats:
         """Add the same block of matches of every run."""
         stacked = {}
         for label in self.labels:
-            parts = _metric_parts(np.asarray(rows_by_label[label]))
+            parts = self.metric_parts(np.asarray(rows_by_label[label]))
             if not self.names:
                 self.names = list(parts)
                 self.kinds = [kind for _, _, kind in parts.values()]
@@ -591,6 +488,11 @@ class CompareStats:
         return pd.DataFrame.from_records(records)
 
 
+def compare_stats(labels: Sequence[str]) -> CompareStats:
+    """Side-by-side 400 metrics of runs on the same matches (``t400 variants``)."""
+    return CompareStats(labels)
+
+
 def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
     """Side-by-side metrics of runs on the same matches (common random numbers).
 
@@ -607,25 +509,34 @@ class DuelStats:
         self.n = 0
         self.score = np.zeros(2)
         self.points = RatioSums(3)
-        self.both = self.neither = self.caps = 0
+        self.both = self.neither = self.caps = self.draws = 0
 
     def add(self, first: np.ndarray, swapped: np.ndarray) -> DuelStats:
-        w1 = first[:, km.M_WINNER]
-        w2 = swapped[:, km.M_WINNER]
-        score = (
-            np.where(w1 == 0, 1.0, np.where(w1 < 0, 0.5, 0.0))
-            + np.where(w2 == 1, 1.0, np.where(w2 < 0, 0.5, 0.0))
-        ) / 2
-        self.score += [score.sum(), (score * score).sum()]
+        """Add 400 match rows: ``first`` with A on players 1+3, ``swapped`` with A on 2+4."""
         s1 = first[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
         s2 = swapped[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
-        a_points = s1[:, 0] + s1[:, 2] + s2[:, 1] + s2[:, 3]
-        b_points = s1[:, 1] + s1[:, 3] + s2[:, 0] + s2[:, 2]
-        hands = (first[:, km.M_HANDS] + swapped[:, km.M_HANDS]).astype(np.float64)
+        return self.add_teams(
+            first[:, km.M_WINNER], swapped[:, km.M_WINNER], s1[:, [0, 2]].sum(1), s1[:, [1, 3]].sum(1),
+            s2[:, [0, 2]].sum(1), s2[:, [1, 3]].sum(1), first[:, km.M_HANDS] + swapped[:, km.M_HANDS],
+        )  # fmt: skip
+
+    def add_teams(self, w1, w2, odd1, even1, odd2, even2, hands) -> DuelStats:
+        """Add pairs of matches of any game: the winning team of each (0 players 1+3, 1 players
+        2+4, anything else a draw or a match stopped at the cap, counted half), each team's
+        points in both matches, and the hands the pair played."""
+        score = (
+            np.where(w1 == 0, 1.0, np.where(w1 == 1, 0.0, 0.5))
+            + np.where(w2 == 1, 1.0, np.where(w2 == 0, 0.0, 0.5))
+        ) / 2
+        self.score += [score.sum(), (score * score).sum()]
+        a_points = np.asarray(odd1, np.float64) + np.asarray(even2, np.float64)
+        b_points = np.asarray(even1, np.float64) + np.asarray(odd2, np.float64)
+        hands = np.asarray(hands, np.float64)
         self.points.add(np.stack([a_points, b_points, a_points - b_points]), np.stack([hands] * 3))
         self.both += int(((w1 == 0) & (w2 == 1)).sum())
         self.neither += int(((w1 == 1) & (w2 == 0)).sum())
         self.caps += int((w1 < 0).sum() + (w2 < 0).sum())
+        self.draws += int((w1 > 1).sum() + (w2 > 1).sum())
         self.n += len(score)
         return self
 
@@ -649,6 +560,7 @@ class DuelStats:
             "pairs_won_both": self.both,
             "pairs_lost_both": self.neither,
             "cap_hits": self.caps,
+            "draws": self.draws,
         }
 
 

@@ -93,8 +93,12 @@ class Variant(PresetSwitches):
     score_table: str = "common"
     tie_break: str = "leader-then-total"
     redeal: str = "same"
-    #: Room for other games of the family (classic Tarneeb's team auction); only "400" is built.
+    #: The game ("400"; classic Tarneeb's rule sets are :class:`analyzer.games.tarneeb.rules.TarneebVariant`).
     game: str = field(default="400")
+
+    _SPEC_INTS = frozenset({"target", "table_min"})
+    _SPEC_BOOLS = frozenset({"table_min_rises", "min_bid_rises"})
+    _SPEC_WORDS = {"score_table": SCORE_TABLES, "tie_break": TIE_BREAKS, "redeal": REDEALS}
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -234,12 +238,6 @@ def as_variant(value: Variant | str | None = None, **switches) -> Variant:
     return variant.with_(**switches) if switches else variant
 
 
-_SPEC_INTS = {"target", "table_min"}
-_SPEC_BOOLS = {"table_min_rises", "min_bid_rises"}
-_SPEC_WORDS = {"score_table": SCORE_TABLES, "tie_break": TIE_BREAKS, "redeal": REDEALS}
-_TRUE, _FALSE = {"yes", "true", "on", "1"}, {"no", "false", "off", "0"}
-
-
 def parse_variant_spec(text: str) -> Variant:
     """A variant from ``NAME[:switch=value,...]``, e.g. ``qahwa:target=31,score-table=classic``.
 
@@ -249,32 +247,7 @@ def parse_variant_spec(text: str) -> Variant:
     >>> parse_variant_spec("qahwa:target=31,min-bid-rises=no").label
     'qahwa target=31 min-bid-rises=False'
     """
-    name, _, rest = str(text).strip().partition(":")
-    variant = Variant.preset(name)
-    changes = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        field_name = key.strip().lower().replace("-", "_")
-        value = value.strip().lower()
-        if not eq or not value:
-            raise T400Error(f"variant {text!r}: {item!r} is not switch=value")
-        if field_name in _SPEC_INTS:
-            try:
-                changes[field_name] = int(value)
-            except ValueError:
-                raise T400Error(
-                    f"variant {text!r}: {key.strip()} needs a whole number, not {value!r}"
-                ) from None
-        elif field_name in _SPEC_BOOLS:
-            if value not in _TRUE | _FALSE:
-                raise T400Error(f"variant {text!r}: {key.strip()} needs yes or no, not {value!r}")
-            changes[field_name] = value in _TRUE
-        elif field_name in _SPEC_WORDS:
-            changes[field_name] = value
-        else:
-            known = ", ".join(k.replace("_", "-") for k in [*_SPEC_INTS, *_SPEC_BOOLS, *_SPEC_WORDS])
-            raise T400Error(f"variant {text!r}: unknown switch {key.strip()!r} (expected one of {known})")
-    return variant.with_(**changes)
+    return Variant.parse_spec(text)
 
 
 # ---------------------------------------------------------------------------------------------

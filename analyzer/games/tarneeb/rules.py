@@ -55,6 +55,10 @@ OPEN_POINTS = {
     "declaring team's result (made or failed) by 2; the defenders' score is not doubled (the text "
     "names only the declarer's team).",
     "egyptian-levels": "Egyptian bids run 7..13 like the classic game (the seed gives no other range).",
+    "dealer": "The deal passes to the next player after every played hand; a re-deal (four passes, "
+    "or a worthless hand) keeps the dealer (seed 004: 're-deal with the same dealer').",
+    "worthless-bots": "With worthless-redeal on, a bot holding a worthless hand always asks for the "
+    "new deal (the simulations count these re-deals apart from the all-pass ones).",
     "match-draw": "Seed 003: once a team reaches the target after a hand, the higher total wins and "
     "equal totals are a draw. Seed 004: the first team to reach it wins; both in one hand: the "
     "higher total, a tie plays another hand (match_end = draw | play-on).",
@@ -90,6 +94,10 @@ class TarneebVariant(PresetSwitches):
 
     _KIND = "Tarneeb variant"
     _SWITCH = "Tarneeb switch"
+    _SPEC_INTS = frozenset({"target"})
+    _SPEC_BOOLS = frozenset({"passed_out", "one_bid_each", "no_trump", "trump_lead", "worthless_redeal"})
+    _SPEC_WORDS = {"auction": AUCTIONS, "all_pass": ALL_PASS, "failed_13_defenders": FAILED_13_DEFENDERS,
+                   "match_end": MATCH_ENDS}  # fmt: skip
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:

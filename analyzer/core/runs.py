@@ -1,0 +1,133 @@
+"""Runs of whole matches for any game: seeded blocks, locally or on Dask, with checkpoints.
+
+A run is ``(seed, matches)`` under one or more lineups. A lineup is a game's frozen settings
+object with ``settings()`` (a dict, for checkpoints) and ``play_block(seed, first, count,
+record, threads)`` (its match kernel on matches ``first .. first + count - 1``, returning
+``{"rows": ...}`` and with ``record`` also ``"rounds"`` and ``"hands"``). Match ``i`` draws its
+deals from the random stream ``(seed, i)``, so a result depends only on the seed and the
+settings (never on threads, blocks or workers), and lineups run with the same seed see the same
+deals (common random numbers). Work is cut into blocks of ``config.match_block`` matches: the
+unit of progress, of a Dask task and of a checkpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from analyzer import config
+from analyzer.core.errors import T400Error
+from analyzer.core.jobs import Checkpoint, Job, run_jobs
+from analyzer.core.runtime import check_seed
+
+#: Matches in one run: about a day at ~1e5 matches/s, and the most whose rows fit in memory.
+MAX_MATCHES = 10**9
+
+
+def check_matches(matches) -> int:
+    if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 1:
+        raise T400Error(f"matches {matches!r}: expected a positive whole number")
+    if matches > MAX_MATCHES:
+        raise T400Error(
+            f"matches {matches:,}: more than a day's work on this kind of machine (at most {MAX_MATCHES:,} a run)"
+        )
+    return int(matches)
+
+
+def blocks_of(matches: int) -> list[tuple[int, int]]:
+    """``(first match, count)`` of each block of a run of ``matches``."""
+    block = config.get().match_block
+    return [(first, min(block, matches - first)) for first in range(0, matches, block)]
+
+
+@dataclass(frozen=True)
+class MatchBlock:
+    """A block of matches of one lineup, as a job's task (picklable for Dask); the lineup's
+    ``play_block`` runs its game's match kernel."""
+
+    seed: int
+    first: int
+    count: int
+    lineup: Any
+    record: bool = False
+
+    def __call__(self, threads: int | None = None) -> dict:
+        return self.lineup.play_block(self.seed, self.first, self.count, self.record, threads)
+
+
+@dataclass
+class MatchRun:
+    """What :func:`run_matches` returns: per lineup, ``{"rows": ...}`` (with ``record`` also
+    ``"rounds"`` and ``"hands"``), and the checkpoint that kept the finished blocks."""
+
+    results: list[dict]
+    checkpoint: Checkpoint | None
+
+    def done(self) -> None:
+        """Drop the checkpoint once the caller has written its outputs."""
+        if self.checkpoint is not None:
+            self.checkpoint.remove()
+
+
+def run_matches(
+    lineups: Sequence[Any],
+    matches: int,
+    seed: int = 0,
+    record: bool = False,
+    threads: int | None = None,
+    scheduler=None,
+    keep: str | None = None,
+    resume: bool = False,
+    command: str = "matches",
+    progress: Callable[[int, int], None] | None = None,
+    on_block: Callable[[int, list[dict]], None] | None = None,
+) -> MatchRun:
+    """The same ``matches`` (seed ``seed``) under each lineup, locally or on Dask.
+
+    With ``on_block``, each block of matches is handed over as soon as it is finished for every
+    lineup, in match order, as ``on_block(first match, [result per lineup])`` (a result is
+    ``{"rows": ...}``, with ``record`` also ``"rounds"`` and ``"hands"``), and nothing is kept:
+    memory stays flat however many matches. Without it the results are collected in
+    ``MatchRun.results`` (one dict per lineup). With ``keep`` (a path), finished blocks are kept
+    in ``keep + ".parts"`` as they finish, so that Ctrl-C (:class:`analyzer.Interrupted`) loses
+    nothing and ``resume=True`` with the same settings picks up where the run stopped.
+    """
+    check_seed(seed)
+    n = check_matches(matches)
+    k = len(lineups)
+    settings = {"command": command, "seed": seed, "matches": n, "record": record,
+                "lineups": [lu.settings() for lu in lineups]}  # fmt: skip
+    if resume and not keep:
+        raise T400Error("resume needs a place to keep finished work (an output file)")
+    checkpoint = Checkpoint(keep + ".parts", settings, resume) if keep else None
+    # block by block, every lineup's part of a block next to the others (a block is complete
+    # as soon as its k jobs are)
+    jobs = [
+        Job(f"{i}-{first}", MatchBlock(seed, first, count, lineup, record), count)
+        for first, count in blocks_of(n)
+        for i, lineup in enumerate(lineups)
+    ]
+    collected: list[list[dict]] = [[] for _ in lineups]
+    pending: list[dict] = []
+
+    def consume(job: Job, result: dict) -> None:
+        pending.append(result)
+        if len(pending) == k:
+            block = list(pending)
+            pending.clear()
+            if on_block is None:
+                for i, part in enumerate(block):
+                    collected[i].append(part)
+            else:
+                on_block(job.task.first, block)
+
+    run_jobs(jobs, threads, scheduler, checkpoint, progress, consume=consume)
+    results = []
+    if on_block is None:
+        for parts in collected:
+            merged = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+            results.append(merged)
+    return MatchRun(results, checkpoint)
