@@ -1105,12 +1105,18 @@ def compile_kernels(as_json):
     type=click.Path(dir_okay=False),
     help="Where to write the model (default: the package's data file).",
 )
+@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
+              help="Whose EV bidder: 400's, or classic Tarneeb's (analyzer/data/tarneeb_bidder.npz).")  # fmt: skip
 @json_option
-def fit_bidder(deals, iterations, seed, threads, out_path, as_json):
-    """Regenerate the EV bidder's trick model from rollouts (analyzer/data/bidder_model.npz)."""
+def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
+    """Regenerate the EV bidder's trick model from rollouts (analyzer/data/bidder_model.npz, or
+    with --game tarneeb analyzer/data/tarneeb_bidder.npz)."""
     from importlib import resources
 
-    from analyzer.games.t400.bidder import MODEL_FILE, fit_model
+    if game == "tarneeb":
+        from analyzer.games.tarneeb.bidders import MODEL_FILE, fit_model
+    else:
+        from analyzer.games.t400.bidder import MODEL_FILE, fit_model
 
     if out_path:
         _outputs(out=out_path)

@@ -85,10 +85,10 @@ def _warm_matches() -> None:
 
 
 def _tarneeb_match_args():
-    from analyzer.games.tarneeb.matches import TarneebLineup
+    from analyzer.games.tarneeb.matches import TarneebLineup, bidder_array
 
     lineup = TarneebLineup.make("tarneeb")
-    return lineup.variant.kernel_rules(), lineup.lineup_array()
+    return lineup.variant.kernel_rules(), lineup.lineup_array(), bidder_array(lineup.bidders)
 
 
 def _warm_tarneeb() -> None:

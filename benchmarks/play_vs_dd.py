@@ -94,7 +94,8 @@ def live_deals(n: int, seed: int, rules, bot, min_bid: int = 0):
 class Position:
     """The public state of a hand being played, kept card by card."""
 
-    def __init__(self, hands, bids, leader=0):
+    def __init__(self, hands, bids, leader=0, trump=TRUMP):
+        self.trump = trump
         self.hands = [int(h) for h in hands]
         self.bids = [int(b) for b in bids]
         self.taken = [0, 0, 0, 0]
@@ -112,7 +113,7 @@ class Position:
         pos = 0
         for k in range(1, len(self.trick)):
             c, b = self.trick[k], self.trick[pos]
-            if (c >> 4 == b >> 4 and c > b) or (c >> 4 == TRUMP and b >> 4 != TRUMP):
+            if (c >> 4 == b >> 4 and c > b) or (c >> 4 == self.trump and b >> 4 != self.trump):
                 pos = k
         return self.trick[pos], pos
 
@@ -123,7 +124,7 @@ class Position:
         bids = sum(b << (8 * s) for s, b in enumerate(self.bids))
         taken = sum(t << (8 * s) for s, t in enumerate(self.taken))
         return int(kp.choose_card(policy, seat, np.uint64(self.hands[seat]), np.uint64(self.played), self.voids,
-                                  bids, taken, self.leader, len(self.trick), led, best, best_pos, TRUMP))  # fmt: skip
+                                  bids, taken, self.leader, len(self.trick), led, best, best_pos, self.trump))  # fmt: skip
 
     def kind(self, card: int) -> str:
         if not self.trick:
@@ -131,7 +132,7 @@ class Position:
         led = self.trick[0] >> 4
         if card >> 4 == led:
             return "follow"
-        return "ruff" if card >> 4 == TRUMP else "discard"
+        return "ruff" if card >> 4 == self.trump else "discard"
 
     def legal(self) -> list[int]:
         hand = self.hands[self.mover]
@@ -161,7 +162,7 @@ class Position:
         for k, c in enumerate(self.trick):
             hands[(self.leader + k) % 4] |= 1 << c
         d = EpDeal(pbn(hands))
-        d.trump = Denom.hearts
+        d.trump = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt)[self.trump]
         d.first = Player(self.leader)
         for c in self.trick:
             d.play(ep_card(c))

@@ -50,3 +50,14 @@ def test_play_fingerprint_hashes_what_each_policy_does():
         != play_fingerprint(("standard", "greedy", "basic"))
     )
     assert "team" not in FINGERPRINTED  # Tarneeb's policy is not part of the 400 data's inputs
+
+
+def test_shipped_tarneeb_bidder_model_was_fitted_on_todays_team_play():
+    from analyzer.games.tarneeb.bidders import MODEL_POLICIES
+    from analyzer.games.tarneeb.bidders import load_model as load_tarneeb_model
+
+    meta = load_tarneeb_model().meta
+    assert meta.get("play_fingerprint") == play_fingerprint(MODEL_POLICIES), (
+        "team play changed since the shipped Tarneeb bidder model was fitted: regenerate it with "
+        f"`{meta['command']}`"
+    )

@@ -11,7 +11,7 @@ from test_tarneeb_kernels import VARIANTS
 import naive
 from analyzer.core.notation import Hand
 from analyzer.core.strains import Strain
-from analyzer.games.tarneeb.bidders import counting_call, trump_suit
+from analyzer.games.tarneeb.bidders import best_strain, counting_call, ev_call, load_model, trump_suit
 from analyzer.games.tarneeb.rules import Auction, TarneebVariant, is_worthless, match_result, settle_hand
 from kernels.policies import play as kp
 from kernels.policies.team import TRUMP_LEAD_BIT
@@ -72,7 +72,7 @@ def test_a_forced_trump_lead_is_a_trump():
     r = random.Random(5)
     deals = np.array([random_deal(r) for _ in range(300)], dtype=np.uint64)
     out = np.zeros((300, kh.R_SIZE), dtype=np.int64)
-    kh.hands_outcomes(rules, deals, np.zeros(4, np.int64), np.full(4, kp.TEAM, np.int64), out)
+    kh.hands_outcomes(rules, deals, np.zeros(4, np.int64), np.full(4, kp.TEAM, np.int64), out, MODEL.array)
     for deal, res in zip(deals, out):
         if res[kh.R_REDEAL]:
             continue
@@ -85,10 +85,14 @@ def test_a_forced_trump_lead_is_a_trump():
         assert (record[0] >> 4 == trump) == bool(holds_trump)
 
 
-def reference_hand(variant: TarneebVariant, bits: list[int]) -> dict:
-    """One hand by the Python rules and the counting bot; the play by the kernel's trick loop
+MODEL = load_model()
+
+
+def reference_hand(variant: TarneebVariant, bits: list[int], bidder: str = "counting") -> dict:
+    """One hand by the Python rules and the Python bots; the play by the kernel's trick loop
     with the bytes of :func:`side_bytes` (the play itself is checked card by card above)."""
     hands = [Hand(b) for b in bits]
+    call = counting_call if bidder == "counting" else (lambda auction, hand: ev_call(auction, hand, MODEL))
     if variant.worthless_redeal and any(is_worthless(h) for h in hands):
         return {"redeal": kh.REDEAL_WORTHLESS}
     auction = Auction(variant)
@@ -96,12 +100,17 @@ def reference_hand(variant: TarneebVariant, bits: list[int]) -> dict:
     while not auction.over:
         seat = auction.seat
         forced = forced or auction.must_bid(seat)
-        auction.call(counting_call(auction, hands[seat - 1]))
+        auction.call(call(auction, hands[seat - 1]))
     if auction.redeal:
         return {"redeal": kh.REDEAL_PASSED, "forced": forced, "calls": len(auction.calls)}
     contract = auction.contract
     declarer = contract.declarer - 1
-    strain = contract.strain if contract.strain is not None else Strain(int(trump_suit(hands[declarer])))
+    if contract.strain is not None:
+        strain = contract.strain
+    elif bidder == "counting":
+        strain = Strain(int(trump_suit(hands[declarer])))
+    else:
+        strain = best_strain(MODEL, variant, hands[declarer], contract.bid)[0]
     bids = side_bytes(contract.bid, declarer, variant.trump_lead)
     tricks = np.zeros(4, dtype=np.int64)
     kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), declarer, np.full(4, kp.TEAM, np.int64),
@@ -126,16 +135,17 @@ def kernel_hand(res: np.ndarray) -> dict:
                   "taken": res[kh.R_TAKEN : kh.R_TAKEN + 4].tolist()}  # fmt: skip
 
 
+@pytest.mark.parametrize("bidder", ["counting", "ev"])
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.label)
-def test_hand_kernel_agrees_with_the_python_rules_deal_by_deal(variant):
+def test_hand_kernel_agrees_with_the_python_rules_deal_by_deal(variant, bidder):
     r = random.Random(hash(variant.label) & 0xFFFF)
-    deals = [random_deal(r) for _ in range(150)]
+    deals = [random_deal(r) for _ in range(150 if bidder == "counting" else 60)]
     out = np.zeros((len(deals), kh.R_SIZE), dtype=np.int64)
-    kh.hands_outcomes(variant.kernel_rules(), np.array(deals, dtype=np.uint64), np.zeros(4, np.int64),
-                      np.full(4, kp.TEAM, np.int64), out)  # fmt: skip
+    kh.hands_outcomes(variant.kernel_rules(), np.array(deals, dtype=np.uint64), np.full(4, kh.BIDDER_NAMES.index(bidder)),
+                      np.full(4, kp.TEAM, np.int64), out, MODEL.array)  # fmt: skip
     kinds = set()
     for bits, res in zip(deals, out):
-        expected = reference_hand(variant, bits)
+        expected = reference_hand(variant, bits, bidder)
         assert kernel_hand(res) == expected, (variant.label, bits)
         kinds.add(expected["redeal"])
     assert kh.PLAYED in kinds
@@ -153,11 +163,11 @@ def lineup(bidder=kh.COUNTING, policy=kp.TEAM) -> np.ndarray:
 )  # fmt: skip
 def test_matches_replay_round_by_round_by_the_python_rules(variant):
     rules, cap = variant.kernel_rules(), 300
-    rows = km.play_matches(3, 0, 60, 8, rules, lineup(), cap)
+    rows = km.play_matches(3, 0, 60, 8, rules, lineup(), MODEL.array, cap)
     offsets = np.concatenate(
         [[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS])]
     )
-    rounds, deals = km.record_matches(3, 0, offsets.astype(np.int64), 8, rules, lineup(), cap)
+    rounds, deals = km.record_matches(3, 0, offsets.astype(np.int64), 8, rules, lineup(), MODEL.array, cap)
     for m, row in enumerate(rows):
         scores = [0, 0]  # by player team: players 1+3, players 2+4
         dealer, made, contracts = 3, 0, 0
@@ -186,3 +196,85 @@ def test_matches_replay_round_by_round_by_the_python_rules(variant):
         assert [row[km.M_SCORE], row[km.M_SCORE + 1]] == scores
         assert row[km.M_HANDS] == contracts and row[km.M_MADE : km.M_MADE + 7].sum() == made
     assert (rows[:, km.M_WINNER] >= 0).all(), "every match finished within the cap"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.label)
+def test_ev_bidder_twin_agrees_call_by_call(variant):
+    from analyzer.games.tarneeb.rules import Auction as PyAuction
+    from kernels.tarneeb import bidder as kb
+    from kernels.tarneeb import rules as kr
+
+    rules = variant.kernel_rules()
+    r = random.Random(hash(variant.label) & 0xFFF)
+    states, hands, expected = [], [], []
+    for _ in range(250):
+        auction = PyAuction(variant)
+        state = np.zeros(kr.ST_SIZE, dtype=np.int64)
+        kr.auction_start(state)
+        for _ in range(r.randint(0, 5)):
+            legal = auction.legal_calls()
+            if auction.over or not legal:
+                break
+            c = r.choice(legal)
+            auction.call(c)
+            kr.auction_step(rules, state, c.code)
+        if auction.over:
+            continue
+        hand = Hand(random_deal(r)[0])
+        states.append(state)
+        hands.append(hand.bits)
+        expected.append(ev_call(auction, hand, MODEL).code)
+    out = np.zeros(len(hands), dtype=np.int64)
+    kb.ev_calls(rules, np.array(states), np.array(hands, dtype=np.uint64), MODEL.array, out)
+    assert out.tolist() == expected
+    assert kr.PASS in expected and any(c >= 8 * 8 for c in expected)
+
+
+def test_ev_features_twin():
+    from analyzer.games.tarneeb.bidders import features
+    from kernels.tarneeb import bidder as kb
+
+    r = random.Random(9)
+    rows = [
+        (Hand(random_deal(r)[0]), r.randrange(5), r.choice([0, 7, 8, 11]), r.choice([0, 7, 9]))
+        for _ in range(400)
+    ]
+    out = np.zeros((len(rows), kb.N_FEATURES))
+    kb.feature_rows(np.array([h.bits for h, *_ in rows], dtype=np.uint64), np.array([s for _, s, _, _ in rows]),
+                    np.array([p for *_, p, _ in rows]), np.array([o for *_, o in rows]), out)  # fmt: skip
+    for (hand, strain, p, o), got in zip(rows, out):
+        assert got.tolist() == features(hand, Strain(strain), p, o)
+
+
+def test_ev_bidder_sanity():
+    """What a player would check: a long strong suit bids and names that suit (the regression's
+    distribution is not sure of 13 tricks even with 13 trumps, so it opens low); a hand without
+    honours passes; with partner's 8 standing and a weak hand, it does not overcall partner."""
+    from analyzer.core.notation import parse_hand
+
+    v = TarneebVariant.preset("tarneeb")
+    for text, suit in (("AKQJT98765432.-.-.-", Strain.SPADES), ("A5.AKQJ9843.K3.2", Strain.HEARTS)):
+        hand = parse_hand(text)
+        call = ev_call(Auction(v), hand, MODEL)
+        assert call.kind == "bid", text
+        assert best_strain(MODEL, v, hand, call.level)[0] is suit
+    eg = ev_call(Auction(TarneebVariant.preset("egyptian")), parse_hand("A5.AKQJ9843.K3.2"), MODEL)
+    assert eg.kind == "bid" and eg.strain is Strain.HEARTS
+    weak = parse_hand("T98.9876.8765.32")
+    assert ev_call(Auction(v), weak, MODEL).kind == "pass"
+    assert ev_call(Auction(v, ["8", "pass"]), parse_hand("T98.9876.8765.32"), MODEL).kind == "pass"
+
+
+@pytest.mark.slow
+def test_fitting_the_ev_model_learns_what_a_player_knows():
+    from analyzer.games.tarneeb.bidders import fit_model
+    from kernels.tarneeb import bidder as kb
+
+    model = fit_model(deals=20_000, seed=5, iterations=1)
+    coef = model.array[kb.SUIT_COEF : kb.SUIT_COEF + kb.N_FEATURES]
+    assert coef[1] > 0.3 and coef[2] > 0.1 and coef[5] > 0.1, coef  # trump length, trump ace, side aces
+    assert coef[12] > 0 and coef[14] < 0, coef  # partner's standing bid helps, an opponent's hurts
+    assert 0.2 < model.meta["history"][0]["r2"] < 0.6
+    levels = model.array[kb.LEVEL_CUM :].reshape(7, 15)
+    assert np.all(np.diff(levels, axis=1) <= 1e-12)  # P(tricks >= k) falls with k
+    assert model.meta["command"] == "t400 fit-bidder --game tarneeb --deals 20000 --seed 5 --iterations 1"

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from kernels.core.estimates import BINS_PER_TRICK, N_BINS
+
 Z95 = 1.959963984540054
 
 
@@ -130,3 +132,22 @@ def percentiles_of_counts(counts: np.ndarray, qs) -> list[float]:
         t = pos - lo
         out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
     return out
+
+
+def trick_table(est: np.ndarray, tricks: np.ndarray, neighbours: int) -> np.ndarray:
+    """P(tricks >= k) for each quarter-trick estimate bin, from the ``neighbours`` samples whose
+    estimates are nearest the bin (their residuals, shifted to the bin's centre)."""
+    order = np.argsort(est, kind="stable")
+    est_sorted = est[order]
+    resid = tricks[order] - est_sorted
+    n = len(est_sorted)
+    k = min(neighbours, n)
+    cum = np.zeros((N_BINS, 15))
+    for b in range(N_BINS):
+        centre = b / BINS_PER_TRICK
+        i = int(np.searchsorted(est_sorted, centre))
+        lo = max(0, min(i - k // 2, n - k))
+        t = np.clip(np.rint(centre + resid[lo : lo + k]), 0, 13).astype(np.int64)
+        p = np.bincount(t, minlength=14) / len(t)
+        cum[b, :14] = p[::-1].cumsum()[::-1]
+    return cum

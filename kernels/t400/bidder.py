@@ -36,6 +36,7 @@ import numpy as np
 
 from kernels.config import JIT, jit
 from kernels.core.cards import HEARTS, popcount
+from kernels.core.estimates import BINS_PER_TRICK, N_BINS, estimate_bin  # noqa: F401
 from kernels.t400.equity import equity_after, equity_dead, has_table
 from kernels.t400.rules import bid_value, is_dead, min_bid, table_minimum, value_row
 
@@ -49,8 +50,6 @@ SIDE = TRUMP + N_TRUMP
 SEAT = SIDE + N_SIDE
 PRIOR = SEAT + 4
 N_LINEAR = PRIOR + 4
-N_BINS = 53
-BINS_PER_TRICK = 4
 CUM = N_LINEAR
 COUNTING_CUM = CUM + N_BINS * 15
 MODEL_SIZE = COUNTING_CUM + N_BINS * 15
@@ -122,16 +121,6 @@ def estimate(model, hand, seat, prior_sum):
         + model[SEAT + seat]
         + model[PRIOR + seat] * prior_sum
     )
-
-
-@hot
-def estimate_bin(est):
-    b = np.int64(est * BINS_PER_TRICK + 0.5)
-    if b < 0:
-        return 0
-    if b >= N_BINS:
-        return N_BINS - 1
-    return b
 
 
 @hot

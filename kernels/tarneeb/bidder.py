@@ -9,6 +9,7 @@ import numpy as np
 
 from kernels.config import jit
 from kernels.core.cards import LANE, popcount
+from kernels.core.estimates import N_BINS, estimate_bin
 from kernels.tarneeb import rules as kr
 
 hot = jit(forceinline=True)
@@ -104,3 +105,185 @@ def counting_sure(hand, trump):
 @jit
 def counting_team(hand):
     return team_estimate(hand)
+
+
+# -- the EV bidder -------------------------------------------------------------------------------
+#
+# The model (a float64 array, made by ``t400 fit-bidder --game tarneeb``):
+# * ``SUIT_COEF`` / ``NT_COEF``: N_FEATURES coefficients each, the expected tricks of the
+#   bidder's team declaring in a suit / in no trump, linear in :func:`features`;
+# * ``CUM``: [N_BINS x 15] P(team tricks >= k) around each estimate (quarter-trick bins);
+# * ``LEVEL_CUM``: [7 x 15] P(declaring team tricks >= k) for the bots' contracts of each level
+#   7..13 (what a contract standing in the auction is worth to its side).
+
+N_FEATURES = 16
+SUIT_COEF = 0
+NT_COEF = N_FEATURES
+CUM = 2 * N_FEATURES
+LEVEL_CUM = CUM + N_BINS * 15
+MODEL_SIZE = LEVEL_CUM + 7 * 15
+NO_TRUMP = 4
+
+
+@hot
+def features(hand, strain, partner_level, opponent_level):
+    """The trick model's inputs (a 16-tuple of float64) for declaring in ``strain`` (0..3 a suit,
+    4 no trump) with ``hand``: the key suit (the trump, or in no trump the counting bot's longest
+    suit) by length and its ace, king and queen; side aces, kings with a second card, queens with
+    two more; side voids and singletons; the longest side suit; high-card points; and the auction
+    so far: the standing bid partner's at 7 or at 8+, or an opponent's at 7 or at 8+."""
+    key = trump_suit(hand) if strain == NO_TRUMP else strain
+    cards = _suit(hand, key)
+    side_aces = side_kings = side_queens = voids = singles = longest = hcp = 0
+    for suit in range(4):
+        cs = _suit(hand, suit)
+        n = popcount(cs)
+        for k in range(4):
+            if _has(cs, 12 - k):
+                hcp += 4 - k
+        if suit == key:
+            continue
+        side_aces += _has(cs, 12)
+        side_kings += _has(cs, 11) and n >= 2
+        side_queens += _has(cs, 10) and n >= 3
+        voids += n == 0
+        singles += n == 1
+        longest = max(longest, n)
+    return (
+        1.0, float(popcount(cards)), _one(_has(cards, 12)), _one(_has(cards, 11)), _one(_has(cards, 10)),
+        float(side_aces), float(side_kings), float(side_queens), float(voids), float(singles), float(longest),
+        float(hcp), _one(partner_level == kr.MIN_BID), _one(partner_level > kr.MIN_BID),
+        _one(opponent_level == kr.MIN_BID), _one(opponent_level > kr.MIN_BID),
+    )  # fmt: skip
+
+
+@hot
+def _has(cards, rank):
+    """Whether ``cards`` (one suit's 13 bits) hold ``rank`` (0 the two .. 12 the ace): 1 or 0."""
+    return np.int64((cards >> U64(rank)) & U64(1))
+
+
+@hot
+def _one(flag):
+    return 1.0 if flag else 0.0
+
+
+@hot
+def team_estimate_ev(model, hand, strain, partner_level, opponent_level):
+    """Expected tricks of the bidder's team declaring in ``strain``."""
+    f = features(hand, strain, partner_level, opponent_level)
+    base = NT_COEF if strain == NO_TRUMP else SUIT_COEF
+    est = 0.0
+    for i in range(N_FEATURES):
+        est += model[base + i] * f[i]
+    return est
+
+
+@hot
+def net_points(rules, level, tricks):
+    """The declaring team's points minus the defenders' for ``level`` and its ``tricks``."""
+    return kr.declarer_points(rules, level, tricks, False) - kr.defender_points(rules, level, tricks)
+
+
+@hot
+def contract_value(rules, model, at, level):
+    """Expected net points of ``level`` under the distribution P(tricks >= k) at ``model[at:]``."""
+    value = 0.0
+    for k in range(kr.TRICKS + 1):
+        p = model[at + k] - model[at + k + 1] if k < kr.TRICKS else model[at + k]
+        value += p * net_points(rules, level, k)
+    return value
+
+
+@hot
+def bid_value(rules, model, hand, level, strain, partner_level, opponent_level):
+    """Expected net points for the team if the bidder declared ``level`` in ``strain``."""
+    est = team_estimate_ev(model, hand, strain, partner_level, opponent_level)
+    return contract_value(rules, model, CUM + estimate_bin(est) * 15, level)
+
+
+@hot
+def auction_context(state, seat):
+    """(partner's standing level, an opponent's standing level): 0 when not theirs."""
+    high = state[kr.ST_HIGH]
+    if high == kr.PASS:
+        return 0, 0
+    level = kr.level_of(high)
+    if (state[kr.ST_HIGH_SEAT] & 1) == (seat & 1):
+        return level, 0
+    return 0, level
+
+
+@hot
+def best_strain(rules, model, hand, level, partner_level, opponent_level):
+    """(strain, value): the strain the bidder would declare ``level`` in (no trump where allowed)."""
+    best = 0
+    best_value = -1e300
+    last = NO_TRUMP if rules[kr.NO_TRUMP] else NO_TRUMP - 1
+    for strain in range(last + 1):
+        v = bid_value(rules, model, hand, level, strain, partner_level, opponent_level)
+        if v > best_value + 1e-12:
+            best_value = v
+            best = strain
+    return best, best_value
+
+
+@hot
+def ev_call(rules, state, hand, model):
+    """The EV bot's call: the legal call with the highest expected net points for its team if
+    the auction ended with it. Passing is worth the standing contract's value to its side (from
+    ``LEVEL_CUM``: + for partner's, - for an opponent's, 0 with none); a bid is worth the trick
+    model's distribution in the strain (Egyptian: the bid's; number auction: the best) scored by
+    the variant. Never doubles."""
+    seat = kr.next_seat(rules, state)
+    partner_level, opponent_level = auction_context(state, seat)
+    best_call = kr.PASS
+    best_value = -1e300
+    if kr.call_legal(rules, state, kr.PASS):
+        best_value = 0.0
+        if partner_level or opponent_level:
+            level = partner_level + opponent_level
+            sign = 1.0 if partner_level else -1.0
+            best_value = sign * contract_value(rules, model, LEVEL_CUM + (level - kr.MIN_BID) * 15, level)
+    strain_auction = rules[kr.AUCTION] == kr.AUCTION_STRAIN
+    for level in range(kr.MIN_BID, kr.MAX_BID + 1):
+        if strain_auction:
+            for rank in range(kr.N_STRAIN_RANKS):  # clubs .. spades, no trump: the order of the codes
+                strain = NO_TRUMP if rank == kr.N_STRAIN_RANKS - 1 else 3 - rank
+                code = kr.bid_code(level, rank)
+                if kr.call_legal(rules, state, code):
+                    v = bid_value(rules, model, hand, level, strain, partner_level, opponent_level)
+                    if v > best_value + 1e-12:
+                        best_value = v
+                        best_call = code
+        else:
+            code = kr.bid_code(level, kr.NO_STRAIN)
+            if kr.call_legal(rules, state, code):
+                v = best_strain(rules, model, hand, level, partner_level, opponent_level)[1]
+                if v > best_value + 1e-12:
+                    best_value = v
+                    best_call = code
+    return best_call
+
+
+@jit
+def ev_calls(rules, states, hands, model, out):
+    """ev_call for each row of ``states`` (int64[n, ST_SIZE]) and ``hands`` (uint64[n])."""
+    for i in range(hands.shape[0]):
+        out[i] = ev_call(rules, states[i], hands[i], model)
+
+
+@jit
+def ev_values(rules, model, hands, strains, partner_levels, opponent_levels, out):
+    """team_estimate_ev for each row (hands uint64[n], the rest int64[n]) into ``out`` (float64[n])."""
+    for i in range(hands.shape[0]):
+        out[i] = team_estimate_ev(model, hands[i], strains[i], partner_levels[i], opponent_levels[i])
+
+
+@jit
+def feature_rows(hands, strains, partner_levels, opponent_levels, out):
+    """features for each row into ``out`` (float64[n, N_FEATURES]) (the fit's design matrix)."""
+    for i in range(hands.shape[0]):
+        f = features(hands[i], strains[i], partner_levels[i], opponent_levels[i])
+        for j in range(N_FEATURES):
+            out[i, j] = f[j]

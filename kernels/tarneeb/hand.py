@@ -2,23 +2,28 @@
 the bots' auction, the declarer's trump, the team play and the settlement.
 
 Hands are uint64[4] in seat order (seat index 0 speaks first, index 3 deals); calls, codes and
-the auction state are those of :mod:`kernels.tarneeb.rules`. A hand's outcome goes to an int64
+the auction state are those of :mod:`kernels.tarneeb.rules`; ``model`` is the EV bidder's fitted
+array (:mod:`kernels.tarneeb.bidder`; any array when no seat uses it). A hand's outcome goes to an int64
 ``res`` array (the ``R_`` offsets below). Bidders are numbered (:data:`BIDDER_NAMES`); an unknown
 id is an error (:func:`check_bidders`).
 """
 
 import numpy as np
+from numba import prange
 
-from kernels.config import JIT, jit
-from kernels.policies.play import play_tricks
+from kernels.config import JIT, PJIT, jit
+from kernels.core.deal import deal_full, new_deck
+from kernels.core.rng import stream
+from kernels.policies.play import TEAM, play_tricks
 from kernels.policies.team import TRUMP_LEAD_BIT
 from kernels.tarneeb import rules as kr
-from kernels.tarneeb.bidder import counting_call, trump_suit
+from kernels.tarneeb.bidder import auction_context, best_strain, counting_call, ev_call, trump_suit
 
 hot = jit(forceinline=True)
 
 COUNTING = 0
-BIDDER_NAMES = ("counting",)
+EV = 1
+BIDDER_NAMES = ("counting", "ev")
 N_BIDDERS = len(BIDDER_NAMES)
 
 # why a deal is not played
@@ -49,8 +54,10 @@ def check_bidders(bidders):
 
 
 @hot
-def bot_call(bidder, rules, state, hand):
+def bot_call(bidder, rules, state, hand, model):
     """The call of the seat to speak, by its bidder."""
+    if bidder == EV:
+        return ev_call(rules, state, hand, model)
     return counting_call(rules, state, hand)
 
 
@@ -61,25 +68,33 @@ def trump_index(strain_rank):
 
 
 @hot
-def bot_trump(bidder, rules, hand, contract):
+def bot_trump(bidder, rules, hand, contract, model):
     """The trump the declarer plays in: the contract's strain in the strain auction, else the
-    bidder's choice after a number auction."""
+    bidder's choice after a number auction (EV: the strain worth most at the contract's level)."""
     if rules[kr.AUCTION] == kr.AUCTION_STRAIN:
         return trump_index(kr.strain_of(contract))
+    if bidder == EV:
+        return best_strain(rules, model, hand, kr.level_of(contract), 0, 0)[0]
     return trump_suit(hand)
 
 
 @hot
-def bots_auction(rules, hands, bidders, state):
+def bots_auction(rules, hands, bidders, state, model, contexts):
     """The auction by the seats' bidders (int64[4]) into ``state``; returns whether the dealer was
-    forced to bid."""
+    forced to bid. ``contexts`` (int64[4, 2]) receives each seat's auction context at its first
+    call (partner's standing level, an opponent's; -1 for a seat that never called)."""
     kr.auction_start(state)
+    for s in range(4):
+        contexts[s, 0] = -1
+        contexts[s, 1] = -1
     forced = False
     for _ in range(64):  # an auction has at most 7 * 5 bids, each with a double and passes
         seat = kr.next_seat(rules, state)
         if seat < 0:
             return forced
-        call = bot_call(bidders[seat], rules, state, hands[seat])
+        if contexts[seat, 0] < 0:
+            contexts[seat, 0], contexts[seat, 1] = auction_context(state, seat)
+        call = bot_call(bidders[seat], rules, state, hands[seat], model)
         if not kr.call_legal(rules, state, call):
             raise ValueError("a Tarneeb bot made an illegal call")
         forced = forced or kr.must_bid(rules, state, seat)
@@ -125,15 +140,16 @@ def play_contract(rules, hands, policies, contract, declarer, trump, taken):
 
 
 @hot
-def play_one_hand(rules, hands, bidders, policies, state, res):
+def play_one_hand(rules, hands, bidders, policies, state, res, model, contexts):
     """One deal from the worthless-hand check to the settlement (bidders and policies: int64[4]
-    by seat); the outcome into ``res`` (int64[R_SIZE])."""
+    by seat); the outcome into ``res`` (int64[R_SIZE]), the auction contexts into ``contexts``
+    (see :func:`bots_auction`)."""
     for i in range(R_SIZE):
         res[i] = 0
     if rules[kr.WORTHLESS_REDEAL] and any_worthless(hands):
         res[R_REDEAL] = REDEAL_WORTHLESS
         return
-    res[R_FORCED] = 1 if bots_auction(rules, hands, bidders, state) else 0
+    res[R_FORCED] = 1 if bots_auction(rules, hands, bidders, state, model, contexts) else 0
     res[R_CALLS] = state[kr.ST_CALLS]
     if state[kr.ST_REDEAL]:
         res[R_REDEAL] = REDEAL_PASSED
@@ -141,7 +157,7 @@ def play_one_hand(rules, hands, bidders, policies, state, res):
     contract = state[kr.ST_HIGH]
     declarer = state[kr.ST_HIGH_SEAT]
     doubled = state[kr.ST_DOUBLED] == 1
-    trump = bot_trump(bidders[declarer], rules, hands[declarer], contract)
+    trump = bot_trump(bidders[declarer], rules, hands[declarer], contract, model)
     taken = res[R_TAKEN : R_TAKEN + 4]
     tricks = play_contract(rules, hands, policies, contract, declarer, trump, taken)
     level = kr.level_of(contract)
@@ -155,9 +171,51 @@ def play_one_hand(rules, hands, bidders, policies, state, res):
 
 
 @JIT
-def hands_outcomes(rules, deals, bidders, policies, out):
+def hands_outcomes(rules, deals, bidders, policies, out, model):
     """:func:`play_one_hand` for each deal of ``deals`` (uint64[n, 4]) into ``out`` (int64[n, R_SIZE])."""
     check_bidders(bidders)
     state = np.empty(kr.ST_SIZE, dtype=np.int64)
+    contexts = np.empty((4, 2), dtype=np.int64)
     for i in range(deals.shape[0]):
-        play_one_hand(rules, deals[i], bidders, policies, state, out[i])
+        play_one_hand(rules, deals[i], bidders, policies, state, out[i], model, contexts)
+
+
+#: The contract level of the training plays (the team policy's target: 8 tricks, 6 to set).
+TRAINING_LEVEL = 8
+
+
+@PJIT
+def training_deals(seed, first_chunk, n_chunks, chunk_size, rules, bidders, model):
+    """What the EV bidder's fit learns from: ``n_chunks * chunk_size`` deals (chunk ``c`` from
+    ``stream(seed, first_chunk + c)``), each played out 20 times, every seat declaring in every
+    strain (team play, the declarer leads, a contract of :data:`TRAINING_LEVEL`), and once as the
+    bots (``bidders``, int64[4] by seat) bid it.
+
+    Returns (hands uint64[n, 4]; tricks int64[n, 4, 5]: the declaring team's tricks by declarer
+    seat and strain; contexts int64[n, 4, 2]: each seat's auction context at its first call, -1
+    if it never called; outcome int64[n, R_SIZE]: the bots' hand, :func:`play_one_hand`).
+    """
+    check_bidders(bidders)
+    n = n_chunks * chunk_size
+    hands_out = np.empty((n, 4), dtype=np.uint64)
+    tricks_out = np.empty((n, 4, 5), dtype=np.int64)
+    contexts_out = np.empty((n, 4, 2), dtype=np.int64)
+    outcomes = np.empty((n, R_SIZE), dtype=np.int64)
+    policies = np.full(4, TEAM, dtype=np.int64)
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        deck = new_deck()
+        hands = np.empty(4, dtype=np.uint64)
+        auction = np.empty(kr.ST_SIZE, dtype=np.int64)
+        taken = np.empty(4, dtype=np.int64)
+        for j in range(chunk_size):
+            i = c * chunk_size + j
+            deal_full(state, deck, hands)
+            for s in range(4):
+                hands_out[i, s] = hands[s]
+                for strain in range(5):
+                    tricks_out[i, s, strain] = play_contract(
+                        rules, hands, policies, kr.bid_code(TRAINING_LEVEL, kr.NO_STRAIN), s, strain, taken
+                    )
+            play_one_hand(rules, hands, bidders, policies, auction, outcomes[i], model, contexts_out[i])
+    return hands_out, tricks_out, contexts_out, outcomes

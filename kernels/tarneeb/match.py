@@ -9,7 +9,7 @@ player after a played hand; a re-deal (every player passed, or a worthless hand)
 every deal from ``stream(seed, i)`` (common random numbers across variants and lineups).
 
 ``lineup`` is int64[2, 4]: Tarneeb bidder ids (:mod:`kernels.tarneeb.hand`) and play policy ids
-(:mod:`kernels.policies.play`) by player.
+(:mod:`kernels.policies.play`) by player; ``model`` the EV bidder's array.
 """
 
 import numpy as np
@@ -81,13 +81,14 @@ def check_lineup(lineup):
 
 
 @JIT
-def play_match(state, match, rules, lineup, cap, row, rec, rec_at, hand_rec):
+def play_match(state, match, rules, lineup, model, cap, row, rec, rec_at, hand_rec):
     """Play one match from the start; fill ``row`` (int32[M_SIZE]); with a non-empty ``rec``,
     write its rounds from ``rec[rec_at]`` on (and the deals to ``hand_rec``). Returns the number
     of rounds (re-deals included)."""
     deck, hands, _, _ = scratch()
     auction = np.empty(kr.ST_SIZE, dtype=np.int64)
     res = np.empty(R_SIZE, dtype=np.int64)
+    contexts = np.empty((4, 2), dtype=np.int64)
     seat_bidders = np.empty(4, dtype=np.int64)
     seat_policies = np.empty(4, dtype=np.int64)
     scores = np.zeros(2, dtype=np.int64)  # by player team
@@ -103,7 +104,7 @@ def play_match(state, match, rules, lineup, cap, row, rec, rec_at, hand_rec):
             p = (dealer + 1 + s) % 4
             seat_bidders[s] = lineup[BIDDERS, p]
             seat_policies[s] = lineup[POLICIES, p]
-        play_one_hand(rules, hands, seat_bidders, seat_policies, auction, res)
+        play_one_hand(rules, hands, seat_bidders, seat_policies, auction, res, model, contexts)
         odd_team = (dealer + 1) & 1  # the player team sitting in seats 1+3
         if record:
             r = rec_at + rounds
@@ -160,7 +161,7 @@ def play_match(state, match, rules, lineup, cap, row, rec, rec_at, hand_rec):
 
 
 @PJIT
-def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, cap):
+def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, model, cap):
     """Matches ``first_match .. first_match + n_matches - 1`` of a run seeded ``seed``; match
     ``i`` uses ``stream(seed, i)``. Returns int32[n_matches, M_SIZE] match rows."""
     check_lineup(lineup)
@@ -172,12 +173,12 @@ def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, cap):
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, cap, out[i], empty, 0, no_hands)
+            play_match(state, first_match + i, rules, lineup, model, cap, out[i], empty, 0, no_hands)
     return out
 
 
 @PJIT
-def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, cap):
+def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, model, cap):
     """The rounds of the matches of :func:`play_matches` (same arguments; replayed).
 
     offsets: int64[n_matches + 1], where each match's rounds start. Returns (rounds
@@ -193,5 +194,5 @@ def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, cap):
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, cap, row, rec, offsets[i], hand_rec)
+            play_match(state, first_match + i, rules, lineup, model, cap, row, rec, offsets[i], hand_rec)
     return rec, hand_rec

@@ -23,6 +23,7 @@ from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import id_of, play_fingerprint
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
+from analyzer.core.stats import trick_table
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant
 from kernels.policies.play import STANDARD
 from kernels.t400 import bidder as kb
@@ -137,25 +138,6 @@ def bot_array(
     return _bot_for(variant, load_model(model), table)
 
 
-def _trick_table(est: np.ndarray, tricks: np.ndarray, neighbours: int) -> np.ndarray:
-    """P(tricks >= k) for each quarter-trick estimate bin, from the ``neighbours`` samples whose
-    estimates are nearest the bin (their residuals, shifted to the bin's centre)."""
-    order = np.argsort(est, kind="stable")
-    est_sorted = est[order]
-    resid = tricks[order] - est_sorted
-    n = len(est_sorted)
-    k = min(neighbours, n)
-    cum = np.zeros((kb.N_BINS, 15))
-    for b in range(kb.N_BINS):
-        centre = b / kb.BINS_PER_TRICK
-        i = int(np.searchsorted(est_sorted, centre))
-        lo = max(0, min(i - k // 2, n - k))
-        t = np.clip(np.rint(centre + resid[lo : lo + k]), 0, 13).astype(np.int64)
-        p = np.bincount(t, minlength=14) / len(t)
-        cum[b, :14] = p[::-1].cumsum()[::-1]
-    return cum
-
-
 def fit_model(
     deals: int = 400_000,
     seed: int = 2026,
@@ -204,9 +186,9 @@ def fit_model(
             model = np.zeros(kb.MODEL_SIZE)
             model[: kb.N_LINEAR] = beta
             neighbours = max(2000, len(y) // 400)
-            model[kb.CUM : kb.COUNTING_CUM] = _trick_table(est, y, neighbours).ravel()
+            model[kb.CUM : kb.COUNTING_CUM] = trick_table(est, y, neighbours).ravel()
             counted = kb.counting_estimates(np.ascontiguousarray(h))
-            model[kb.COUNTING_CUM :] = _trick_table(counted, y, neighbours).ravel()
+            model[kb.COUNTING_CUM :] = trick_table(counted, y, neighbours).ravel()
             history.append(
                 {
                     "iteration": it,

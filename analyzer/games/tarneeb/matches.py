@@ -22,7 +22,9 @@ from analyzer.core.runs import check_matches, run_matches
 from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.stats import RatioSums, percentiles_of_counts, wilson
 from analyzer.games.t400.matches import CompareStats, DuelStats
+from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.rules import MAX_BID, MIN_BID, TarneebVariant, as_tarneeb_variant
+from kernels.tarneeb import bidder as kb
 from kernels.tarneeb import hand as kh
 from kernels.tarneeb import match as km
 
@@ -42,6 +44,13 @@ def bidder_id(name: str) -> int:
     if key not in BIDDERS:
         raise T400Error(f"unknown Tarneeb bidder {name!r} (expected one of {', '.join(BIDDERS)})")
     return BIDDERS[key]
+
+
+def bidder_array(bidders: Sequence[str]) -> np.ndarray:
+    """The EV bidder's model array when a player uses it (the shipped model), else a placeholder."""
+    if "ev" in bidders:
+        return load_model().array
+    return np.zeros(kb.MODEL_SIZE)
 
 
 def _per_player(value, convert, what: str) -> tuple[str, str, str, str]:
@@ -70,6 +79,9 @@ class TarneebLineup:
         cls, variant=None, bidder=DEFAULT_BIDDER, policy=DEFAULT_POLICY, cap=DEFAULT_CAP
     ) -> TarneebLineup:
         v = as_tarneeb_variant(variant)
+        bidders = _per_player(bidder, bidder_id, "bidder")
+        if "ev" in bidders:
+            load_model()  # check it now, not on a worker
         if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or not 1 <= cap <= MAX_CAP:
             raise T400Error(f"hand cap {cap!r}: expected a whole number from 1 to {MAX_CAP}")
         return cls(
@@ -90,10 +102,10 @@ class TarneebLineup:
     ) -> dict:
         """Matches ``first .. first + count - 1``: ``{"rows": int32[count, M_SIZE]}`` and, with
         ``record``, ``"rounds"`` (int32[n, H_SIZE]) and ``"hands"`` (uint64[n, 4])."""
-        rules, lineup = self.variant.kernel_rules(), self.lineup_array()
+        rules, lineup, model = self.variant.kernel_rules(), self.lineup_array(), bidder_array(self.bidders)
         chunk = config.get().match_kernel_chunk
         with threads_used(threads):
-            rows = km.play_matches(seed, first, count, chunk, rules, lineup, self.cap)
+            rows = km.play_matches(seed, first, count, chunk, rules, lineup, model, self.cap)
             out = {"rows": rows}
             if record:
                 rounds = rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS]

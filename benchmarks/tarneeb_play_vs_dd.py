@@ -1,0 +1,145 @@
+"""Tarneeb card play measured against double dummy, and policies against each other in duplicate.
+
+On random deals of classic Tarneeb (preset ``tarneeb``; four EV bots bid, re-deals skipped; the
+declarer leads in the trump the bots chose) three figures for a play policy:
+
+* per card, with DDS (endplay) as the oracle: the tricks the mover's side keeps with best play
+  after the card, against the best card there (a card *costs* when its side loses a trick), by
+  kind (lead, follow, ruff, discard), position in the trick and the opening lead;
+* the declaring team's tricks against team double dummy (DDS, the declarer's side, the declarer on
+  lead): mean difference, and how often the declarers fall short of what DD makes;
+* duplicate: the policy on one side against ``--against`` on the other, on the same deals,
+  contracts and trumps, both seatings: the policy's side's Tarneeb points per hand (its points
+  minus the other side's, halved over the two seatings), mean and 95% interval.
+
+Usage: ``python benchmarks/tarneeb_play_vs_dd.py [--policy team] [--against greedy] [--deals 200]
+[--duplicate 40000] [--seed 1] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from endplay.dds import solve_board
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from play_vs_dd import Position, dd_scores, loss_table, mean_ci  # noqa: E402
+
+from analyzer.core.dealing import deal_hands  # noqa: E402
+from analyzer.core.policies import policy_id  # noqa: E402
+from analyzer.games.tarneeb.bidders import load_model  # noqa: E402
+from analyzer.games.tarneeb.rules import TarneebVariant  # noqa: E402
+from kernels.policies import play as kp  # noqa: E402
+from kernels.tarneeb import hand as kh  # noqa: E402
+from kernels.tarneeb import rules as kr  # noqa: E402
+
+
+def contracts(n: int, seed: int, rules, model):
+    """Deals and the EV bots' contracts: (hands uint64[m, 4], outcomes int64[m, R_SIZE]) of the
+    played ones among ``n`` deals."""
+    deals = deal_hands(n, seed=seed)
+    out = np.zeros((n, kh.R_SIZE), dtype=np.int64)
+    kh.hands_outcomes(rules, deals, np.full(4, kh.EV), np.full(4, kp.TEAM), out, model)
+    played = out[:, kh.R_REDEAL] == kh.PLAYED
+    return deals[played], out[played]
+
+
+def side_bids(rules, res) -> np.ndarray:
+    packed = kh.team_bids(rules, int(res[kh.R_CONTRACT]), int(res[kh.R_DECLARER]))
+    return np.array([(packed >> (8 * s)) & 255 for s in range(4)], dtype=np.int64)
+
+
+def net_for_declarers(rules, res, team_tricks: int) -> int:
+    level = int(res[kh.R_CONTRACT]) >> 3
+    return int(
+        kr.declarer_points(rules, level, team_tricks, False) - kr.defender_points(rules, level, team_tricks)
+    )
+
+
+def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
+    """Per deal: (A's side's points minus B's side's) averaged over A declaring and A defending."""
+    diffs = []
+    tricks = np.zeros(4, dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    for h, res in zip(hands, outcomes):
+        decl = int(res[kh.R_DECLARER])
+        bids = side_bids(rules, res)
+        total = 0
+        for a_declares in (True, False):
+            pols = np.array(
+                [(a if ((s & 1) == (decl & 1)) == a_declares else b) for s in range(4)], dtype=np.int64
+            )
+            kp.play_hand(h, bids, decl, pols, int(res[kh.R_TRUMP]), tricks, none)
+            net = net_for_declarers(rules, res, int(tricks[decl] + tricks[decl ^ 2]))
+            total += net if a_declares else -net
+        diffs.append(total / 2)
+    return mean_ci(diffs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--policy", default="team")
+    ap.add_argument("--against", default="greedy")
+    ap.add_argument("--deals", type=int, default=200, help="deals measured card by card with DDS")
+    ap.add_argument("--duplicate", type=int, default=40_000, help="deals of the duplicate comparison")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    v = TarneebVariant.preset("tarneeb")
+    rules, model = v.kernel_rules(), load_model().array
+    pid, against = policy_id(args.policy), policy_id(args.against)
+    start = time.perf_counter()
+    hands, outcomes = contracts(args.deals * 2, args.seed, rules, model)
+    hands, outcomes = hands[: args.deals], outcomes[: args.deals]
+    losses, short, diffs = [], [], []
+    for h, res in zip(hands, outcomes):
+        decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
+        pos = Position(h, side_bids(rules, res), leader=decl, trump=trump)
+        dd = max(t for _, t in solve_board(pos.ep_deal()))
+        for _ in range(52):
+            card = pos.kernel_card(pid)
+            scores = dd_scores(pos)
+            losses.append((pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
+                           max(scores.values()) - scores[card]))  # fmt: skip
+            pos.play(card)
+        got = pos.taken[decl] + pos.taken[decl ^ 2]
+        diffs.append(got - dd)
+        short.append(got < dd)
+    dup_hands, dup_outcomes = contracts(args.duplicate, args.seed + 1, rules, model)
+    out = {
+        "policy": args.policy,
+        "deals": len(hands),
+        "cards": loss_table(losses),
+        "declarers_minus_dd": mean_ci(diffs),
+        "declarers_short_of_dd": float(np.mean(short)),
+        "duplicate": {
+            "against": args.against,
+            "deals": len(dup_hands),
+            **duplicate(dup_hands, dup_outcomes, rules, pid, against),
+        },  # fmt: skip
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(
+        f"policy {args.policy}: {out['deals']} played deals (EV bots' contracts, tarneeb), seed {args.seed}"
+    )
+    for k, r in out["cards"].items():
+        print(f"  {k:14s} {r['cards']:6d} cards  cost a DD trick {100 * r['costly']:5.1f}%  "
+              f"tricks/card {r['tricks_per_card']:.3f}")  # fmt: skip
+    d = out["declarers_minus_dd"]
+    print(f"declaring team minus team DD: {d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]; "
+          f"short of DD on {100 * out['declarers_short_of_dd']:.1f}% of deals")  # fmt: skip
+    u = out["duplicate"]
+    print(f"duplicate against {u['against']} ({u['deals']} deals): {u['mean']:+.3f} points a deal "
+          f"[{u['ci95'][0]:+.3f}, {u['ci95'][1]:+.3f}]; {out['seconds']} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
