@@ -163,7 +163,7 @@ def test_duel_tarneeb_team_play_beats_greedy():
         (["variants", "--game", "tarneeb", "dananeer"], "not a Tarneeb preset"),
         (["variants", "tarneeb:kaboot=yes"], "unknown switch 'kaboot'"),
         (["variants", "--game", "400", "egyptian"], "not a 400 preset"),
-        (["simulate", "--game", "tarneeb", "--bidder", "ev"], "unknown Tarneeb bidder 'ev'"),
+        (["simulate", "--game", "tarneeb", "--bidder", "win"], "unknown Tarneeb bidder 'win'"),
         (["simulate", "--game", "tarneeb", "--policy", "clever"], "unknown play policy 'clever'"),
         (["simulate", "--game", "tarneeb", "--table-min", "12"], "--table-min is a switch of 400"),
         (["duel", "--game", "tarneeb", "--a", "counting/x"], "unknown play policy 'x'"),

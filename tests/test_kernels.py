@@ -346,6 +346,7 @@ def test_standard_beats_greedy_in_duplicate():
     assert mean - 1.96 * se > 0, f"standard's edge {mean:.3f} +/- {1.96 * se:.3f} points per hand"
 
 
+@pytest.mark.slow  # a measurement (tens of seconds): run with -m slow
 def test_standard_beats_basic_in_duplicate():
     """The policy that replaced ``basic`` as ``standard`` scores more with the same cards and bids."""
     _, mean, se = simulate.duplicate_edge("standard", "basic", 10, seed=22, chunk_size=2048)

@@ -114,14 +114,19 @@ def counting_team(hand):
 #   bidder's team declaring in a suit / in no trump, linear in :func:`features`;
 # * ``CUM``: [N_BINS x 15] P(team tricks >= k) around each estimate (quarter-trick bins);
 # * ``LEVEL_CUM``: [7 x 15] P(declaring team tricks >= k) for the bots' contracts of each level
-#   7..13 (what a contract standing in the auction is worth to its side).
+#   7..13 (what a contract standing in the auction is worth to its side);
+# * ``DEF_COEF`` / ``DEF_CUM``: the defenders' side of the same: the expected tricks of the
+#   bidder's team defending a contract in a known strain (:func:`features` with the trump as the
+#   key suit and the contract as an opponent's standing bid), and the distribution around it.
 
 N_FEATURES = 16
 SUIT_COEF = 0
 NT_COEF = N_FEATURES
 CUM = 2 * N_FEATURES
 LEVEL_CUM = CUM + N_BINS * 15
-MODEL_SIZE = LEVEL_CUM + 7 * 15
+DEF_COEF = LEVEL_CUM + 7 * 15
+DEF_CUM = DEF_COEF + N_FEATURES
+MODEL_SIZE = DEF_CUM + N_BINS * 15
 NO_TRUMP = 4
 
 
@@ -180,26 +185,50 @@ def team_estimate_ev(model, hand, strain, partner_level, opponent_level):
 
 
 @hot
-def net_points(rules, level, tricks):
+def net_points(rules, level, tricks, doubled):
     """The declaring team's points minus the defenders' for ``level`` and its ``tricks``."""
-    return kr.declarer_points(rules, level, tricks, False) - kr.defender_points(rules, level, tricks)
+    return kr.declarer_points(rules, level, tricks, doubled) - kr.defender_points(rules, level, tricks)
 
 
 @hot
-def contract_value(rules, model, at, level):
-    """Expected net points of ``level`` under the distribution P(tricks >= k) at ``model[at:]``."""
+def contract_value(rules, model, at, level, doubled):
+    """Expected net points of ``level`` for the declarers under the distribution P(declarers'
+    tricks >= k) at ``model[at:]``."""
     value = 0.0
     for k in range(kr.TRICKS + 1):
         p = model[at + k] - model[at + k + 1] if k < kr.TRICKS else model[at + k]
-        value += p * net_points(rules, level, k)
+        value += p * net_points(rules, level, k, doubled)
     return value
+
+
+@hot
+def defence_value(rules, model, hand, contract, doubled):
+    """Expected net points of the opponents' ``contract`` (a strain bid) for them, from the
+    distribution of the bidder's team's tricks defending it."""
+    level = kr.level_of(contract)
+    f = features(hand, trump_index(kr.strain_of(contract)), 0, level)
+    est = 0.0
+    for i in range(N_FEATURES):
+        est += model[DEF_COEF + i] * f[i]
+    at = DEF_CUM + estimate_bin(est) * 15
+    value = 0.0
+    for k in range(kr.TRICKS + 1):  # k: the defenders' tricks
+        p = model[at + k] - model[at + k + 1] if k < kr.TRICKS else model[at + k]
+        value += p * net_points(rules, level, kr.TRICKS - k, doubled)
+    return value
+
+
+@hot
+def trump_index(strain_rank):
+    """The kernels' trump index (0 spades .. 3 clubs, 4 no trump) of an Egyptian strain rank."""
+    return NO_TRUMP if strain_rank == kr.N_STRAIN_RANKS - 1 else 3 - strain_rank
 
 
 @hot
 def bid_value(rules, model, hand, level, strain, partner_level, opponent_level):
     """Expected net points for the team if the bidder declared ``level`` in ``strain``."""
     est = team_estimate_ev(model, hand, strain, partner_level, opponent_level)
-    return contract_value(rules, model, CUM + estimate_bin(est) * 15, level)
+    return contract_value(rules, model, CUM + estimate_bin(est) * 15, level, False)
 
 
 @hot
@@ -231,20 +260,34 @@ def best_strain(rules, model, hand, level, partner_level, opponent_level):
 @hot
 def ev_call(rules, state, hand, model):
     """The EV bot's call: the legal call with the highest expected net points for its team if
-    the auction ended with it. Passing is worth the standing contract's value to its side (from
-    ``LEVEL_CUM``: + for partner's, - for an opponent's, 0 with none); a bid is worth the trick
-    model's distribution in the strain (Egyptian: the bid's; number auction: the best) scored by
-    the variant. Never doubles."""
+    the auction ended with it. Passing is worth the standing contract's value to its side: for
+    partner's, the bots' contracts of that level (``LEVEL_CUM``); for an opponent's, in the
+    number auction the same with the sign turned, in the strain auction the defence model's
+    view from this hand (``DEF_COEF``), which also values a double (the declarers' result
+    doubled). No standing bid: 0. A bid is worth the trick model's distribution in the strain
+    (Egyptian: the bid's; number auction: the best) scored by the variant."""
     seat = kr.next_seat(rules, state)
     partner_level, opponent_level = auction_context(state, seat)
+    high = state[kr.ST_HIGH]
+    doubled = state[kr.ST_DOUBLED] == 1
+    strain_auction = rules[kr.AUCTION] == kr.AUCTION_STRAIN
     best_call = kr.PASS
     best_value = -1e300
     if kr.call_legal(rules, state, kr.PASS):
         best_value = 0.0
-        if partner_level or opponent_level:
-            level = partner_level + opponent_level
-            sign = 1.0 if partner_level else -1.0
-            best_value = sign * contract_value(rules, model, LEVEL_CUM + (level - kr.MIN_BID) * 15, level)
+        if partner_level:
+            at = LEVEL_CUM + (partner_level - kr.MIN_BID) * 15
+            best_value = contract_value(rules, model, at, partner_level, doubled)
+        elif opponent_level and strain_auction:
+            best_value = -defence_value(rules, model, hand, high, doubled)
+        elif opponent_level:
+            at = LEVEL_CUM + (opponent_level - kr.MIN_BID) * 15
+            best_value = -contract_value(rules, model, at, opponent_level, doubled)
+    if kr.call_legal(rules, state, kr.DOUBLE):
+        v = -defence_value(rules, model, hand, high, True)
+        if v > best_value + 1e-12:
+            best_value = v
+            best_call = kr.DOUBLE
     strain_auction = rules[kr.AUCTION] == kr.AUCTION_STRAIN
     for level in range(kr.MIN_BID, kr.MAX_BID + 1):
         if strain_auction:

@@ -17,7 +17,14 @@ from kernels.core.rng import stream
 from kernels.policies.play import TEAM, play_tricks
 from kernels.policies.team import TRUMP_LEAD_BIT
 from kernels.tarneeb import rules as kr
-from kernels.tarneeb.bidder import auction_context, best_strain, counting_call, ev_call, trump_suit
+from kernels.tarneeb.bidder import (
+    auction_context,
+    best_strain,
+    counting_call,
+    ev_call,
+    trump_index,
+    trump_suit,
+)
 
 hot = jit(forceinline=True)
 
@@ -25,6 +32,10 @@ COUNTING = 0
 EV = 1
 BIDDER_NAMES = ("counting", "ev")
 N_BIDDERS = len(BIDDER_NAMES)
+
+#: More calls than any auction can take (217: three passes, then at most 7 * 5 bids, each
+#: followed by at most two passes, a double and two passes, and the closing pass).
+MAX_CALLS = 256
 
 # why a deal is not played
 PLAYED = 0
@@ -62,12 +73,6 @@ def bot_call(bidder, rules, state, hand, model):
 
 
 @hot
-def trump_index(strain_rank):
-    """The kernels' trump index (0 spades .. 3 clubs, 4 no trump) of an Egyptian strain rank."""
-    return 4 if strain_rank == kr.N_STRAIN_RANKS - 1 else 3 - strain_rank
-
-
-@hot
 def bot_trump(bidder, rules, hand, contract, model):
     """The trump the declarer plays in: the contract's strain in the strain auction, else the
     bidder's choice after a number auction (EV: the strain worth most at the contract's level)."""
@@ -88,7 +93,7 @@ def bots_auction(rules, hands, bidders, state, model, contexts):
         contexts[s, 0] = -1
         contexts[s, 1] = -1
     forced = False
-    for _ in range(64):  # an auction has at most 7 * 5 bids, each with a double and passes
+    for _ in range(MAX_CALLS):
         seat = kr.next_seat(rules, state)
         if seat < 0:
             return forced

@@ -122,7 +122,11 @@ EV_CHOICES = {
     "estimate; fitted on simulated deals played out with the team policy",
     "call": "the legal call with the most expected points for the team (declarer's points minus "
     "the defenders') if the auction ended with it; a pass is worth the standing contract to its "
-    "side, from the bots' contracts of that level in the same simulations; never doubles",
+    "side: partner's (and an opponent's in the number auction, whose trump is not named yet) from "
+    "the bots' contracts of that level in the same simulations, an opponent's strain bid from a "
+    "defence model (the team's tricks defending that strain, fitted on the bots' contracts)",
+    "double": "Egyptian: double an opponent's standing bid when the defence model expects the "
+    "doubled contract to be worth more to the team than passing (never redoubles: there is none)",
     "trump": "after a number auction, the strain worth most at the contract's level",
 }
 
@@ -181,22 +185,40 @@ def features(hand: Hand, strain: Strain, partner_level: int = 0, opponent_level:
     ]  # fmt: skip
 
 
-def _net(variant: TarneebVariant, level: int, tricks: int) -> int:
-    return declarer_points(variant, level, tricks) - defender_points(variant, level, tricks)
+def _net(variant: TarneebVariant, level: int, tricks: int, doubled: bool = False) -> int:
+    return declarer_points(variant, level, tricks, doubled) - defender_points(variant, level, tricks)
 
 
-def _value(variant: TarneebVariant, cum: np.ndarray, level: int) -> float:
-    """Expected net points of ``level`` when P(tricks >= k) is ``cum[k]``."""
+def _value(
+    variant: TarneebVariant, cum: np.ndarray, level: int, doubled: bool = False, defending=False
+) -> float:
+    """Expected net points of ``level`` for the declarers when P(tricks >= k) is ``cum[k]``
+    (the declarers' tricks, or with ``defending`` the defenders')."""
     p = np.append(cum[:TRICKS] - cum[1 : TRICKS + 1], cum[TRICKS])
-    return float(sum(p[k] * _net(variant, level, k) for k in range(TRICKS + 1)))
+    return sum(
+        p[k] * _net(variant, level, TRICKS - k if defending else k, doubled) for k in range(TRICKS + 1)
+    )
+
+
+def _row(est: float) -> int:
+    return min(max(int(np.int64(est * BINS_PER_TRICK + 0.5)), 0), N_BINS - 1)
+
+
+def defence_value(
+    model: TarneebModel, variant: TarneebVariant, hand: Hand, contract: Call, doubled: bool
+) -> float:
+    """Expected net points of the opponents' strain ``contract`` for them, from ``hand``'s view."""
+    coef = model.array[kb.DEF_COEF : kb.DEF_COEF + kb.N_FEATURES]
+    est = float(np.dot(coef, features(hand, contract.strain, 0, contract.level)))
+    cum = model.array[kb.DEF_CUM + _row(est) * 15 :][:15]
+    return _value(variant, cum, contract.level, doubled, defending=True)
 
 
 def bid_value(model: TarneebModel, variant: TarneebVariant, hand: Hand, level: int, strain: Strain,
               partner_level: int = 0, opponent_level: int = 0) -> float:  # fmt: skip
     """Expected net points for the team if ``hand`` declared ``level`` in ``strain``."""
     est = model.estimate(hand, strain, partner_level, opponent_level)
-    row = min(max(int(np.int64(est * BINS_PER_TRICK + 0.5)), 0), N_BINS - 1)
-    return _value(variant, model.array[kb.CUM + row * 15 :][:15], level)
+    return _value(variant, model.array[kb.CUM + _row(est) * 15 :][:15], level)
 
 
 def best_strain(model: TarneebModel, variant: TarneebVariant, hand: Hand, level: int,
@@ -222,13 +244,22 @@ def ev_call(auction: Auction, hand: Hand, model: TarneebModel | None = None) -> 
         else:
             opponent_level = auction.high.level
     legal = auction.legal_calls()
+    strain_auction = v.auction == "strain"
     best, best_value = None, -math.inf
     if any(c.kind == "pass" for c in legal):
         best, best_value = Call("pass"), 0.0
-        if auction.high is not None:
-            level = auction.high.level
-            value = _value(v, model.array[kb.LEVEL_CUM + (level - MIN_BID) * 15 :][:15], level)
-            best_value = value if partner_level else -value
+        if partner_level:
+            cum = model.array[kb.LEVEL_CUM + (partner_level - MIN_BID) * 15 :][:15]
+            best_value = _value(v, cum, partner_level, auction.doubled)
+        elif opponent_level and strain_auction:
+            best_value = -defence_value(model, v, hand, auction.high, auction.doubled)
+        elif opponent_level:
+            cum = model.array[kb.LEVEL_CUM + (opponent_level - MIN_BID) * 15 :][:15]
+            best_value = -_value(v, cum, opponent_level, auction.doubled)
+    if any(c.kind == "double" for c in legal):
+        value = -defence_value(model, v, hand, auction.high, True)
+        if value > best_value + 1e-12:
+            best, best_value = Call("double"), value
     for call in (c for c in legal if c.kind == "bid"):
         if call.strain is None:
             value = best_strain(model, v, hand, call.level, partner_level, opponent_level)[1]
@@ -284,7 +315,11 @@ def fit_model(deals: int = 200_000, seed: int = 2026, iterations: int = 2, threa
             new[base : base + kb.N_FEATURES] = coef
             est[m] = xm @ coef
         new[kb.CUM : kb.LEVEL_CUM] = trick_table(est, y, max(2000, len(y) // 400)).ravel()
-        new[kb.LEVEL_CUM :] = _level_table(outcomes).ravel()
+        new[kb.LEVEL_CUM : kb.DEF_COEF] = _level_table(outcomes).ravel()
+        dx, dy = _defence_rows(hands, outcomes)
+        coef = np.linalg.solve(dx.T @ dx + ridge * np.eye(kb.N_FEATURES), dx.T @ dy)
+        new[kb.DEF_COEF : kb.DEF_CUM] = coef
+        new[kb.DEF_CUM :] = trick_table(dx @ coef, dy, max(2000, len(dy) // 400)).ravel()
         resid = y - est
         history.append({"iteration": it, "bidder": kh.BIDDER_NAMES[bidders[0]], "deals": n, "samples": len(y),
                         "rmse": float(np.sqrt(np.mean(resid**2))), "r2": float(1 - resid.var() / y.var()),
@@ -305,6 +340,23 @@ def fit_model(deals: int = 200_000, seed: int = 2026, iterations: int = 2, threa
         "command": f"t400 fit-bidder --game tarneeb --deals {deals} --seed {seed} --iterations {iterations}",
     }
     return TarneebModel(model, meta)
+
+
+def _defence_rows(hands: np.ndarray, outcomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The defence model's design matrix and targets: for each defender of each played contract,
+    its hand's features (the trump as key suit, the contract as an opponent's standing bid) and
+    its team's tricks."""
+    from kernels.tarneeb import hand as kh
+
+    played = np.flatnonzero(outcomes[:, kh.R_REDEAL] == kh.PLAYED)
+    res = outcomes[played]
+    declarer = res[:, kh.R_DECLARER]
+    rows_h = np.concatenate([hands[played, (declarer + 1) % 4], hands[played, (declarer + 3) % 4]])
+    trump = np.tile(res[:, kh.R_TRUMP], 2)
+    level = np.tile(res[:, kh.R_CONTRACT] >> 3, 2)
+    x = np.empty((len(rows_h), kb.N_FEATURES))
+    kb.feature_rows(np.ascontiguousarray(rows_h), trump, np.zeros_like(level), level, x)
+    return x, np.tile(TRICKS - res[:, kh.R_TRICKS], 2).astype(np.float64)
 
 
 def _level_table(outcomes: np.ndarray) -> np.ndarray:

@@ -111,7 +111,7 @@ class TarneebLineup:
                 rounds = rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS]
                 offsets = np.concatenate([[0], np.cumsum(rounds)]).astype(np.int64)
                 out["rounds"], out["hands"] = km.record_matches(
-                    seed, first, offsets, chunk, rules, lineup, self.cap
+                    seed, first, offsets, chunk, rules, lineup, model, self.cap
                 )
         return out
 
