@@ -555,17 +555,18 @@ def _score_tarneeb(variant, scores, declarer, contract, tricks, trump, doubled, 
 @click.option(
     "--seat", type=int, default=1, show_default=True, help="Your seat: 1 bids first and leads, 4 deals."
 )
-@click.option(
-    "--scores", default="0,0,0,0", show_default=True, help="All four scores before the hand, seat 1 first."
-)
+@click.option("--scores", help="All four scores before the hand, seat 1 first (default 0,0,0,0).")
 @click.option(
     "--bids", "earlier", default="", help="The bids already made by the seats before you, in order."
 )
-@variant_options
+@click.option(
+    "--auction", help="Tarneeb: the calls so far from seat 1 (pass,8,pass,9; Egyptian 8H,pass,8S,double)."
+)
+@variant_options(games=True)
 @click.option("--model", type=click.Choice(["rollout", "dd"]), default="rollout", show_default=True,
               help="rollout: bots bid and play the hand out; dd: solo double dummy (pessimistic).")  # fmt: skip
-@click.option("--policy", type=click.Choice(["standard", "basic", "greedy"]), default="standard", show_default=True,
-              help="Card play of all four players (rollout).")  # fmt: skip
+@click.option("--policy", type=click.Choice(["standard", "basic", "greedy", "team"]),
+              help="Card play of all four players (rollout; default standard, Tarneeb team).")  # fmt: skip
 @click.option(
     "--samples",
     type=int,
@@ -601,6 +602,7 @@ def bid(
     seat,
     scores,
     earlier,
+    auction,
     variant,
     model,
     policy,
@@ -620,8 +622,31 @@ def bid(
     every legal bid.
 
     HAND is 13 cards (AKQ5.KJ4.T93.862 or S:AKQ5 H:KJ4 D:T93 C:862). Seats are bidding order:
-    1 bids first and leads, 4 is the dealer; partners 1+3 and 2+4.
+    1 bids first and leads, 4 is the dealer; partners 1+3 and 2+4. With --game tarneeb (or a
+    Tarneeb --variant): every legal call after --auction, the team's tricks in every strain.
     """
+    if variant.game == "tarneeb":
+        given = [name for name, value in (("--scores", scores), ("--bids", earlier or None), ("--objective", objective),
+                 ("--continuations", continuations or None), ("--equity-table", equity_table),
+                 ("--bidder-model", bidder_model)) if value is not None]  # fmt: skip
+        if given:
+            raise T400Error(
+                f"{given[0]} is an option of 400's bid; a Tarneeb auction is given with --auction"
+            )
+        if model != "rollout":
+            raise T400Error("--model dd is not built for Tarneeb yet: use the rollout")
+        policy = policy or "team"
+        _bid_tarneeb(hand, seat, auction, variant, policy, samples, seed, threads, infer, plot_path, progress,
+                     as_json)  # fmt: skip
+        return
+    if auction is not None:
+        raise T400Error("--auction is for a Tarneeb auction (--game tarneeb); 400 takes --bids")
+    if policy == "team":
+        raise T400Error(
+            "--policy team plays Tarneeb's partnership contracts; 400's are standard, basic, greedy"
+        )
+    policy = policy or "standard"
+    scores = "0,0,0,0" if scores is None else scores
     from analyzer.games.t400.advice import (
         check_bid_inputs,
         check_continuations,
@@ -665,6 +690,61 @@ def bid(
         return
     _print_bid(result, variant)
 
+
+def _bid_tarneeb(
+    hand, seat, auction, variant, policy, samples, seed, threads, infer, plot_path, progress, as_json
+):
+    from analyzer.games.tarneeb.advice import DEFAULT_SAMPLES, check_call_inputs, recommend_call
+
+    calls = [c.strip() for c in auction.split(",") if c.strip()] if auction else []
+    if samples is not None and samples < 1:
+        raise T400Error(f"--samples {samples}: expected at least 1")
+    if threads is not None and threads < 1:
+        raise T400Error(f"--threads {threads}: expected at least 1")
+    check_call_inputs(hand, seat, calls, variant)
+    if plot_path:
+        _check_writable(plot_path)
+    show = (not as_json) if progress is None else progress
+    with progress_bar("sampling", 1, enabled=show) as update:
+        r = recommend_call(hand, seat=seat, auction=calls, variant=variant, samples=samples or DEFAULT_SAMPLES,
+                           seed=seed, threads=threads, infer=infer, policy=policy, progress=update)  # fmt: skip
+    if plot_path:
+        from analyzer.reports.figures import plot_call
+
+        plot_call(r, plot_path)
+        _wrote(plot_path)
+    if as_json:
+        emit_json(r.to_dict())
+        return
+    said = ", ".join(r.auction) if r.auction else "none yet"
+    click.echo(f"Hand {r.hand}, seat {r.seat}, {r.variant}; calls so far: {said}")
+    click.echo(f"{r.samples:,} sampled deals (effective {r.effective_samples:,.0f}), seed {r.seed}, EV bots, "
+               f"{policy} play; {r.elapsed_s:.1f} s\n")  # fmt: skip
+    rows = []
+    for letter, p in r.strains.items():
+        mean, se = r.strain_means[letter]
+        at_least = [sum(p[k:]) for k in range(MIN_TARNEEB_BID, 14)]
+        rows.append([letter, f"{mean:.2f} ± {se:.2f}", *(_pct(x) for x in at_least)])
+    click.echo("Your team's tricks if you declare (you lead):")
+    click.echo(format_table(["strain", "mean", *(f">={k}" for k in range(MIN_TARNEEB_BID, 14))], rows) + "\n")
+    rows = []
+    for c in r.rows:
+        mark = "*" if c.call == r.recommended else " "
+        ends = _pct(c.p_ends, c.p_ends_se) if c.p_ends > 0 else "-"
+        made = _pct(c.p_make, c.p_make_se) if c.p_ends > 0 else "-"
+        rows.append(
+            [f"{mark}{c.call}", c.trump or "-", ends, made, _pct(c.p_declare), f"{c.ev:+.2f} ± {c.ev_se:.2f}"]
+        )
+    click.echo(
+        format_table(["call", "trump", "ends as contract", "made", "team declares", "EV (points)"], rows)
+    )
+    trump = f", naming {r.trump}" if r.trump else ""
+    click.echo(f"\nRecommended: {r.recommended}{trump} (P(best) {_pct(r.p_best)})")
+    for note in r.notes:
+        click.echo(f"note: {note}")
+
+
+MIN_TARNEEB_BID = 7
 
 #: Solo double-dummy solves per second and thread, measured (benchmarks/dd_vs_dds.py: 163 ms a deal).
 DD_DEALS_PER_S = 6

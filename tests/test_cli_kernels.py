@@ -32,6 +32,7 @@ def test_bench_human_table():
     assert "standard hands/s" in r.stdout and "deals/s" in r.stdout
 
 
+@pytest.mark.slow  # compiles the fitting kernels (about 30 s): run with -m slow
 def test_fit_bidder_writes_a_model(tmp_path):
     out = tmp_path / "model.npz"
     r = CliRunner().invoke(cli, ["fit-bidder", "--deals", "10000", "--iterations", "2", "--seed", "4",

@@ -85,6 +85,39 @@ def plot_bid(result, path: str) -> None:
         _save(fig, path)
 
 
+def plot_call(result, path: str) -> None:
+    """Tarneeb: the team's trick distribution per strain (left) and expected points per call with
+    95% intervals (right)."""
+    with plt.style.context(STYLE):
+        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+        k = np.arange(14)
+        for letter, p in result.strains.items():
+            mean = result.strain_means[letter][0]
+            left.plot(k, 100 * np.array(p), marker="o", markersize=3, label=f"{letter} (mean {mean:.2f})")
+        left.set_xlabel("team tricks (you declare and lead)")
+        left.set_ylabel("probability (%)")
+        left.set_xticks(k)
+        left.legend(fontsize=8)
+        left.set_title("Team tricks by strain")
+        calls = [r.call for r in result.rows]
+        ev = [r.ev for r in result.rows]
+        err = [1.96 * r.ev_se for r in result.rows]
+        colors = [ACCENT if c == result.recommended else MAIN for c in calls]
+        x = np.arange(len(calls))
+        right.bar(x, ev, yerr=err, color=colors, capsize=2)
+        right.axhline(0, color="black", linewidth=0.8)
+        right.set_xticks(
+            x, calls, rotation=90 if len(calls) > 12 else 0, fontsize=7 if len(calls) > 12 else 9
+        )
+        right.set_ylabel("expected points for the team")
+        right.set_title(f"EV per call (recommended: {result.recommended})")
+        fig.suptitle(
+            f"{result.hand}  seat {result.seat}  {result.variant}  (rollout, {result.samples:,} deals)"
+        )
+        fig.tight_layout()
+        _save(fig, path)
+
+
 #: The comparisons ``t400 variants --plot`` draws, in order.
 VARIANT_PLOTS = (
     "hands per match",

@@ -201,7 +201,7 @@ def contract_value(rules, model, at, level, doubled):
     return value
 
 
-@hot
+@jit
 def defence_value(rules, model, hand, contract, doubled):
     """Expected net points of the opponents' ``contract`` (a strain bid) for them, from the
     distribution of the bidder's team's tricks defending it."""
@@ -243,7 +243,7 @@ def auction_context(state, seat):
     return 0, level
 
 
-@hot
+@jit
 def best_strain(rules, model, hand, level, partner_level, opponent_level):
     """(strain, value): the strain the bidder would declare ``level`` in (no trump where allowed)."""
     best = 0
@@ -257,7 +257,7 @@ def best_strain(rules, model, hand, level, partner_level, opponent_level):
     return best, best_value
 
 
-@hot
+@jit
 def ev_call(rules, state, hand, model):
     """The EV bot's call: the legal call with the highest expected net points for its team if
     the auction ended with it. Passing is worth the standing contract's value to its side: for

@@ -144,7 +144,7 @@ def play_contract(rules, hands, policies, contract, declarer, trump, taken):
     return taken[declarer] + taken[declarer ^ 2]
 
 
-@hot
+@jit
 def play_one_hand(rules, hands, bidders, policies, state, res, model, contexts):
     """One deal from the worthless-hand check to the settlement (bidders and policies: int64[4]
     by seat); the outcome into ``res`` (int64[R_SIZE]), the auction contexts into ``contexts``

@@ -1,0 +1,230 @@
+"""What should I call in a Tarneeb auction? ``recommend_call`` (the rollout model).
+
+For a hand in a seat after the calls so far, sampled deals of the other three hands (weighed by
+how likely the bots were to make the calls they made) give the team's trick distribution in every
+strain the variant allows (the hand's seat declaring and leading, team play), and, for every legal
+call now, the auction finished by the bots and the final contract played out: the probability
+that the call ends as the contract, P(make) if it does, and the expected points for the team
+(its points minus the other team's), each with its standard error.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer import config
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Hand, parse_hand
+from analyzer.core.policies import policy_id
+from analyzer.core.runtime import check_seed, check_threads, chunks_for, threads_used
+from analyzer.core.stats import probability_best, ratio
+from analyzer.core.strains import Strain
+from analyzer.games.tarneeb.bidders import load_model
+from analyzer.games.tarneeb.rules import (
+    MIN_BID,
+    TRICKS,
+    Auction,
+    Call,
+    TarneebVariant,
+    as_tarneeb_variant,
+    declarer_points,
+    defender_points,
+)
+from kernels.tarneeb import advice as ka
+from kernels.tarneeb import hand as kh
+
+#: The strains in the kernels' order (trump index 0..4).
+STRAINS = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS, Strain.NO_TRUMP)
+DEFAULT_SAMPLES = 8192
+MAX_SAMPLES = 10_000_000
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """One legal call and what it leads to, for the team of the seat making it."""
+
+    call: str
+    p_ends: float  # the auction ends with this call as the contract (a bid; 0 for pass/double)
+    p_ends_se: float
+    p_make: float  # made, when it ends as the contract
+    p_make_se: float
+    ev: float  # the team's points minus the other team's, expected
+    ev_se: float
+    p_declare: float  # the team declares the final contract
+    trump: str | None  # the strain the team would name as declarer at this level (None: pass, double)
+
+
+@dataclass
+class CallAnalysis:
+    """What :func:`recommend_call` returns."""
+
+    hand: str
+    seat: int
+    auction: list[str]
+    variant: str
+    samples: int
+    effective_samples: float
+    seed: int
+    strains: dict[str, list[float]]  # strain letter -> P(team tricks = k), k = 0..13
+    strain_means: dict[str, tuple[float, float]]  # strain letter -> (mean, SE)
+    rows: list[CallRow]
+    recommended: str
+    trump: str | None
+    p_best: float
+    elapsed_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def row(self, call: str) -> CallRow:
+        key = str(Call.parse(call))
+        for r in self.rows:
+            if r.call == key:
+                return r
+        raise T400Error(
+            f"call {call!r} is not one of the legal calls ({', '.join(r.call for r in self.rows)})"
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "game": "tarneeb",
+            "hand": self.hand,
+            "seat": self.seat,
+            "auction": self.auction,
+            "variant": self.variant,
+            "samples": self.samples,
+            "effective_samples": self.effective_samples,
+            "seed": self.seed,
+            "strains": {
+                k: {"tricks": v, "mean": self.strain_means[k][0], "mean_se": self.strain_means[k][1]}
+                for k, v in self.strains.items()
+            },  # fmt: skip
+            "calls": [r.__dict__ for r in self.rows],
+            "recommended": self.recommended,
+            "trump": self.trump,
+            "p_best": self.p_best,
+            "elapsed_s": self.elapsed_s,
+            "notes": self.notes,
+        }
+
+
+def check_call_inputs(
+    hand, seat: int, auction: Sequence[str], variant
+) -> tuple[Hand, TarneebVariant, Auction]:
+    """Verify the question before sampling: a 13-card hand, a seat, an auction whose next call is
+    ``seat``'s. Errors name the problem."""
+    v = as_tarneeb_variant(variant)
+    h = hand if isinstance(hand, Hand) else parse_hand(hand)
+    if isinstance(seat, bool) or seat not in (1, 2, 3, 4):
+        raise T400Error(f"seat {seat!r}: expected 1..4 (1 speaks first, 4 deals)")
+    a = Auction(v)
+    for n, call in enumerate(auction, start=1):
+        try:
+            a.call(call)
+        except T400Error as exc:
+            raise T400Error(f"--auction call {n} ({call}): {exc}") from None
+    if a.over:
+        raise T400Error(
+            f"the auction {','.join(str(c) for c in a.calls)} is already over: no call is left to make"
+        )
+    if a.seat != seat:
+        raise T400Error(f"after the calls given it is seat {a.seat}'s turn, not seat {seat}'s")
+    return h, v, a
+
+
+def recommend_call(
+    hand: Hand | str,
+    seat: int = 1,
+    auction: Sequence[str] = (),
+    variant: TarneebVariant | str | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    threads: int | None = None,
+    infer: bool = True,
+    policy: str = "team",
+    progress: Callable[[int, int], None] | None = None,
+) -> CallAnalysis:
+    """Every legal call for ``hand`` in ``seat`` after ``auction`` (calls from seat 1, as
+    ``t400 bid --game tarneeb --auction`` writes them), valued by rollout with the EV bots
+    (``tests/test_tarneeb_advice.py``: 13 spades bid 13 and name spades, P(make) 1).
+    """
+    start = time.perf_counter()
+    check_seed(seed)
+    h, v, a = check_call_inputs(hand, seat, auction, variant)
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise T400Error(f"samples {samples!r}: expected a whole number from 1 to {MAX_SAMPLES:,}")
+    check_threads(threads)
+    legal = a.legal_calls()
+    model = load_model().array
+    rules = v.kernel_rules()
+    chunk = config.get().advice_chunk
+    n_chunks = chunks_for(samples, chunk)
+    bidders = np.full(4, kh.EV, dtype=np.int64)
+    policies = np.full(4, policy_id(policy), dtype=np.int64)
+    calls = np.array([c.code for c in a.calls], dtype=np.int64)
+    candidates = np.array([c.code for c in legal], dtype=np.int64)
+    with threads_used(threads):
+        weights, strain_tricks, outcomes = ka.call_rollout(
+            seed, 0, n_chunks, chunk, rules, np.uint64(h.bits), seat - 1, calls, candidates, bidders, policies,
+            model, bool(infer),
+        )  # fmt: skip
+    if progress:
+        progress(1, 1)
+    n = len(weights)
+    w = weights
+    strains, means = {}, {}
+    allowed = [s for s in STRAINS if s in v.strains()]
+    dist = {}
+    for s in allowed:
+        t = strain_tricks[:, int(s)]
+        p = np.bincount(t, weights=w, minlength=TRICKS + 1) / w.sum()
+        dist[s] = p
+        strains[s.letter] = [float(x) for x in p]
+        mean, se, _ = ratio(w * t, w)
+        means[s.letter] = (mean, se)
+    rows, zs, evs = [], [], []
+    for k, call in enumerate(legal):
+        o = outcomes[:, k, :]
+        ev, ev_se, z = ratio(w * o[:, ka.C_SCORE], w)
+        p_ends, p_ends_se, _ = ratio(w * o[:, ka.C_ENDS], w)
+        p_make, p_make_se, _ = ratio(w * o[:, ka.C_MADE], w * o[:, ka.C_ENDS])
+        p_declare = float((w * o[:, ka.C_DECLARE]).sum() / w.sum())
+        trump = None
+        if call.kind == "bid":
+            trump = call.strain.letter if call.strain is not None else _best_trump(v, dist, call.level).letter
+        rows.append(CallRow(str(call), p_ends, p_ends_se, p_make, p_make_se, ev, ev_se, p_declare, trump))
+        zs.append(z)
+        evs.append(ev)
+    best = int(np.argmax(evs))
+    cov = np.cov(np.array(zs)) / n if n > 1 and len(zs) > 1 else np.zeros((len(zs), len(zs)))
+    p_best = float(probability_best(np.array(evs), np.atleast_2d(cov), seed)[best]) if n > 1 else math.nan
+    notes = [
+        "points: the team's points minus the other team's in this hand (no match equity for Tarneeb yet)"
+    ]
+    ess = float(w.sum() ** 2 / (w * w).sum())
+    if infer and a.calls and ess < 0.2 * n:
+        notes.append(f"the earlier calls are unlikely for most sampled deals: {ess:,.0f} effective of {n:,}")
+    return CallAnalysis(
+        hand=h.to_dot(), seat=seat, auction=[str(c) for c in a.calls], variant=v.label, samples=n,
+        effective_samples=ess, seed=seed, strains=strains, strain_means=means, rows=rows,
+        recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
+        elapsed_s=time.perf_counter() - start, notes=notes,
+    )  # fmt: skip
+
+
+def _best_trump(v: TarneebVariant, dist: dict, level: int) -> Strain:
+    """The strain whose trick distribution is worth most declaring ``level`` (ties: S H D C NT)."""
+
+    def value(s: Strain) -> float:
+        p = dist[s]
+        return sum(
+            p[k] * (declarer_points(v, level, k) - defender_points(v, level, k)) for k in range(TRICKS + 1)
+        )
+
+    return max(dist, key=lambda s: (value(s), -STRAINS.index(s)))
+
+
+__all__ = ["recommend_call", "CallAnalysis", "CallRow", "check_call_inputs", "MIN_BID"]
