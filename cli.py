@@ -695,6 +695,7 @@ def _bid_tarneeb(
     hand, seat, auction, variant, policy, samples, seed, threads, infer, plot_path, progress, as_json
 ):
     from analyzer.games.tarneeb.advice import DEFAULT_SAMPLES, check_call_inputs, recommend_call
+    from analyzer.games.tarneeb.rules import MIN_BID as MIN_TARNEEB_BID
 
     calls = [c.strip() for c in auction.split(",") if c.strip()] if auction else []
     if samples is not None and samples < 1:
@@ -743,8 +744,6 @@ def _bid_tarneeb(
     for note in r.notes:
         click.echo(f"note: {note}")
 
-
-MIN_TARNEEB_BID = 7
 
 #: Solo double-dummy solves per second and thread, measured (benchmarks/dd_vs_dds.py: 163 ms a deal).
 DD_DEALS_PER_S = 6

@@ -26,7 +26,6 @@ from analyzer.core.stats import probability_best, ratio
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.rules import (
-    MIN_BID,
     TRICKS,
     Auction,
     Call,
@@ -227,4 +226,4 @@ def _best_trump(v: TarneebVariant, dist: dict, level: int) -> Strain:
     return max(dist, key=lambda s: (value(s), -STRAINS.index(s)))
 
 
-__all__ = ["recommend_call", "CallAnalysis", "CallRow", "check_call_inputs", "MIN_BID"]
+__all__ = ["recommend_call", "CallAnalysis", "CallRow", "check_call_inputs"]
