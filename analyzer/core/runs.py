@@ -12,6 +12,7 @@ unit of progress, of a Dask task and of a checkpoint.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.jobs import Checkpoint, Job, run_jobs
 from analyzer.core.runtime import check_seed
+from analyzer.core.stats import RatioSums, percentiles_of_counts
 
 #: Matches in one run: about a day at ~1e5 matches/s, and the most whose rows fit in memory.
 MAX_MATCHES = 10**9
@@ -131,3 +133,106 @@ def run_matches(
             merged = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
             results.append(merged)
     return MatchRun(results, checkpoint)
+
+
+# ---------------------------------------------------------------------------------------------
+# What every game's match figures share
+
+
+def per_player(value, convert, what: str) -> tuple[str, str, str, str]:
+    """One setting for all four players, or four (players 1..4), each checked by ``convert``
+    (which raises on an unknown name); returned as lower-case names."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        value = [value] * 4
+    if len(value) != 4:
+        raise T400Error(f"{what}: expected one value or four (one per player), got {len(value)}")
+    for v in value:
+        convert(v)
+    return tuple(str(v).strip().lower() for v in value)
+
+
+def mean_se(n: int, total: float, squares: float) -> tuple[float, float]:
+    """Mean and its standard error from ``n`` values' sum and sum of squares."""
+    mean = total / n
+    if n < 2:
+        return float(mean), math.nan
+    var = max(squares - n * mean * mean, 0.0) / (n - 1)
+    return float(mean), float(math.sqrt(var / n))
+
+
+class MetricSums:
+    """Named per-match ratio metrics (``{name: (numerator, denominator, kind)}`` per block, as a
+    game's ``metric_parts`` gives them) as mergeable sums; :meth:`estimates` gives each with its SE."""
+
+    def __init__(self):
+        self.names: list[str] = []
+        self.kinds: list[str] = []
+        self.sums: RatioSums | None = None
+
+    def add(self, parts: dict) -> None:
+        if self.sums is None:
+            self.names = list(parts)
+            self.kinds = [kind for _, _, kind in parts.values()]
+            self.sums = RatioSums(len(parts))
+        self.sums.add(np.stack([p[0] for p in parts.values()]), np.stack([p[1] for p in parts.values()]))
+
+    def estimates(self) -> dict:
+        out = {}
+        for j, (name, kind) in enumerate(zip(self.names, self.kinds)):
+            value, se = self.sums.estimate(j)
+            out[name] = {"value": value, "se": se, "kind": kind}
+        return out
+
+
+class MatchLengths:
+    """Hands played per match as mergeable sums: mean ± SE, percentiles, longest, distribution."""
+
+    def __init__(self):
+        self.n = 0
+        self.counts = np.zeros(1, dtype=np.int64)
+        self.sums = np.zeros(2)  # sum, sum of squares
+
+    def add(self, hands: np.ndarray) -> None:
+        hands = np.asarray(hands).astype(np.int64)
+        counts = np.bincount(hands)
+        if len(counts) > len(self.counts):
+            self.counts = np.concatenate([self.counts, np.zeros(len(counts) - len(self.counts), np.int64)])
+        self.counts[: len(counts)] += counts
+        h = hands.astype(np.float64)
+        self.sums += [h.sum(), (h * h).sum()]
+        self.n += len(hands)
+
+    def summary(self) -> dict:
+        mean, se = mean_se(self.n, *self.sums)
+        pct = percentiles_of_counts(self.counts, [5, 25, 50, 75, 95])
+        return {
+            "mean": mean,
+            "se": se,
+            "percentiles": dict(zip(["p5", "p25", "p50", "p75", "p95"], pct)),
+            "max": int(np.flatnonzero(self.counts)[-1]),
+            "distribution": {str(k): int(c) for k, c in enumerate(self.counts) if c},
+        }
+
+
+def summarize_run(lineup, matches: int, seed: int, stats, match_frame, rounds_frame, threads=None, scheduler=None,
+                  keep=None, resume=False, per_match=None, hands=None, progress=None):  # fmt: skip
+    """``t400 simulate``'s run for any game, block by block so that memory stays flat: ``stats``
+    (the game's mergeable figures) gets every block's match rows; ``per_match`` and ``hands``
+    (table writers), when given, receive the game's ``match_frame`` of the rows and its
+    ``rounds_frame`` of every deal (hands in dot notation). Returns (stats.summary(), the run)."""
+    from analyzer.core.notation import dot_strings
+
+    def on_block(first: int, parts: list[dict]) -> None:
+        part = parts[0]
+        stats.add(part["rows"])
+        if per_match is not None:
+            per_match.write(match_frame(part["rows"], first))
+        if hands is not None:
+            frame = rounds_frame(part["rounds"], part["hands"])
+            for s in range(1, 5):  # hands in dot notation in files (the API's frames keep bitboards)
+                frame[f"cards{s}"] = dot_strings(frame[f"cards{s}"].to_numpy())
+            hands.write(frame)
+
+    run = run_matches([lineup], matches, seed, record=hands is not None, threads=threads, scheduler=scheduler,
+                      keep=keep, resume=resume, command="simulate", progress=progress, on_block=on_block)  # fmt: skip
+    return stats.summary(), run

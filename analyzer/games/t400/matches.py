@@ -24,10 +24,21 @@ import pandas as pd
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import policy_id
-from analyzer.core.runs import MAX_MATCHES, MatchRun, blocks_of, check_matches, run_matches  # noqa: F401
+from analyzer.core.runs import (  # noqa: F401
+    MAX_MATCHES,
+    MatchLengths,
+    MatchRun,
+    MetricSums,
+    blocks_of,
+    check_matches,
+    mean_se,
+    per_player,
+    run_matches,
+    summarize_run,
+)
 from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.seats import TEAM_LABELS
-from analyzer.core.stats import Z95, RatioSums, cross_sums, percentiles_of_counts, wilson
+from analyzer.core.stats import Z95, RatioSums, cross_sums, wilson
 from analyzer.games.t400.bidder import bidder_id, bot_array, load_model
 from analyzer.games.t400.equity import require_table
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, MatchState, Variant, as_variant
@@ -60,8 +71,8 @@ class Lineup:
     @classmethod
     def make(cls, variant=None, bidder="ev", policy="standard", cap=DEFAULT_CAP, bidder_model=None) -> Lineup:
         v = as_variant(variant)
-        bidders = tuple(_per_player(bidder, bidder_id, "bidder"))
-        policies = tuple(_per_player(policy, policy_id, "policy"))
+        bidders = tuple(per_player(bidder, bidder_id, "bidder"))
+        policies = tuple(per_player(policy, policy_id, "policy"))
         if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or not 1 <= cap <= MAX_CAP:
             raise T400Error(f"hand cap {cap!r}: expected a whole number from 1 to {MAX_CAP}")
         if bidder_model is not None:
@@ -113,18 +124,6 @@ def run_block(
     return out
 
 
-def _per_player(value, convert, what: str) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        value = [value] * 4
-    if len(value) != 4:
-        raise T400Error(f"{what}: expected one value or four (one per player), got {len(value)}")
-    out = []
-    for v in value:
-        convert(v)
-        out.append(str(v).strip().lower())
-    return out
-
-
 def simulate_summary(
     lineup: Lineup,
     matches: int,
@@ -138,27 +137,12 @@ def simulate_summary(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict, MatchRun]:
     """``t400 simulate``'s figures (:func:`summarize_matches`), computed block by block so that
-    memory stays flat however many matches: ``per_match`` and ``hands``, when given, are
-    :class:`analyzer.core.tables.TableWriter` objects that receive every match row and every
-    deal (hands in dot notation) as the blocks finish. Returns (summary, the run)."""
-    from analyzer.core.notation import dot_strings
-
-    stats = MatchStats()
-
-    def on_block(first: int, parts: list[dict]) -> None:
-        part = parts[0]
-        stats.add(part["rows"])
-        if per_match is not None:
-            per_match.write(match_frame(part["rows"], first))
-        if hands is not None:
-            frame = rounds_frame(part["rounds"], part["hands"])
-            for s in range(1, 5):  # hands in dot notation in files (the API's frames keep bitboards)
-                frame[f"cards{s}"] = dot_strings(frame[f"cards{s}"].to_numpy())
-            hands.write(frame)
-
-    run = run_matches([lineup], matches, seed, record=hands is not None, threads=threads, scheduler=scheduler,
-                      keep=keep, resume=resume, command="simulate", progress=progress, on_block=on_block)  # fmt: skip
-    return stats.summary(), run
+    memory stays flat however many matches (:func:`analyzer.core.runs.summarize_run`): ``per_match``
+    and ``hands``, when given, are :class:`analyzer.core.tables.TableWriter` objects that receive
+    every match row and every deal (hands in dot notation) as the blocks finish. Returns
+    (summary, the run)."""
+    return summarize_run(lineup, matches, seed, MatchStats(), match_frame, rounds_frame, threads, scheduler, keep,
+                         resume, per_match, hands, progress)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,15 +316,12 @@ class MatchStats:
 
     def __init__(self):
         self.n = 0
-        self.kinds: list[str] = []
-        self.names: list[str] = []
-        self.metrics: RatioSums | None = None
+        self.metrics = MetricSums()
         self.made = RatioSums(MAX_BID + 1)
-        self.hand_counts = np.zeros(1, dtype=np.int64)
+        self.lengths = MatchLengths()
         self.bids = np.zeros(MAX_BID + 1, dtype=np.int64)
         self.ends = np.zeros(len(kt.END_NAMES), dtype=np.int64)
         self.wins = 0
-        self.hands = np.zeros(2)  # sum, sum of squares
         self.deals = 0
         self.scores = np.zeros((4, 2))  # per player: sum, sum of squares
 
@@ -348,48 +329,26 @@ class MatchStats:
         rows = np.asarray(rows)
         if len(rows) == 0:
             return self
-        parts = _metric_parts(rows)
-        if self.metrics is None:
-            self.names = list(parts)
-            self.kinds = [kind for _, _, kind in parts.values()]
-            self.metrics = RatioSums(len(parts))
-        self.metrics.add(np.stack([p[0] for p in parts.values()]), np.stack([p[1] for p in parts.values()]))
+        self.metrics.add(_metric_parts(rows))
         bids = rows[:, km.M_BIDS : km.M_BIDS + 14].astype(np.float64)
         made = rows[:, km.M_MADE : km.M_MADE + 14].astype(np.float64)
         self.made.add(made.T, bids.T)
         hands = rows[:, km.M_HANDS].astype(np.int64)
-        counts = np.bincount(hands)
-        if len(counts) > len(self.hand_counts):
-            self.hand_counts = np.concatenate(
-                [self.hand_counts, np.zeros(len(counts) - len(self.hand_counts), np.int64)]
-            )
-        self.hand_counts[: len(counts)] += counts
+        self.lengths.add(hands)
         self.bids += bids.sum(axis=0).astype(np.int64)
         self.ends += np.bincount(rows[:, km.M_REASON], minlength=len(kt.END_NAMES))
         self.wins += int((rows[:, km.M_WINNER] == 0).sum())
-        h = hands.astype(np.float64)
-        self.hands += [h.sum(), (h * h).sum()]
         self.deals += int((hands + rows[:, km.M_DEAD]).sum())
         s = rows[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
         self.scores += np.stack([s.sum(0), (s * s).sum(0)], 1)
         self.n += len(rows)
         return self
 
-    def _mean_se(self, total: float, squares: float) -> tuple[float, float]:
-        mean = total / self.n
-        if self.n < 2:
-            return float(mean), math.nan
-        var = max(squares - self.n * mean * mean, 0.0) / (self.n - 1)
-        return float(mean), float(math.sqrt(var / self.n))
-
     def summary(self) -> dict:
         n = self.n
         if n == 0:
             raise T400Error("no matches to summarize")
-        metrics = {}
-        for j, (name, kind) in enumerate(zip(self.names, self.kinds)):
-            value, se = self.metrics.estimate(j)
-            metrics[name] = {"value": value, "se": se, "kind": kind}
+        metrics = self.metrics.estimates()
         low, high = wilson(self.wins, n)
         make_by_bid = {}
         for k in range(MIN_BID, MAX_BID + 1):
@@ -397,18 +356,10 @@ class MatchStats:
                 continue
             r, se = self.made.estimate(k)
             make_by_bid[str(k)] = {"bids": int(self.bids[k]), "rate": r, "se": se}
-        hands_mean, hands_se = self._mean_se(*self.hands)
-        pct = percentiles_of_counts(self.hand_counts, [5, 25, 50, 75, 95])
         bids = self.bids
         return {
             "matches": n,
-            "hands_per_match": {
-                "mean": hands_mean,
-                "se": hands_se,
-                "percentiles": dict(zip(["p5", "p25", "p50", "p75", "p95"], pct)),
-                "max": int(np.flatnonzero(self.hand_counts)[-1]),
-                "distribution": {str(k): int(c) for k, c in enumerate(self.hand_counts) if c},
-            },
+            "hands_per_match": self.lengths.summary(),
             "deals_per_match": float(self.deals / n),
             "dead_rate": metrics["dead-hand rate"],
             "bid_distribution": {str(k): float(bids[k] / bids.sum()) for k in range(MIN_BID, MAX_BID + 1)},
@@ -421,7 +372,7 @@ class MatchStats:
             },
             "cap_hits": int(self.ends[kt.END_CAP]),
             "mean_final_scores": {
-                f"player{p + 1}": dict(zip(("mean", "se"), self._mean_se(*self.scores[p]))) for p in range(4)
+                f"player{p + 1}": dict(zip(("mean", "se"), mean_se(n, *self.scores[p]))) for p in range(4)
             },
             "metrics": metrics,
         }

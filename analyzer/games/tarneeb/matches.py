@@ -8,7 +8,6 @@ are ratios over matches (each match a cluster of its hands).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,9 +17,17 @@ import pandas as pd
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import policy_id
-from analyzer.core.runs import check_matches, run_matches
+from analyzer.core.runs import (
+    MatchLengths,
+    MetricSums,
+    check_matches,
+    mean_se,
+    per_player,
+    run_matches,
+    summarize_run,
+)
 from analyzer.core.runtime import check_seed, threads_used
-from analyzer.core.stats import RatioSums, percentiles_of_counts, wilson
+from analyzer.core.stats import RatioSums, wilson
 from analyzer.games.t400.matches import CompareStats, DuelStats
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.rules import MAX_BID, MIN_BID, TarneebVariant, as_tarneeb_variant
@@ -53,16 +60,6 @@ def bidder_array(bidders: Sequence[str]) -> np.ndarray:
     return np.zeros(kb.MODEL_SIZE)
 
 
-def _per_player(value, convert, what: str) -> tuple[str, str, str, str]:
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        value = [value] * 4
-    if len(value) != 4:
-        raise T400Error(f"{what}: expected one value or four (one per player), got {len(value)}")
-    for v in value:
-        convert(v)
-    return tuple(str(v).strip().lower() for v in value)
-
-
 @dataclass(frozen=True)
 class TarneebLineup:
     """Who plays a Tarneeb match: the variant, each player's bidder and play policy (players
@@ -79,13 +76,13 @@ class TarneebLineup:
         cls, variant=None, bidder=DEFAULT_BIDDER, policy=DEFAULT_POLICY, cap=DEFAULT_CAP
     ) -> TarneebLineup:
         v = as_tarneeb_variant(variant)
-        bidders = _per_player(bidder, bidder_id, "bidder")
+        bidders = per_player(bidder, bidder_id, "bidder")
         if "ev" in bidders:
             load_model()  # check it now, not on a worker
         if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or not 1 <= cap <= MAX_CAP:
             raise T400Error(f"hand cap {cap!r}: expected a whole number from 1 to {MAX_CAP}")
         return cls(
-            v, _per_player(bidder, bidder_id, "bidder"), _per_player(policy, policy_id, "policy"), int(cap)
+            v, per_player(bidder, bidder_id, "bidder"), per_player(policy, policy_id, "policy"), int(cap)
         )
 
     def settings(self) -> dict:
@@ -163,61 +160,36 @@ class TarneebStats:
 
     def __init__(self):
         self.n = 0
-        self.names: list[str] = []
-        self.kinds: list[str] = []
-        self.metrics: RatioSums | None = None
+        self.metrics = MetricSums()
         self.made = RatioSums(len(LEVELS))
         self.contracts = np.zeros(len(LEVELS), dtype=np.int64)
-        self.hand_counts = np.zeros(1, dtype=np.int64)
+        self.lengths = MatchLengths()
         self.wins = self.draws = self.caps = 0
-        self.hands = np.zeros(2)
         self.scores = np.zeros((2, 2))
 
     def add(self, rows: np.ndarray) -> TarneebStats:
         rows = np.asarray(rows)
         if len(rows) == 0:
             return self
-        parts = metric_parts(rows)
-        if self.metrics is None:
-            self.names = list(parts)
-            self.kinds = [kind for _, _, kind in parts.values()]
-            self.metrics = RatioSums(len(parts))
-        self.metrics.add(np.stack([p[0] for p in parts.values()]), np.stack([p[1] for p in parts.values()]))
+        self.metrics.add(metric_parts(rows))
         contracts = rows[:, km.M_CONTRACTS : km.M_CONTRACTS + 7].astype(np.float64)
         self.made.add(rows[:, km.M_MADE : km.M_MADE + 7].astype(np.float64).T, contracts.T)
         self.contracts += contracts.sum(axis=0).astype(np.int64)
-        hands = rows[:, km.M_HANDS].astype(np.int64)
-        counts = np.bincount(hands)
-        if len(counts) > len(self.hand_counts):
-            self.hand_counts = np.concatenate(
-                [self.hand_counts, np.zeros(len(counts) - len(self.hand_counts), np.int64)]
-            )
-        self.hand_counts[: len(counts)] += counts
+        self.lengths.add(rows[:, km.M_HANDS])
         w = rows[:, km.M_WINNER]
         self.wins += int((w == 0).sum())
         self.draws += int((w == 2).sum())
         self.caps += int((w < 0).sum())
-        h = hands.astype(np.float64)
-        self.hands += [h.sum(), (h * h).sum()]
         s = rows[:, km.M_SCORE : km.M_SCORE + 2].astype(np.float64)
         self.scores += np.stack([s.sum(0), (s * s).sum(0)], 1)
         self.n += len(rows)
         return self
 
-    def _mean_se(self, total: float, squares: float) -> tuple[float, float]:
-        mean = total / self.n
-        if self.n < 2:
-            return float(mean), math.nan
-        return float(mean), float(math.sqrt(max(squares - self.n * mean * mean, 0.0) / (self.n - 1) / self.n))
-
     def summary(self) -> dict:
         n = self.n
         if n == 0:
             raise T400Error("no matches to summarize")
-        metrics = {}
-        for j, (name, kind) in enumerate(zip(self.names, self.kinds)):
-            value, se = self.metrics.estimate(j)
-            metrics[name] = {"value": value, "se": se, "kind": kind}
+        metrics = self.metrics.estimates()
         made = {}
         for j, level in enumerate(LEVELS):
             if self.contracts[j]:
@@ -225,17 +197,9 @@ class TarneebStats:
                 made[str(level)] = {"contracts": int(self.contracts[j]), "rate": r, "se": se}
         total = max(int(self.contracts.sum()), 1)
         low, high = wilson(self.wins, n)
-        mean, se = self._mean_se(*self.hands)
-        pct = percentiles_of_counts(self.hand_counts, [5, 25, 50, 75, 95])
         return {
             "matches": n,
-            "hands_per_match": {
-                "mean": mean,
-                "se": se,
-                "percentiles": dict(zip(["p5", "p25", "p50", "p75", "p95"], pct)),
-                "max": int(np.flatnonzero(self.hand_counts)[-1]),
-                "distribution": {str(k): int(c) for k, c in enumerate(self.hand_counts) if c},
-            },  # fmt: skip
+            "hands_per_match": self.lengths.summary(),
             "contract_distribution": {
                 str(level): float(self.contracts[j] / total) for j, level in enumerate(LEVELS)
             },
@@ -244,7 +208,7 @@ class TarneebStats:
             "draws": self.draws,
             "cap_hits": self.caps,
             "mean_final_scores": {
-                team: dict(zip(("mean", "se"), self._mean_se(*self.scores[i])))
+                team: dict(zip(("mean", "se"), mean_se(n, *self.scores[i])))
                 for i, team in enumerate(("team13", "team24"))
             },  # fmt: skip
             "metrics": metrics,
@@ -316,26 +280,10 @@ def simulate_summary(
     hands=None,
     progress: Callable[[int, int], None] | None = None,
 ):
-    """``t400 simulate --game tarneeb``'s figures, block by block (flat memory); ``per_match`` and
-    ``hands`` are table writers receiving every match row and every deal. Returns (summary, run)."""
-    from analyzer.core.notation import dot_strings
-
-    stats = TarneebStats()
-
-    def on_block(first: int, parts: list[dict]) -> None:
-        part = parts[0]
-        stats.add(part["rows"])
-        if per_match is not None:
-            per_match.write(match_frame(part["rows"], first))
-        if hands is not None:
-            frame = rounds_frame(part["rounds"], part["hands"])
-            for s in range(1, 5):
-                frame[f"cards{s}"] = dot_strings(frame[f"cards{s}"].to_numpy())
-            hands.write(frame)
-
-    run = run_matches([lineup], matches, seed, record=hands is not None, threads=threads, scheduler=scheduler,
-                      keep=keep, resume=resume, command="simulate", progress=progress, on_block=on_block)  # fmt: skip
-    return stats.summary(), run
+    """``t400 simulate --game tarneeb``'s figures, block by block (flat memory; see
+    :func:`analyzer.core.runs.summarize_run`). Returns (summary, run)."""
+    return summarize_run(lineup, matches, seed, TarneebStats(), match_frame, rounds_frame, threads, scheduler, keep,
+                         resume, per_match, hands, progress)  # fmt: skip
 
 
 def simulate_matches(
