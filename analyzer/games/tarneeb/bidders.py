@@ -10,6 +10,7 @@ add two or three more." "Choose your longest suit as trumps." Choices where the 
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -152,8 +153,18 @@ def model_path(path: str | Path | None = None) -> str:
 
 
 def load_model(path: str | Path | None = None) -> TarneebModel:
-    """The shipped Tarneeb bidder model, or the one at ``path``."""
+    """The shipped Tarneeb bidder model, or the one at ``path`` (read once; a file changed on
+    disk is read again)."""
     path = model_path(path)
+    try:
+        st = Path(path).stat()
+    except OSError:
+        raise T400Error(f"no Tarneeb bidder model at {path}: run `t400 fit-bidder --game tarneeb`") from None
+    return _load(path, (st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str, stamp: tuple[int, int]) -> TarneebModel:
     try:
         with np.load(path) as data:
             array = np.ascontiguousarray(data["model"], dtype=np.float64)
