@@ -564,7 +564,8 @@ def _score_tarneeb(variant, scores, declarer, contract, tricks, trump, doubled, 
 )
 @variant_options(games=True)
 @click.option("--model", type=click.Choice(["rollout", "dd"]), default="rollout", show_default=True,
-              help="rollout: bots bid and play the hand out; dd: solo double dummy (pessimistic).")  # fmt: skip
+              help="rollout: bots bid and play the hand out; dd: double dummy (400: solo, a lower "
+                   "bound; Tarneeb: the declaring team against the defenders).")  # fmt: skip
 @click.option("--policy", type=click.Choice(["standard", "basic", "greedy", "team"]),
               help="Card play of all four players (rollout; default standard, Tarneeb team).")  # fmt: skip
 @click.option(
@@ -633,11 +634,11 @@ def bid(
             raise T400Error(
                 f"{given[0]} is an option of 400's bid; a Tarneeb auction is given with --auction"
             )
-        if model != "rollout":
-            raise T400Error("--model dd is not built for Tarneeb yet: use the rollout")
+        if model == "dd" and policy is not None:
+            raise T400Error("--policy plays the rollout's cards; --model dd plays double dummy")
         policy = policy or "team"
-        _bid_tarneeb(hand, seat, auction, variant, policy, samples, seed, threads, infer, plot_path, progress,
-                     as_json)  # fmt: skip
+        _bid_tarneeb(hand, seat, auction, variant, model, policy, samples, seed, threads, infer, plot_path,
+                     progress, as_json)  # fmt: skip
         return
     if auction is not None:
         raise T400Error("--auction is for a Tarneeb auction (--game tarneeb); 400 takes --bids")
@@ -692,9 +693,9 @@ def bid(
 
 
 def _bid_tarneeb(
-    hand, seat, auction, variant, policy, samples, seed, threads, infer, plot_path, progress, as_json
+    hand, seat, auction, variant, model, policy, samples, seed, threads, infer, plot_path, progress, as_json
 ):
-    from analyzer.games.tarneeb.advice import DEFAULT_SAMPLES, check_call_inputs, recommend_call
+    from analyzer.games.tarneeb.advice import MODELS, check_call_inputs, recommend_call
     from analyzer.games.tarneeb.rules import MIN_BID as MIN_TARNEEB_BID
 
     calls = [c.strip() for c in auction.split(",") if c.strip()] if auction else []
@@ -702,13 +703,15 @@ def _bid_tarneeb(
         raise T400Error(f"--samples {samples}: expected at least 1")
     if threads is not None and threads < 1:
         raise T400Error(f"--threads {threads}: expected at least 1")
+    if model not in MODELS:
+        raise T400Error(f"--model {model}: Tarneeb's models are {', '.join(MODELS)}")
     check_call_inputs(hand, seat, calls, variant)
     if plot_path:
         _check_writable(plot_path)
     show = (not as_json) if progress is None else progress
-    with progress_bar("sampling", 1, enabled=show) as update:
-        r = recommend_call(hand, seat=seat, auction=calls, variant=variant, samples=samples or DEFAULT_SAMPLES,
-                           seed=seed, threads=threads, infer=infer, policy=policy, progress=update)  # fmt: skip
+    with progress_bar("solving" if model == "dd" else "sampling", 1, enabled=show) as update:
+        r = recommend_call(hand, seat=seat, auction=calls, variant=variant, samples=samples, seed=seed,
+                           threads=threads, infer=infer, policy=policy, model=model, progress=update)  # fmt: skip
     if plot_path:
         from analyzer.reports.figures import plot_call
 
@@ -719,8 +722,9 @@ def _bid_tarneeb(
         return
     said = ", ".join(r.auction) if r.auction else "none yet"
     click.echo(f"Hand {r.hand}, seat {r.seat}, {r.variant}; calls so far: {said}")
+    how = "double dummy" if r.model == "dd" else f"{policy} play"
     click.echo(f"{r.samples:,} sampled deals (effective {r.effective_samples:,.0f}), seed {r.seed}, EV bots, "
-               f"{policy} play; {r.elapsed_s:.1f} s\n")  # fmt: skip
+               f"{how}; {r.elapsed_s:.1f} s\n")  # fmt: skip
     rows = []
     for letter, p in r.strains.items():
         mean, se = r.strain_means[letter]

@@ -5,10 +5,14 @@ bad-input tests stop before sampling and run by default."""
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from analyzer.core.notation import parse_hand
+from analyzer.core.policies import policy_id
 from analyzer.games.tarneeb.advice import recommend_call
+from analyzer.games.tarneeb.rules import Call
 from cli import cli
 
 
@@ -93,6 +97,72 @@ def test_cli_json_fields_and_table():
     assert "Your team's tricks if you declare" in t.stdout and "Recommended: " in t.stdout
 
 
+@pytest.mark.slow
+def test_double_dummy_model_solves_the_rollouts_deals_exactly():
+    """``--model dd`` takes the rollout's deals, weights and auctions (same seed), and every
+    contract's tricks are the team solver's (itself exact against DDS); with the trump-lead rule
+    the declarer's best trump lead."""
+    from analyzer.core.notation import as_deal
+    from analyzer.core.solve import card_scores, solve, solver_space
+    from analyzer.games.tarneeb.advice import STRAINS
+    from analyzer.games.tarneeb.bidders import load_model
+    from analyzer.games.tarneeb.rules import as_tarneeb_variant
+    from kernels.tarneeb import advice as ka
+    from kernels.tarneeb import hand as kh
+    from kernels.tarneeb.rules import level_of
+
+    hand = "AK5.KQ73.Q84.J82"
+    bits = np.uint64(parse_hand(hand).bits)
+    rules = as_tarneeb_variant("tarneeb").kernel_rules()
+    calls = np.array([Call.parse("7").code], dtype=np.int64)
+    candidates = np.array([Call.parse(c).code for c in ("pass", "8", "9")], dtype=np.int64)
+    bidders = np.full(4, kh.EV, dtype=np.int64)
+    policies = np.full(4, policy_id("team"), dtype=np.int64)
+    model = load_model().array
+    args = (rules, bits, 1, calls, candidates, bidders)
+    w_roll, _, _ = ka.call_rollout(5, 0, 2, 4, *args, policies, model, True)
+    hands, weights, contracts = ka.call_contracts(5, 0, 2, 4, *args, model, True)
+    assert np.array_equal(weights, w_roll)
+    assert all(int(h[1]) == int(bits) for h in hands)
+    tasks = np.array([[i, s, ld] for i in range(3) for s in (0, 4) for ld in (1, 2)], dtype=np.int64)
+    workspaces, tables = solver_space(1)
+    got = ka.solve_team_tasks(hands, tasks, False, workspaces, tables)
+    for (i, s, ld), tricks in zip(tasks, got):
+        deal = as_deal(list(hands[i]))
+        assert tricks == solve(deal, trump=STRAINS[s], leader=ld + 1)
+    led = ka.solve_team_tasks(hands, tasks, True, workspaces, tables)
+    for (i, s, ld), tricks in zip(tasks, led):
+        deal = as_deal(list(hands[i]))
+        leads = card_scores(deal, trump=STRAINS[s], leader=ld + 1)
+        trumps = [v for c, v in leads.items() if s < 4 and c.suit == s]
+        assert tricks == (max(trumps) if trumps else max(leads.values()))
+    solved = np.full((8, 5, 4), 7, dtype=np.int64)
+    outcomes = ka.score_contracts(rules, 1, candidates, contracts, solved)
+    for i in range(8):
+        for k in range(3):
+            row, o = contracts[i, k], outcomes[i, k]
+            assert o[ka.C_PLAYED] == row[ka.K_PLAYED]
+            if row[ka.K_PLAYED] and row[ka.K_DECLARER] == 1 and row[ka.K_CONTRACT] == candidates[k]:
+                assert o[ka.C_ENDS] == 1 and o[ka.C_MADE] == (level_of(row[ka.K_CONTRACT]) <= 7)
+
+
+@pytest.mark.slow
+def test_double_dummy_model_thirteen_spades_and_threads():
+    a = recommend_call("AKQJT98765432.-.-.-", seat=2, auction=["pass"], samples=8, model="dd")
+    assert a.model == "dd" and a.recommended == "13" and a.trump == "S"
+    assert a.row("13").p_make == 1.0 and a.strains["S"][13] == pytest.approx(1.0)
+    one = recommend_call("AK5.KQ73.Q84.J82", seat=2, auction=["7"], samples=12, seed=3, model="dd", threads=1)
+    two = recommend_call("AK5.KQ73.Q84.J82", seat=2, auction=["7"], samples=12, seed=3, model="dd", threads=2)
+    d1, d2 = one.to_dict(), two.to_dict()
+    d1.pop("elapsed_s"), d2.pop("elapsed_s")
+    assert d1 == d2
+    r = run("bid", "--game", "tarneeb", "AK5.KQ73.Q84.J82", "--seat", "2", "--auction", "7", "--model", "dd",
+            "--samples", "12", "--seed", "3", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["model"] == "dd" and d["recommended"] == one.recommended and d["samples"] == 12
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -101,7 +171,8 @@ def test_cli_json_fields_and_table():
         (["--auction", "7,pass,pass,pass"], "is already over"),
         (["--bids", "3"], "--bids is an option of 400's bid"),
         (["--scores", "0,0,0,0"], "--scores is an option of 400's bid"),
-        (["--model", "dd"], "--model dd is not built for Tarneeb yet"),
+        (["--model", "dd", "--policy", "team"], "--policy plays the rollout's cards"),
+        (["--model", "dd", "--samples", "100001"], "expected a whole number from 1 to 100,000 (model dd)"),
     ],
 )
 def test_cli_bad_input(args, message):

@@ -56,6 +56,12 @@ class _Solvers(threading.local):
 _SOLVERS = _Solvers()
 
 
+def solver_space(workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """This thread's (workspaces int64[workers, dd.W_SIZE], tables int64[workers, dd.T_SIZE]),
+    kept between calls, for kernels that run the team solver themselves."""
+    return _SOLVERS.get(workers)
+
+
 def solve(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",
           player: int | None = None) -> int:  # fmt: skip
     """Double-dummy tricks for ``player``'s partnership (team) or ``player`` (solo).

@@ -11,6 +11,8 @@ import numpy as np
 from numba import prange
 
 from kernels.config import JIT, PJIT
+from kernels.core import dd
+from kernels.core.cards import lane, lowest_bit
 from kernels.core.deal import deal_around, pool_of
 from kernels.core.rng import stream
 from kernels.tarneeb import rules as kr
@@ -30,11 +32,20 @@ C_PLAYED = 4  # 0 when the deal was passed out (re-dealt)
 C_SIZE = 5
 
 
+# the final contract a candidate call leads to (the auction finished by the bots)
+K_PLAYED = 0  # 0 when the deal is passed out (re-dealt)
+K_CONTRACT = 1  # the contract's call code
+K_DECLARER = 2  # seat index
+K_TRUMP = 3  # the declarer's trump (strain index 0..4)
+K_DOUBLED = 4  # 1 when doubled
+K_SIZE = 5
+
+
 @JIT
-def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands, auction, trial, taken,
-            strain_row, outcome_rows):  # fmt: skip
-    """One dealt sample (``hands``): its weight (returned), the strain tricks into ``strain_row``
-    (int64[5]) and each candidate's outcome into ``outcome_rows`` (float64[m, C_SIZE])."""
+def _weigh(rules, seat, calls, bidders, model, infer, hands, auction):
+    """Replay the calls so far into ``auction``; the deal's weight: MISMATCH_WEIGHT for every
+    earlier call of another seat its bot would not have made with ``hands`` (1.0 without
+    ``infer``)."""
     w = 1.0
     kr.auction_start(auction)
     for call in calls:
@@ -42,37 +53,72 @@ def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infe
         if infer and who != seat and bot_call(bidders[who], rules, auction, hands[who], model) != call:
             w *= MISMATCH_WEIGHT
         kr.auction_call(rules, auction, call)
+    return w
+
+
+@JIT
+def _final_contract(rules, auction, trial, call, bidders, hands, model, row):
+    """Make ``call`` after ``auction`` and let the bots finish (in ``trial``); the contract into
+    ``row`` (int64[K_SIZE])."""
+    for q in range(kr.ST_SIZE):
+        trial[q] = auction[q]
+    kr.auction_call(rules, trial, call)
+    for _ in range(MAX_CALLS):
+        who = kr.next_seat(rules, trial)
+        if who < 0:
+            break
+        kr.auction_call(rules, trial, bot_call(bidders[who], rules, trial, hands[who], model))
+    for q in range(K_SIZE):
+        row[q] = 0
+    if trial[kr.ST_REDEAL]:
+        return
+    contract = trial[kr.ST_HIGH]
+    declarer = trial[kr.ST_HIGH_SEAT]
+    row[K_PLAYED] = 1
+    row[K_CONTRACT] = contract
+    row[K_DECLARER] = declarer
+    row[K_TRUMP] = bot_trump(bidders[declarer], rules, hands[declarer], contract, model)
+    row[K_DOUBLED] = 1 if trial[kr.ST_DOUBLED] == 1 else 0
+
+
+@JIT
+def _settle(rules, seat, call, row, tricks, o):
+    """The outcome of a candidate ``call`` (``o``: float64[C_SIZE]) for the known seat's team,
+    its final contract ``row`` having taken ``tricks`` for the declaring team."""
+    for q in range(C_SIZE):
+        o[q] = 0.0
+    if not row[K_PLAYED]:
+        return
+    level = kr.level_of(row[K_CONTRACT])
+    net = net_points(rules, level, tricks, row[K_DOUBLED] == 1)
+    declarer = row[K_DECLARER]
+    ours = (declarer & 1) == (seat & 1)
+    o[C_PLAYED] = 1.0
+    o[C_DECLARE] = 1.0 if ours else 0.0
+    o[C_SCORE] = net if ours else -net
+    if declarer == seat and row[K_CONTRACT] == call:
+        o[C_ENDS] = 1.0
+        o[C_MADE] = 1.0 if tricks >= level else 0.0
+
+
+@JIT
+def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands, auction, trial, taken,
+            strain_row, outcome_rows):  # fmt: skip
+    """One dealt sample (``hands``): its weight (returned), the strain tricks into ``strain_row``
+    (int64[5]) and each candidate's outcome into ``outcome_rows`` (float64[m, C_SIZE])."""
+    w = _weigh(rules, seat, calls, bidders, model, infer, hands, auction)
     code = kr.bid_code(TRAINING_LEVEL, kr.NO_STRAIN)
     for strain in range(5):
         strain_row[strain] = play_contract(rules, hands, policies, code, seat, strain, taken)
+    row = np.empty(K_SIZE, dtype=np.int64)
     for k in range(candidates.shape[0]):
-        for q in range(kr.ST_SIZE):
-            trial[q] = auction[q]
-        kr.auction_call(rules, trial, candidates[k])
-        for _ in range(MAX_CALLS):
-            who = kr.next_seat(rules, trial)
-            if who < 0:
-                break
-            kr.auction_call(rules, trial, bot_call(bidders[who], rules, trial, hands[who], model))
-        o = outcome_rows[k]
-        for q in range(C_SIZE):
-            o[q] = 0.0
-        if trial[kr.ST_REDEAL]:
-            continue
-        contract = trial[kr.ST_HIGH]
-        declarer = trial[kr.ST_HIGH_SEAT]
-        doubled = trial[kr.ST_DOUBLED] == 1
-        trump = bot_trump(bidders[declarer], rules, hands[declarer], contract, model)
-        tricks = play_contract(rules, hands, policies, contract, declarer, trump, taken)
-        level = kr.level_of(contract)
-        net = net_points(rules, level, tricks, doubled)
-        ours = (declarer & 1) == (seat & 1)
-        o[C_PLAYED] = 1.0
-        o[C_DECLARE] = 1.0 if ours else 0.0
-        o[C_SCORE] = net if ours else -net
-        if declarer == seat and contract == candidates[k]:
-            o[C_ENDS] = 1.0
-            o[C_MADE] = 1.0 if tricks >= level else 0.0
+        _final_contract(rules, auction, trial, candidates[k], bidders, hands, model, row)
+        tricks = 0
+        if row[K_PLAYED]:
+            tricks = play_contract(
+                rules, hands, policies, row[K_CONTRACT], row[K_DECLARER], row[K_TRUMP], taken
+            )
+        _settle(rules, seat, candidates[k], row, tricks, outcome_rows[k])
     return w
 
 
@@ -111,3 +157,90 @@ def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, cal
             weights[i] = _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands,
                                  auction, trial, taken, strain_tricks[i], outcomes[i])  # fmt: skip
     return weights, strain_tricks, outcomes
+
+
+@PJIT
+def call_contracts(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, calls, candidates, bidders,
+                   model, infer):  # fmt: skip
+    """The double-dummy model's samples: the same deals and weights as :func:`call_rollout`
+    (same seed and chunks), and each candidate's final contract without playing it.
+
+    Returns (hands uint64[n, 4]; weights float64[n]; contracts int64[n, m, K_SIZE])."""
+    check_bidders(bidders)
+    n = n_chunks * chunk_size
+    m = candidates.shape[0]
+    all_hands = np.empty((n, 4), dtype=np.uint64)
+    weights = np.empty(n)
+    contracts = np.zeros((n, m, K_SIZE), dtype=np.int64)
+    unseen = np.uint64(0x1FFF1FFF1FFF1FFF) & ~hand
+    counts = np.full(4, 13, dtype=np.int64)
+    counts[seat] = 0
+    for c in prange(n_chunks):
+        state = stream(seed, first_chunk + c)
+        pool = pool_of(unseen)
+        hands = np.empty(4, dtype=np.uint64)
+        auction = np.empty(kr.ST_SIZE, dtype=np.int64)
+        trial = np.empty(kr.ST_SIZE, dtype=np.int64)
+        for j in range(chunk_size):
+            i = c * chunk_size + j
+            deal_around(state, pool, counts, hand, seat, hands)
+            all_hands[i] = hands
+            weights[i] = _weigh(rules, seat, calls, bidders, model, infer, hands, auction)
+            for k in range(m):
+                _final_contract(rules, auction, trial, candidates[k], bidders, hands, model, contracts[i, k])
+    return all_hands, weights, contracts
+
+
+@JIT
+def _team_tricks(W, T, hands, strain, leader, trump_lead):
+    """Double-dummy tricks of ``leader``'s team with ``leader`` on lead in ``strain``; with
+    ``trump_lead`` (the variant's rule) the opening lead is the best of the leader's trumps."""
+    mask = dd.ms_mask_for(dd.TEAM, leader)
+    guess = dd.guess_tricks(hands, strain, mask)
+    trick = np.zeros(4, dtype=np.int64)
+    trumps = hands[leader] & lane(strain) if trump_lead and strain < 4 else np.uint64(0)
+    if trumps == 0:
+        dd.setup(W, hands, strain, leader, mask, trick, 0)
+        return dd.solve_position(W, T, guess)
+    best = 0
+    after = hands.copy()
+    rest = trumps
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - np.uint64(1)
+        after[leader] = hands[leader] & ~(np.uint64(1) << np.uint64(c))
+        trick[0] = c
+        dd.setup(W, after, strain, leader, mask, trick, 1)
+        best = max(best, dd.solve_position(W, T, guess))
+    return best
+
+
+@PJIT
+def solve_team_tasks(hands, tasks, trump_lead, workspaces, tables):
+    """Team double dummy for many (deal, strain, leader) tasks: hands uint64[n, 4]; tasks
+    int64[t, 3]; workspaces int64[k, dd.W_SIZE] and tables int64[k, dd.T_SIZE] for k workers
+    (worker w takes tasks w, w + k, ...). Returns int64[t], the leader's team's tricks."""
+    t = tasks.shape[0]
+    k = workspaces.shape[0]
+    out = np.empty(t, dtype=np.int64)
+    for w in prange(k):
+        for i in range(w, t, k):
+            out[i] = _team_tricks(
+                workspaces[w], tables[w], hands[tasks[i, 0]], tasks[i, 1], tasks[i, 2], trump_lead
+            )
+    return out
+
+
+@JIT
+def score_contracts(rules, seat, candidates, contracts, team_tricks):
+    """Outcomes (float64[n, m, C_SIZE]) of the candidates' contracts (int64[n, m, K_SIZE], from
+    :func:`call_contracts`) given team_tricks int64[n, 5, 4]: the declaring team's tricks by
+    strain and declarer (the declarer leading)."""
+    n, m = contracts.shape[0], contracts.shape[1]
+    outcomes = np.zeros((n, m, C_SIZE))
+    for i in range(n):
+        for k in range(m):
+            row = contracts[i, k]
+            tricks = team_tricks[i, row[K_TRUMP], row[K_DECLARER]] if row[K_PLAYED] else 0
+            _settle(rules, seat, candidates[k], row, tricks, outcomes[i, k])
+    return outcomes

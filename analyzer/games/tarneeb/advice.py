@@ -1,11 +1,16 @@
-"""What should I call in a Tarneeb auction? ``recommend_call`` (the rollout model).
+"""What should I call in a Tarneeb auction? ``recommend_call``.
 
 For a hand in a seat after the calls so far, sampled deals of the other three hands (weighed by
 how likely the bots were to make the calls they made) give the team's trick distribution in every
-strain the variant allows (the hand's seat declaring and leading, team play), and, for every legal
-call now, the auction finished by the bots and the final contract played out: the probability
-that the call ends as the contract, P(make) if it does, and the expected points for the team
-(its points minus the other team's), each with its standard error.
+strain the variant allows (the hand's seat declaring and leading), and, for every legal call now,
+the auction finished by the bots and the final contract's result: the probability that the call
+ends as the contract, P(make) if it does, and the expected points for the team (its points minus
+the other team's), each with its standard error.
+
+Two models of the tricks: ``rollout`` plays every contract out with a card policy (``team`` by
+default); ``dd`` solves it double dummy (all four see all cards; the declarer's team against the
+defenders, the solver exact against DDS), on the same deals, weights and auctions as the rollout
+with the same seed.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer import config
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.notation import Hand, parse_hand
 from analyzer.core.policies import policy_id
-from analyzer.core.runtime import check_seed, check_threads, chunks_for, threads_used
+from analyzer.core.runtime import check_seed, check_threads, chunks_for, deferred_interrupt, threads_used
 from analyzer.core.stats import probability_best, ratio
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import load_model
@@ -39,8 +44,15 @@ from kernels.tarneeb import hand as kh
 
 #: The strains in the kernels' order (trump index 0..4).
 STRAINS = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS, Strain.NO_TRUMP)
-DEFAULT_SAMPLES = 8192
-MAX_SAMPLES = 10_000_000
+MODELS = ("rollout", "dd")
+#: dd: 128 deals take about 25 s warm on 2 threads (about 5 deals a second: each deal needs
+#: five or more full-deal solves) and give P(make) within about ±4 points (one SE).
+DEFAULT_SAMPLES = {"rollout": 8192, "dd": 128}
+MAX_SAMPLES = {"rollout": 10_000_000, "dd": 100_000}
+MODEL_NOTES = {
+    "rollout": "tricks: the bots' contracts played out by the {policy} policy",
+    "dd": "tricks: double dummy (all four see all cards and play perfectly for their team)",
+}
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,7 @@ class CallAnalysis:
     variant: str
     samples: int
     effective_samples: float
+    model: str
     seed: int
     strains: dict[str, list[float]]  # strain letter -> P(team tricks = k), k = 0..13
     strain_means: dict[str, tuple[float, float]]  # strain letter -> (mean, SE)
@@ -94,6 +107,7 @@ class CallAnalysis:
             "seat": self.seat,
             "auction": self.auction,
             "variant": self.variant,
+            "model": self.model,
             "samples": self.samples,
             "effective_samples": self.effective_samples,
             "seed": self.seed,
@@ -139,43 +153,53 @@ def recommend_call(
     seat: int = 1,
     auction: Sequence[str] = (),
     variant: TarneebVariant | str | None = None,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     seed: int = 0,
     threads: int | None = None,
     infer: bool = True,
     policy: str = "team",
+    model: str = "rollout",
     progress: Callable[[int, int], None] | None = None,
 ) -> CallAnalysis:
     """Every legal call for ``hand`` in ``seat`` after ``auction`` (calls from seat 1, as
-    ``t400 bid --game tarneeb --auction`` writes them), valued by rollout with the EV bots
-    (``tests/test_tarneeb_advice.py``: 13 spades bid 13 and name spades, P(make) 1).
+    ``t400 bid --game tarneeb --auction`` writes them), valued with the EV bots finishing the
+    auction and the tricks by ``model`` (``rollout`` or ``dd``; samples default
+    :data:`DEFAULT_SAMPLES`). ``tests/test_tarneeb_advice.py``: 13 spades bid 13 and name spades,
+    P(make) 1.
     """
     start = time.perf_counter()
     check_seed(seed)
     h, v, a = check_call_inputs(hand, seat, auction, variant)
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise T400Error(f"samples {samples!r}: expected a whole number from 1 to {MAX_SAMPLES:,}")
+    if model not in MODELS:
+        raise T400Error(f"unknown model {model!r} (expected {' or '.join(MODELS)})")
+    samples = DEFAULT_SAMPLES[model] if samples is None else samples
+    top = MAX_SAMPLES[model]
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= top:
+        raise T400Error(f"samples {samples!r}: expected a whole number from 1 to {top:,} (model {model})")
     check_threads(threads)
     legal = a.legal_calls()
-    model = load_model().array
-    rules = v.kernel_rules()
-    chunk = config.get().advice_chunk
-    n_chunks = chunks_for(samples, chunk)
-    bidders = np.full(4, kh.EV, dtype=np.int64)
-    policies = np.full(4, policy_id(policy), dtype=np.int64)
-    calls = np.array([c.code for c in a.calls], dtype=np.int64)
-    candidates = np.array([c.code for c in legal], dtype=np.int64)
-    with threads_used(threads):
-        weights, strain_tricks, outcomes = ka.call_rollout(
-            seed, 0, n_chunks, chunk, rules, np.uint64(h.bits), seat - 1, calls, candidates, bidders, policies,
-            model, bool(infer),
-        )  # fmt: skip
-    if progress:
-        progress(1, 1)
+    allowed = [s for s in STRAINS if s in v.strains()]
+    chunk = min(config.get().advice_chunk, samples) if model == "dd" else config.get().advice_chunk
+    args = (
+        v.kernel_rules(), np.uint64(h.bits), seat - 1, np.array([c.code for c in a.calls], dtype=np.int64),
+        np.array([c.code for c in legal], dtype=np.int64), np.full(4, kh.EV, dtype=np.int64),
+    )  # fmt: skip
+    with threads_used(threads), deferred_interrupt() as stop:
+        if model == "dd":
+            weights, strain_tricks, outcomes = _double_dummy(
+                seed, chunks_for(samples, chunk), chunk, args, bool(infer), v.trump_lead, allowed, threads,
+                progress, stop,
+            )  # fmt: skip
+        else:
+            policies = np.full(4, policy_id(policy), dtype=np.int64)
+            weights, strain_tricks, outcomes = ka.call_rollout(
+                seed, 0, chunks_for(samples, chunk), chunk, *args, policies, load_model().array, bool(infer)
+            )
+            if progress:
+                progress(1, 1)
     n = len(weights)
     w = weights
     strains, means = {}, {}
-    allowed = [s for s in STRAINS if s in v.strains()]
     dist = {}
     for s in allowed:
         t = strain_tricks[:, int(s)]
@@ -201,17 +225,51 @@ def recommend_call(
     cov = np.cov(np.array(zs)) / n if n > 1 and len(zs) > 1 else np.zeros((len(zs), len(zs)))
     p_best = float(probability_best(np.array(evs), np.atleast_2d(cov), seed)[best]) if n > 1 else math.nan
     notes = [
-        "points: the team's points minus the other team's in this hand (no match equity for Tarneeb yet)"
+        MODEL_NOTES[model].format(policy=policy),
+        "points: the team's points minus the other team's in this hand (no match equity for Tarneeb yet)",
     ]
     ess = float(w.sum() ** 2 / (w * w).sum())
     if infer and a.calls and ess < 0.2 * n:
         notes.append(f"the earlier calls are unlikely for most sampled deals: {ess:,.0f} effective of {n:,}")
     return CallAnalysis(
         hand=h.to_dot(), seat=seat, auction=[str(c) for c in a.calls], variant=v.label, samples=n,
-        effective_samples=ess, seed=seed, strains=strains, strain_means=means, rows=rows,
+        effective_samples=ess, model=model, seed=seed, strains=strains, strain_means=means, rows=rows,
         recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
         elapsed_s=time.perf_counter() - start, notes=notes,
     )  # fmt: skip
+
+
+def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threads, progress, stop):
+    """The ``dd`` model: the rollout's deals, weights and auctions; every contract that matters
+    (the known seat declaring each allowed strain, and each candidate's final contract) solved
+    once per deal, in small blocks so that progress shows and Ctrl-C is seen within a second or
+    two. Returns what :func:`kernels.tarneeb.advice.call_rollout` returns."""
+    from analyzer.core.solve import solver_space
+
+    rules, _, seat, _, candidates, _ = args
+    hands, weights, contracts = ka.call_contracts(seed, 0, n_chunks, chunk, *args, load_model().array, infer)
+    n = len(weights)
+    need = np.zeros((n, 5, 4), dtype=bool)
+    need[:, [int(s) for s in allowed], seat] = True
+    played = contracts[:, :, ka.K_PLAYED] == 1
+    rows, cols = np.nonzero(played)
+    need[rows, contracts[rows, cols, ka.K_TRUMP], contracts[rows, cols, ka.K_DECLARER]] = True
+    tasks = np.ascontiguousarray(np.argwhere(need).astype(np.int64))
+    workers = min(check_threads(threads), max(1, len(tasks)))
+    workspaces, tables = solver_space(workers)
+    solved = np.full((n, 5, 4), -1, dtype=np.int64)
+    block = 4 * workers
+    for first in range(0, len(tasks), block):
+        part = tasks[first : first + block]
+        solved[part[:, 0], part[:, 1], part[:, 2]] = ka.solve_team_tasks(
+            hands, part, bool(trump_lead), workspaces, tables
+        )
+        if progress:
+            progress(first + len(part), len(tasks))
+        if stop():
+            raise Interrupted("interrupted")
+    outcomes = ka.score_contracts(rules, seat, candidates, contracts, solved)
+    return weights, solved[:, :, seat], outcomes
 
 
 def _best_trump(v: TarneebVariant, dist: dict, level: int) -> Strain:
