@@ -555,7 +555,8 @@ def _score_tarneeb(variant, scores, declarer, contract, tricks, trump, doubled, 
 @click.option(
     "--seat", type=int, default=1, show_default=True, help="Your seat: 1 bids first and leads, 4 deals."
 )
-@click.option("--scores", help="All four scores before the hand, seat 1 first (default 0,0,0,0).")
+@click.option("--scores", help="Scores before the hand: 400 all four, seat 1 first (default 0,0,0,0); "
+                               "Tarneeb the two teams', seats 1+3 first (default 0,0).")  # fmt: skip
 @click.option(
     "--bids", "earlier", default="", help="The bids already made by the seats before you, in order."
 )
@@ -627,9 +628,8 @@ def bid(
     Tarneeb --variant): every legal call after --auction, the team's tricks in every strain.
     """
     if variant.game == "tarneeb":
-        given = [name for name, value in (("--scores", scores), ("--bids", earlier or None), ("--objective", objective),
-                 ("--continuations", continuations or None), ("--equity-table", equity_table),
-                 ("--bidder-model", bidder_model)) if value is not None]  # fmt: skip
+        given = [name for name, value in (("--bids", earlier or None), ("--continuations", continuations or None),
+                 ("--equity-table", equity_table), ("--bidder-model", bidder_model)) if value is not None]  # fmt: skip
         if given:
             raise T400Error(
                 f"{given[0]} is an option of 400's bid; a Tarneeb auction is given with --auction"
@@ -637,8 +637,9 @@ def bid(
         if model == "dd" and policy is not None:
             raise T400Error("--policy plays the rollout's cards; --model dd plays double dummy")
         policy = policy or "team"
+        totals = parse_int_list(scores, "--scores", 2) if scores is not None else [0, 0]
         _bid_tarneeb(hand, seat, auction, variant, model, policy, samples, seed, threads, infer, plot_path,
-                     progress, as_json)  # fmt: skip
+                     progress, as_json, totals, objective)  # fmt: skip
         return
     if auction is not None:
         raise T400Error("--auction is for a Tarneeb auction (--game tarneeb); 400 takes --bids")
@@ -693,9 +694,11 @@ def bid(
 
 
 def _bid_tarneeb(
-    hand, seat, auction, variant, model, policy, samples, seed, threads, infer, plot_path, progress, as_json
-):
+    hand, seat, auction, variant, model, policy, samples, seed, threads, infer, plot_path, progress, as_json,
+    scores, objective,
+):  # fmt: skip
     from analyzer.games.tarneeb.advice import MODELS, check_call_inputs, recommend_call
+    from analyzer.games.tarneeb.equity import check_scores
     from analyzer.games.tarneeb.rules import MIN_BID as MIN_TARNEEB_BID
 
     calls = [c.strip() for c in auction.split(",") if c.strip()] if auction else []
@@ -705,13 +708,15 @@ def _bid_tarneeb(
         raise T400Error(f"--threads {threads}: expected at least 1")
     if model not in MODELS:
         raise T400Error(f"--model {model}: Tarneeb's models are {', '.join(MODELS)}")
-    check_call_inputs(hand, seat, calls, variant)
+    _, checked, _ = check_call_inputs(hand, seat, calls, variant)
+    check_scores(checked, tuple(scores))
     if plot_path:
         _check_writable(plot_path)
     show = (not as_json) if progress is None else progress
     with progress_bar("solving" if model == "dd" else "sampling", 1, enabled=show) as update:
         r = recommend_call(hand, seat=seat, auction=calls, variant=variant, samples=samples, seed=seed,
-                           threads=threads, infer=infer, policy=policy, model=model, progress=update)  # fmt: skip
+                           threads=threads, infer=infer, policy=policy, model=model, scores=scores,
+                           objective=objective, progress=update)  # fmt: skip
     if plot_path:
         from analyzer.reports.figures import plot_call
 
@@ -724,7 +729,10 @@ def _bid_tarneeb(
     click.echo(f"Hand {r.hand}, seat {r.seat}, {r.variant}; calls so far: {said}")
     how = "double dummy" if r.model == "dd" else f"{policy} play"
     click.echo(f"{r.samples:,} sampled deals (effective {r.effective_samples:,.0f}), seed {r.seed}, EV bots, "
-               f"{how}; {r.elapsed_s:.1f} s\n")  # fmt: skip
+               f"{how}; {r.elapsed_s:.1f} s")  # fmt: skip
+    now = f"; your team's P(win) now {_pct(r.p_win_now)}" if r.p_win_now is not None else ""
+    click.echo(f"Scores {r.scores[0]} (seats 1+3) - {r.scores[1]} (seats 2+4){now}")
+    click.echo(f"Objective: {r.objective_note}\n")
     rows = []
     for letter, p in r.strains.items():
         mean, se = r.strain_means[letter]
@@ -737,12 +745,20 @@ def _bid_tarneeb(
         mark = "*" if c.call == r.recommended else " "
         ends = _pct(c.p_ends, c.p_ends_se) if c.p_ends > 0 else "-"
         made = _pct(c.p_make, c.p_make_se) if c.p_ends > 0 else "-"
+        win = [] if c.p_win is None else [_pct(c.p_win, c.p_win_se)]
         rows.append(
-            [f"{mark}{c.call}", c.trump or "-", ends, made, _pct(c.p_declare), f"{c.ev:+.2f} ± {c.ev_se:.2f}"]
+            [
+                f"{mark}{c.call}",
+                c.trump or "-",
+                ends,
+                made,
+                _pct(c.p_declare),
+                f"{c.ev:+.2f} ± {c.ev_se:.2f}",
+                *win,
+            ]
         )
-    click.echo(
-        format_table(["call", "trump", "ends as contract", "made", "team declares", "EV (points)"], rows)
-    )
+    head = ["call", "trump", "ends as contract", "made", "team declares", "EV (points)"]
+    click.echo(format_table(head + (["P(win match)"] if r.objective == "win" else []), rows))
     trump = f", naming {r.trump}" if r.trump else ""
     click.echo(f"\nRecommended: {r.recommended}{trump} (P(best) {_pct(r.p_best)})")
     for note in r.notes:

@@ -769,3 +769,57 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     side = [taken[s] + taken[s ^ 2] for s in range(4)]
     goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
     return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump)
+
+
+def tarneeb_equity_reference(variant, points, p, first, dealer, memo=None):
+    """Plain recursion for Tarneeb match equity when every hand raises the totals (no cycles):
+    P(the team speaking first wins; a draw half) with totals ``first`` and ``dealer``; the deal
+    passes on, so the dealing team speaks first in the next hand."""
+    from analyzer.games.tarneeb.rules import match_result
+
+    memo = {} if memo is None else memo
+    key = (first, dealer)
+    if key not in memo:
+        value = 0.0
+        for (d_first, d_dealer), q in zip(points, p):
+            a, b = first + d_first, dealer + d_dealer
+            winner, draw, _ = match_result(variant, [a, b])
+            if draw:
+                value += q * 0.5
+            elif winner is not None:
+                value += q * (1.0 if winner == (1, 3) else 0.0)
+            elif a >= variant.target or b >= variant.target:  # tied at the target: play on
+                tie = 0.5
+                for _ in range(500):  # the tied state's equity for the team speaking first, by iteration
+                    tie = sum(
+                        r * (1.0 if x > y else (1.0 - tie) if x == y else 0.0) for (x, y), r in zip(points, p)
+                    )
+                value += q * (1.0 - tie)
+            else:
+                value += q * (1.0 - tarneeb_equity_reference(variant, points, p, b, a, memo))
+        memo[key] = value
+    return memo[key]
+
+
+def tarneeb_equity_walk(variant, points, p, p_redeal, first, dealer, walks, rng):
+    """Monte Carlo twin of the equity table for any hand distribution: play ``walks`` matches
+    from the totals by drawing each hand's points (re-deals keep the state), totals clamped at
+    the table's edge as it does. Returns the mean result for the team speaking first."""
+    from analyzer.games.tarneeb.equity import LOW
+    from analyzer.games.tarneeb.rules import match_result
+
+    total = 0.0
+    for _ in range(walks):
+        a, b, ours = first, dealer, True  # a: the team speaking first now
+        while True:
+            if rng.random() < p_redeal:
+                continue
+            d = points[rng.choice(len(p), p=p)]
+            a, b = max(LOW, a + int(d[0])), max(LOW, b + int(d[1]))
+            winner, draw, _ = match_result(variant, [a, b])
+            if draw or winner is not None:
+                won = 0.5 if draw else float(winner == (1, 3))
+                total += won if ours else 1.0 - won
+                break
+            a, b, ours = b, a, not ours
+    return total / walks

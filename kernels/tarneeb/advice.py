@@ -16,7 +16,6 @@ from kernels.core.cards import lane, lowest_bit
 from kernels.core.deal import deal_around, pool_of
 from kernels.core.rng import stream
 from kernels.tarneeb import rules as kr
-from kernels.tarneeb.bidder import net_points
 from kernels.tarneeb.hand import MAX_CALLS, TRAINING_LEVEL, bot_call, bot_trump, check_bidders, play_contract
 
 #: Weight of a sampled deal per earlier call the bots would not have made with it: a soft
@@ -29,7 +28,9 @@ C_ENDS = 1  # 1 when the auction ended with this call as the contract
 C_MADE = 2  # 1 when it ended so and was made
 C_DECLARE = 3  # 1 when the known seat's team declared the final contract
 C_PLAYED = 4  # 0 when the deal was passed out (re-dealt)
-C_SIZE = 5
+C_OURS = 5  # the points of the known seat's team in the hand
+C_THEIRS = 6  # the other team's
+C_SIZE = 7
 
 
 # the final contract a candidate call leads to (the auction finished by the bots)
@@ -90,12 +91,15 @@ def _settle(rules, seat, call, row, tricks, o):
     if not row[K_PLAYED]:
         return
     level = kr.level_of(row[K_CONTRACT])
-    net = net_points(rules, level, tricks, row[K_DOUBLED] == 1)
+    declarers = kr.declarer_points(rules, level, tricks, row[K_DOUBLED] == 1)
+    defenders = kr.defender_points(rules, level, tricks)
     declarer = row[K_DECLARER]
     ours = (declarer & 1) == (seat & 1)
     o[C_PLAYED] = 1.0
     o[C_DECLARE] = 1.0 if ours else 0.0
-    o[C_SCORE] = net if ours else -net
+    o[C_OURS] = declarers if ours else defenders
+    o[C_THEIRS] = defenders if ours else declarers
+    o[C_SCORE] = o[C_OURS] - o[C_THEIRS]
     if declarer == seat and row[K_CONTRACT] == call:
         o[C_ENDS] = 1.0
         o[C_MADE] = 1.0 if tricks >= level else 0.0

@@ -30,6 +30,7 @@ from analyzer.core.runtime import check_seed, check_threads, chunks_for, deferre
 from analyzer.core.stats import probability_best, ratio
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import load_model
+from analyzer.games.tarneeb.equity import check_scores, equity_table
 from analyzer.games.tarneeb.rules import (
     TRICKS,
     Auction,
@@ -49,6 +50,7 @@ MODELS = ("rollout", "dd")
 #: five or more full-deal solves) and give P(make) within about ±4 points (one SE).
 DEFAULT_SAMPLES = {"rollout": 8192, "dd": 128}
 MAX_SAMPLES = {"rollout": 10_000_000, "dd": 100_000}
+OBJECTIVES = ("points", "win")
 MODEL_NOTES = {
     "rollout": "tricks: the bots' contracts played out by the {policy} policy",
     "dd": "tricks: double dummy (all four see all cards and play perfectly for their team)",
@@ -68,6 +70,8 @@ class CallRow:
     ev_se: float
     p_declare: float  # the team declares the final contract
     trump: str | None  # the strain the team would name as declarer at this level (None: pass, double)
+    p_win: float | None = None  # P(the team wins the match; a draw half), objective win only
+    p_win_se: float | None = None
 
 
 @dataclass
@@ -82,12 +86,16 @@ class CallAnalysis:
     effective_samples: float
     model: str
     seed: int
+    scores: tuple[int, int]  # team totals before the hand, seats 1+3 first
+    objective: str  # points or win
     strains: dict[str, list[float]]  # strain letter -> P(team tricks = k), k = 0..13
     strain_means: dict[str, tuple[float, float]]  # strain letter -> (mean, SE)
     rows: list[CallRow]
     recommended: str
     trump: str | None
     p_best: float
+    objective_note: str = ""
+    p_win_now: float | None = None  # the team's match equity before the hand (objective win)
     elapsed_s: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -108,6 +116,10 @@ class CallAnalysis:
             "auction": self.auction,
             "variant": self.variant,
             "model": self.model,
+            "scores": list(self.scores),
+            "objective": self.objective,
+            "objective_note": self.objective_note,
+            "p_win_now": self.p_win_now,
             "samples": self.samples,
             "effective_samples": self.effective_samples,
             "seed": self.seed,
@@ -159,12 +171,17 @@ def recommend_call(
     infer: bool = True,
     policy: str = "team",
     model: str = "rollout",
+    scores: Sequence[int] = (0, 0),
+    objective: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> CallAnalysis:
     """Every legal call for ``hand`` in ``seat`` after ``auction`` (calls from seat 1, as
     ``t400 bid --game tarneeb --auction`` writes them), valued with the EV bots finishing the
     auction and the tricks by ``model`` (``rollout`` or ``dd``; samples default
-    :data:`DEFAULT_SAMPLES`). ``tests/test_tarneeb_advice.py``: 13 spades bid 13 and name spades,
+    :data:`DEFAULT_SAMPLES`). ``scores``: the team totals before the hand (seats 1+3 first);
+    ``objective`` ``win`` ranks the calls by P(win the match) from the match-equity table
+    (:mod:`analyzer.games.tarneeb.equity`), ``points`` by expected points; default win when a
+    score is not zero. ``tests/test_tarneeb_advice.py``: 13 spades bid 13 and name spades,
     P(make) 1.
     """
     start = time.perf_counter()
@@ -172,6 +189,10 @@ def recommend_call(
     h, v, a = check_call_inputs(hand, seat, auction, variant)
     if model not in MODELS:
         raise T400Error(f"unknown model {model!r} (expected {' or '.join(MODELS)})")
+    if len(scores) != 2:
+        raise T400Error(f"scores: expected two team totals, seats 1+3 first (got {len(scores)})")
+    totals = check_scores(v, tuple(scores))
+    objective, objective_note = _choose_objective(objective, totals)
     samples = DEFAULT_SAMPLES[model] if samples is None else samples
     top = MAX_SAMPLES[model]
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= top:
@@ -208,35 +229,70 @@ def recommend_call(
         strains[s.letter] = [float(x) for x in p]
         mean, se, _ = ratio(w * t, w)
         means[s.letter] = (mean, se)
+    table = equity_table(v) if objective == "win" else None
+    odd = seat in (1, 3)
     rows, zs, evs = [], [], []
     for k, call in enumerate(legal):
         o = outcomes[:, k, :]
         ev, ev_se, z = ratio(w * o[:, ka.C_SCORE], w)
+        p_win = p_win_se = None
+        if table is not None:
+            ours, theirs = o[:, ka.C_OURS].astype(np.int64), o[:, ka.C_THEIRS].astype(np.int64)
+            eq = table.after_hand(
+                totals[0] + (ours if odd else theirs),
+                totals[1] + (theirs if odd else ours),
+                o[:, ka.C_PLAYED] == 1,
+            )
+            p_win, p_win_se, z = ratio(w * (eq if odd else 1.0 - eq), w)
         p_ends, p_ends_se, _ = ratio(w * o[:, ka.C_ENDS], w)
         p_make, p_make_se, _ = ratio(w * o[:, ka.C_MADE], w * o[:, ka.C_ENDS])
         p_declare = float((w * o[:, ka.C_DECLARE]).sum() / w.sum())
         trump = None
         if call.kind == "bid":
             trump = call.strain.letter if call.strain is not None else _best_trump(v, dist, call.level).letter
-        rows.append(CallRow(str(call), p_ends, p_ends_se, p_make, p_make_se, ev, ev_se, p_declare, trump))
+        rows.append(
+            CallRow(
+                str(call), p_ends, p_ends_se, p_make, p_make_se, ev, ev_se, p_declare, trump, p_win, p_win_se
+            )
+        )
         zs.append(z)
-        evs.append(ev)
+        evs.append(ev if table is None else p_win)
     best = int(np.argmax(evs))
     cov = np.cov(np.array(zs)) / n if n > 1 and len(zs) > 1 else np.zeros((len(zs), len(zs)))
     p_best = float(probability_best(np.array(evs), np.atleast_2d(cov), seed)[best]) if n > 1 else math.nan
-    notes = [
-        MODEL_NOTES[model].format(policy=policy),
-        "points: the team's points minus the other team's in this hand (no match equity for Tarneeb yet)",
-    ]
+    notes = [MODEL_NOTES[model].format(policy=policy)]
     ess = float(w.sum() ** 2 / (w * w).sum())
     if infer and a.calls and ess < 0.2 * n:
         notes.append(f"the earlier calls are unlikely for most sampled deals: {ess:,.0f} effective of {n:,}")
     return CallAnalysis(
         hand=h.to_dot(), seat=seat, auction=[str(c) for c in a.calls], variant=v.label, samples=n,
-        effective_samples=ess, model=model, seed=seed, strains=strains, strain_means=means, rows=rows,
+        effective_samples=ess, model=model, seed=seed, scores=totals, objective=objective,
+        objective_note=objective_note, strains=strains, strain_means=means, rows=rows,
         recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
-        elapsed_s=time.perf_counter() - start, notes=notes,
+        p_win_now=None if table is None else _team_equity(table, totals, odd), elapsed_s=time.perf_counter() - start, notes=notes,
     )  # fmt: skip
+
+
+def _choose_objective(objective: str | None, totals: tuple[int, int]) -> tuple[str, str]:
+    """(the objective, a note saying what it is and why)."""
+    if objective is not None and objective not in OBJECTIVES:
+        raise T400Error(f"unknown objective {objective!r} (expected win or points)")
+    if objective is None:
+        objective = "win" if any(totals) else "points"
+        why = "the default when a score is not zero" if objective == "win" else "the default at 0-0"
+    else:
+        why = "as asked"
+    if objective == "win":
+        return objective, (
+            f"P(win the match) from {totals[0]}-{totals[1]} ({why}): the match-equity table of the bots' "
+            "hands (a draw counts half)"
+        )
+    return objective, f"expected points: the team's points minus the other team's in this hand ({why})"
+
+
+def _team_equity(table, totals: tuple[int, int], odd: bool) -> float:
+    first = table.before_hand(*totals)
+    return first if odd else 1.0 - first
 
 
 def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threads, progress, stop):
