@@ -1765,10 +1765,14 @@ def duel(
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--out", "out", default="reports", show_default=True, type=click.Path(file_okay=False),
-              help="The report folder: new, empty or an earlier report (--force for any other).")  # fmt: skip
-@click.option("--samples", type=click.IntRange(1000), default=8_000_000, show_default=True,
-              help="Bidding guide: deals per seat and score bracket.")  # fmt: skip
+@click.option("--out", "out", type=click.Path(file_okay=False),
+              help="The report folder: new, empty or an earlier report (--force for any other); default "
+                   "reports (400) or reports/tarneeb.")  # fmt: skip
+@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
+              help="400's strategy report, or the classic and Egyptian Tarneeb report (--out reports/tarneeb).")  # fmt: skip
+@click.option("--samples", type=click.IntRange(1000),
+              help="400: deals per seat and score bracket of the bidding guide (default 8,000,000); "
+                   "Tarneeb: deals of the trick tables (default 400,000).")  # fmt: skip
 @click.option("--matches", type=click.IntRange(1), default=200_000, show_default=True,
               help="Variants report: matches per variant (and duplicate pairs per duel).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
@@ -1782,15 +1786,20 @@ def duel(
     "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal)."
 )
 @json_option
-def report(out, samples, matches, seed, threads, scheduler, html, resume, force, progress, as_json):
+def report(out, game, samples, matches, seed, threads, scheduler, html, resume, force, progress, as_json):
     """Write the strategy report: a bidding guide, a variants report and the method.
 
     Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
     index README.md stating the command and its run time.
     """
+    from analyzer import config
     from analyzer.reports.strategy import build_report
 
-    parts = ["t400 report", f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
+    if samples is None:
+        samples = config.get().report_tarneeb_deals if game == "tarneeb" else config.get().report_samples
+    out = out or ("reports/tarneeb" if game == "tarneeb" else "reports")
+    parts = ["t400 report"] + (["--game tarneeb"] if game == "tarneeb" else [])
+    parts += [f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
     if html:
         parts.append("--html")
     show = (not as_json) if progress is None else progress
@@ -1800,7 +1809,7 @@ def report(out, samples, matches, seed, threads, scheduler, html, resume, force,
             update(int(1000 * fraction))
 
         result = build_report(
-            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume, force
+            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume, force, game
         )
         update(1000)
     if as_json:

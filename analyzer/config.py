@@ -50,6 +50,11 @@ class Tunables:
     #: analysed by rollout where the win and EV bidders differ.
     report_equity_states: int = 50
     report_match_examples: int = 8
+    #: Tarneeb report (``t400 report --game tarneeb``): deals of the trick tables, random hands
+    #: per seat for the opening calls and the call analyzer's samples for each.
+    report_tarneeb_deals: int = 400_000
+    report_tarneeb_hands: int = 150
+    report_tarneeb_call_samples: int = 2048
 
 
 _current = Tunables()

@@ -26,6 +26,16 @@ def test_reports_were_made_with_todays_play_and_bidder_model():
     assert not stale, f"reports/ is stale ({', '.join(stale)} changed): regenerate with `{marker['command']}`"
 
 
+def test_tarneeb_report_was_made_with_todays_team_play_and_bidder_model():
+    from analyzer.reports.tarneeb import data_fingerprints as tarneeb_inputs
+
+    marker = json.loads((ROOT / "reports" / "tarneeb" / MARKER).read_text())
+    stale = [k for k, v in tarneeb_inputs().items() if marker.get(k) != v]
+    assert not stale, (
+        f"reports/tarneeb/ is stale ({', '.join(stale)} changed): regenerate with `{marker['command']}`"
+    )
+
+
 def test_shipped_match_equity_tables_were_built_with_todays_play_and_bidder_model():
     from analyzer.games.t400.equity import data_fingerprints as equity_inputs
     from analyzer.games.t400.equity import table_for

@@ -160,3 +160,59 @@ def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     )
     assert r.exit_code == 0, r.output  # nothing kept for these settings: a fresh run
     assert "parts reused" not in (other / "README.md").read_text()
+
+
+@pytest.mark.slow  # compiles the Tarneeb call analyzer and solver kernels (run with -m slow)
+def test_small_tarneeb_report_is_complete(tmp_path, tunables):
+    tunables(report_dd_deals=8, report_tarneeb_hands=3, report_tarneeb_call_samples=256)
+    out = tmp_path / "tarneeb"
+    r = CliRunner().invoke(cli, ["report", "--game", "tarneeb", "--out", str(out), "--samples", "4096",
+                                 "--matches", "200", "--seed", "3", "--html", "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    result = json.loads(r.stdout)
+    marker = json.loads((out / ".t400-report.json").read_text())
+    assert marker["files"] == result["files"] and "--game tarneeb" in marker["command"]
+    assert "tarneeb_bidder_model_sha256" in marker
+    index = (out / "README.md").read_text()
+    docs = ["README.md"] + [t for t in links_of(index) if t.endswith(".md")]
+    assert {"tricks.md", "opening.md", "variants.md", "method.md"} <= set(docs)
+    linked = set()
+    for doc in docs:
+        for target in links_of((out / doc).read_text()):
+            assert (out / target).is_file(), (doc, target)
+            linked.add(target)
+    assert sum(t.endswith(".png") for t in linked) == 4 and sum(t.endswith(".csv") for t in linked) == 6
+    opening = pd.read_csv(out / "data" / "tarneeb_opening_hands.csv")
+    assert sorted(opening["seat"]) == [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
+    variants = pd.read_csv(out / "data" / "tarneeb_variants.csv")
+    assert variants["variant"].nunique() == 9
+    dd = pd.read_csv(out / "data" / "tarneeb_dd_check.csv")
+    assert set(dd["variant"]) == {"tarneeb", "egyptian"} and (dd["double_dummy"].between(0, 13)).all()
+
+
+def test_tarneeb_hand_features_count_like_a_player():
+    import numpy as np
+
+    from analyzer.core.notation import Hand
+    from analyzer.reports.tarneeb import hand_features, hcp_group
+
+    hands = [
+        "AKQ5.KJ4.T93.862",
+        "A5.AKQJ9843.K3.2",
+        "JT9.J987.T876.52",
+        "AKQJ.A.AKQJ.AK32",
+        "-.AKQ9876.AKQ5.43",
+    ]
+    f = hand_features(np.array([Hand.parse(h).bits for h in hands], dtype=np.uint64))
+    assert list(f["hcp"]) == [13, 17, 2, 31, 18]
+    assert list(f["shape"]) == ["4-3-3-3", "8-2-2-1", "4-4-3-2", "4-4-4-1", "7-4-2-0"]
+    # the longest suit; ties go to the stronger suit (J987 hearts over T876 diamonds), then S H D C
+    assert list(f["longest"]) == [0, 1, 1, 0, 1] and list(f["longest_len"]) == [4, 8, 4, 4, 7]
+    assert list(hcp_group(f["hcp"].to_numpy())) == ["13-15", "16-18", "0-6", "19+", "16-18"]
+
+
+def test_tarneeb_report_bad_input():
+    r = CliRunner().invoke(cli, ["report", "--game", "tarneeb", "--samples", "10"])
+    assert r.exit_code == 2 and r.stderr.startswith("Error: ")
+    r = CliRunner().invoke(cli, ["report", "--game", "bridge"])
+    assert r.exit_code == 2 and "bridge" in r.stderr

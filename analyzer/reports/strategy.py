@@ -137,6 +137,7 @@ def build_report(
     progress: Callable[[str, float], None] | None = None,
     resume: bool = False,
     force: bool = False,
+    game: str = "400",
 ) -> dict:
     """Write the report into the folder ``out``; returns {"files": [...], "elapsed_s": ...}.
 
@@ -146,22 +147,36 @@ def build_report(
     :func:`check_out`). Only the report's own files are ever written or removed: the report is
     built in a hidden folder inside ``out`` and moved into place file by file when complete.
     Finished parts are kept in ``out/.t400-report-parts`` until then, so after an interruption
-    (:class:`analyzer.Interrupted`) ``resume=True`` reuses them.
+    (:class:`analyzer.Interrupted`) ``resume=True`` reuses them. ``game="tarneeb"`` writes the
+    Tarneeb report instead (:mod:`analyzer.reports.tarneeb`; ``samples``: deals of its trick
+    tables, default ``config.get().report_tarneeb_deals``).
     """
     check_seed(seed)
-    samples = config.get().report_samples if samples is None else samples
+    if game not in ("400", "tarneeb"):
+        raise analyzer.T400Error(f"unknown game {game!r} (expected 400 or tarneeb)")
+    if samples is None:
+        samples = config.get().report_tarneeb_deals if game == "tarneeb" else config.get().report_samples
     matches = config.get().report_matches if matches is None else matches
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1000:
         raise analyzer.T400Error(f"samples {samples!r}: expected at least 1000 deals per seat and bracket")
     am.check_matches(matches)
     out = check_out(out, force)
-    command = command or f"t400 report --out {out} --samples {samples} --matches {matches} --seed {seed}"
+    command = command or (
+        f"t400 report {'--game tarneeb ' if game == 'tarneeb' else ''}--out {out} "
+        f"--samples {samples} --matches {matches} --seed {seed}"
+    )
     start = time.perf_counter()
     created = not out.exists()
     out.mkdir(exist_ok=True)
     before = report_files(out) or []
     client = cluster = None
-    settings = {"samples": samples, "matches": matches, "seed": seed, "version": analyzer.__version__}
+    settings = {
+        "game": game,
+        "samples": samples,
+        "matches": matches,
+        "seed": seed,
+        "version": analyzer.__version__,
+    }
     parts = tmp = None
     try:
         with deferred_interrupt():
@@ -175,21 +190,26 @@ def build_report(
             (tmp / "figures").mkdir()
             (tmp / "data").mkdir()
             ctx = _Context(tmp, samples, matches, seed, threads, client, progress, parts)
-            guide_doc = _bidding_guide(ctx)
-            variants_doc = _variants(ctx)
-            match_doc = _match(ctx)
-            method_doc = _method(ctx, command)
-            elapsed = time.perf_counter() - start
-            index = _index(ctx, command, elapsed, scheduler)
-            docs = [index, guide_doc, variants_doc, match_doc, method_doc]
+            if game == "tarneeb":
+                from analyzer.reports.tarneeb import tarneeb_documents
+
+                docs = tarneeb_documents(ctx, command, scheduler, start)
+                title = "tarneeb400 report: classic and Egyptian Tarneeb"
+            else:
+                guide_doc = _bidding_guide(ctx)
+                variants_doc = _variants(ctx)
+                match_doc = _match(ctx)
+                method_doc = _method(ctx, command)
+                elapsed = time.perf_counter() - start
+                index = _index(ctx, command, elapsed, scheduler)
+                docs = [index, guide_doc, variants_doc, match_doc, method_doc]
+                title = "tarneeb400 strategy report"
             for d in docs:
                 (tmp / d.name).write_text(to_markdown(d), encoding="utf-8")
             if html:
-                (tmp / "report.html").write_text(
-                    to_html(docs, tmp, "tarneeb400 strategy report"), encoding="utf-8"
-                )
+                (tmp / "report.html").write_text(to_html(docs, tmp, title), encoding="utf-8")
             files = sorted(str(f.relative_to(tmp)) for f in tmp.rglob("*") if f.is_file())
-            _move_into_place(tmp, out, files, before, command)
+            _move_into_place(tmp, out, files, before, command, game)
         parts.remove()
     except (KeyboardInterrupt, SystemError, Interrupted) as exc:
         if not (isinstance(exc, Interrupted) or caused_by_interrupt(exc)):
@@ -210,7 +230,9 @@ def build_report(
     return {"out": str(out), "files": files, "elapsed_s": time.perf_counter() - start}
 
 
-def _move_into_place(tmp: Path, out: Path, files: list[str], before: list[str], command: str) -> None:
+def _move_into_place(
+    tmp: Path, out: Path, files: list[str], before: list[str], command: str, game: str = "400"
+) -> None:
     """Move the new report's files from ``tmp`` into ``out``, drop the files of the previous
     report that the new one does not have, and write the marker."""
     for name in files:
@@ -227,17 +249,21 @@ def _move_into_place(tmp: Path, out: Path, files: list[str], before: list[str], 
     marker = out / f".{MARKER}.tmp"
     marker.write_text(
         json.dumps(
-            {"command": command, "version": analyzer.__version__, **data_fingerprints(), "files": files},
+            {"command": command, "version": analyzer.__version__, **data_fingerprints(game), "files": files},
             indent=1,
         )
     )
     os.replace(marker, out / MARKER)
 
 
-def data_fingerprints() -> dict:
+def data_fingerprints(game: str = "400") -> dict:
     """What the report's figures depend on beyond its command: the card play (a hash of its
     behaviour), the shipped bidder model and the dananeer match-equity table (hashes of their
-    numbers)."""
+    numbers); for the Tarneeb report :func:`analyzer.reports.tarneeb.data_fingerprints`."""
+    if game == "tarneeb":
+        from analyzer.reports.tarneeb import data_fingerprints as tarneeb_inputs
+
+        return tarneeb_inputs()
     from analyzer.core.policies import numbers_fingerprint, play_fingerprint
     from analyzer.games.t400.bidder import load_model
     from analyzer.games.t400.equity import table_for
