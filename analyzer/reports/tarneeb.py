@@ -237,6 +237,13 @@ def _opening(ctx) -> Document:
     summary = pd.DataFrame(records)
     doc.h(1, "By seat and high-card points")
     doc.table(["seat", "HCP", "hands", "pass", "7", "8", "9+", "mean EV"], rows)
+    weak = df[df["hcp"] <= 6]
+    if len(weak) and (weak["call"] != "pass").any():
+        doc.p(f"{_pct((weak['call'] != 'pass').mean())} of the {len(weak)} hands with 6 HCP or less have a bid "
+              "as their EV-best call. That is a finding about the opponents modelled, not advice for every "
+              "table: the EV bots read an opponent's standing bid as showing the values their own bids show, "
+              "so they overcall it and go down more often than they would against a real holding; a player "
+              "who expects sounder opponents should pass such hands (README, the call analyzer's limits).")  # fmt: skip
     by_length = []
     for length, g in df.groupby(np.minimum(df["longest_len"], 7)):
         by_length.append([f"{length}" + ("+" if length == 7 else ""), len(g), _pct((g["call"] != "pass").mean()),
