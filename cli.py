@@ -712,6 +712,19 @@ def _bid_tarneeb(
     check_scores(checked, tuple(scores))
     if plot_path:
         _check_writable(plot_path)
+    from analyzer.games.tarneeb.advice import DEFAULT_SAMPLES, MAX_SAMPLES
+
+    if samples is not None and samples > MAX_SAMPLES[model]:
+        raise T400Error(f"--samples {samples}: at most {MAX_SAMPLES[model]:,} with --model {model}")
+    if model == "dd":
+        from analyzer.core.runtime import check_threads
+
+        n = samples or DEFAULT_SAMPLES["dd"]
+        seconds = n / (TARNEEB_DD_DEALS_PER_S * check_threads(threads))
+        if seconds > 60:
+            click.echo(f"note: --model dd solves about {TARNEEB_DD_DEALS_PER_S} deals a second a thread here "
+                       f"(five or more full-deal solves each): {n:,} deals take about {seconds / 60:.0f} minutes",
+                       err=True)  # fmt: skip
     show = (not as_json) if progress is None else progress
     with progress_bar("solving" if model == "dd" else "sampling", 1, enabled=show) as update:
         r = recommend_call(hand, seat=seat, auction=calls, variant=variant, samples=samples, seed=seed,
@@ -767,6 +780,8 @@ def _bid_tarneeb(
 
 #: Solo double-dummy solves per second and thread, measured (benchmarks/dd_vs_dds.py: 163 ms a deal).
 DD_DEALS_PER_S = 6
+#: Tarneeb --model dd: sampled deals per second and thread, measured (256 deals in 47 s on 2 threads).
+TARNEEB_DD_DEALS_PER_S = 2.5
 
 
 def _dd_note(samples: int | None, threads: int | None) -> None:

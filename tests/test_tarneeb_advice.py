@@ -173,7 +173,7 @@ def test_double_dummy_model_thirteen_spades_and_threads():
         (["--scores", "0,0,0,0"], "--scores: expected 2 values separated by commas, got 4"),
         (["--scores", "31,2"], "--scores 31,2: the match is already over"),
         (["--model", "dd", "--policy", "team"], "--policy plays the rollout's cards"),
-        (["--model", "dd", "--samples", "100001"], "expected a whole number from 1 to 100,000 (model dd)"),
+        (["--model", "dd", "--samples", "100001"], "--samples 100001: at most 100,000 with --model dd"),
     ],
 )
 def test_cli_bad_input(args, message):
