@@ -347,3 +347,54 @@ def test_page_in_chromium_picks_13_cards_and_shows_the_apis_recommendation(live_
         assert "NT" in driver.find_element(By.ID, "rules-result").text
     finally:
         driver.quit()
+
+
+@pytest.mark.slow  # compiles the Tarneeb call analyzer (about a minute; run with -m slow)
+def test_tarneeb_page_in_chromium_shows_the_apis_call(live_url, tmp_path):
+    """The "Tarneeb: what to call" page: a typed hand, seat 2 after seat 1's pass, team scores;
+    the call shown is /api/bid's, the strain and call tables are drawn, and the command line shown
+    gives the same call."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    hand = "A5.AKQJ9843.K3.2"
+    driver = chromium(tmp_path)
+    try:
+        driver.get(live_url)
+        wait = WebDriverWait(driver, 30)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#call-variant option[value="egyptian"]'))
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-page="call"]').click()
+        driver.find_element(By.ID, "call-hand").send_keys(hand)
+        Select(driver.find_element(By.ID, "call-seat")).select_by_value("2")
+        driver.find_element(By.ID, "call-auction").send_keys("pass")
+        for box, value in (("call-score-1", "25"), ("call-score-2", "28")):
+            driver.find_element(By.ID, box).clear()
+            driver.find_element(By.ID, box).send_keys(value)
+        driver.find_element(By.CSS_SELECTOR, "#call-form details summary").click()
+        driver.find_element(By.ID, "call-samples").send_keys("2048")
+        seed = driver.find_element(By.ID, "call-seed")
+        seed.clear()
+        seed.send_keys("5")
+        driver.find_element(By.ID, "call-ask").click()
+        WebDriverWait(driver, 300).until(ec.visibility_of_element_located((By.ID, "call-result")))
+        assert driver.find_element(By.ID, "call-error").text == ""
+        body = {"game": "tarneeb", "hand": hand, "seat": 2, "variant": "tarneeb", "auction": ["pass"],
+                "scores": [25, 28], "samples": 2048, "seed": 5}  # fmt: skip
+        api = httpx.post(live_url + "api/bid", json=body, timeout=120).json()
+        assert (
+            driver.find_element(By.ID, "recommended-call").text
+            == f"{api['recommended']}, naming {api['trump']}"
+        )
+        marked = driver.find_element(By.CSS_SELECTOR, "#call-table tr.recommended")
+        assert marked.get_attribute("data-call") == api["recommended"]
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#strain-table tbody tr")) == 5
+        assert "P(win match)" in driver.find_element(By.ID, "call-table").text
+        command = driver.find_element(By.ID, "call-command").get_attribute("textContent")
+        assert command.startswith(f"t400 bid {hand} --game tarneeb --seat 2 --variant tarneeb --auction pass")
+        assert cli_json(*command.split()[1:])["recommended"] == api["recommended"]
+        driver.save_screenshot(str(tmp_path / "serve-tarneeb.png"))
+        if os.environ.get("T400_SCREENSHOT_TARNEEB"):  # README's picture: docs/serve-tarneeb.png
+            driver.save_screenshot(os.environ["T400_SCREENSHOT_TARNEEB"])
+    finally:
+        driver.quit()

@@ -160,29 +160,31 @@ function commandLine(command, body, positional) {
 
 let polling = null;
 
-function startProgress() {
-  $("bid-progress").hidden = false;
-  $("progress-bar").removeAttribute("value");
-  $("progress-text").textContent = "starting...";
+// prefix "" for the bid page's progress bar, "call-" for the Tarneeb page's
+function startProgress(prefix = "") {
+  const box = $(prefix ? `${prefix}progress` : "bid-progress"), bar = $(`${prefix}progress-bar`), text = $(`${prefix}progress-text`);
+  box.hidden = false;
+  bar.removeAttribute("value");
+  text.textContent = "starting...";
   polling = setInterval(async () => {
     try {
       const s = await api("/api/status");
       if (!s.busy) return;
       if (s.compiling) {
-        $("progress-bar").removeAttribute("value");
-        $("progress-text").textContent = `preparing (the first question compiles the kernels, a minute or two): ${s.elapsed_s.toFixed(0)} s`;
+        bar.removeAttribute("value");
+        text.textContent = `preparing (the first question compiles the kernels, a minute or two): ${s.elapsed_s.toFixed(0)} s`;
       } else {
-        $("progress-bar").max = Math.max(s.total, 1);
-        $("progress-bar").value = s.done;
-        $("progress-text").textContent = `sampling: ${Math.round(100 * s.done / Math.max(s.total, 1))}% (${s.elapsed_s.toFixed(1)} s)`;
+        bar.max = Math.max(s.total, 1);
+        bar.value = s.done;
+        text.textContent = `sampling: ${Math.round(100 * s.done / Math.max(s.total, 1))}% (${s.elapsed_s.toFixed(1)} s)`;
       }
     } catch (e) { /* the answer itself reports errors */ }
   }, 250);
 }
 
-function stopProgress() {
+function stopProgress(prefix = "") {
   clearInterval(polling);
-  $("bid-progress").hidden = true;
+  $(prefix ? `${prefix}progress` : "bid-progress").hidden = true;
 }
 
 $("bid-form").addEventListener("submit", async (event) => {
@@ -296,6 +298,84 @@ function drawTable(r, win) {
     return tr;
   });
   $("bid-table").querySelector("tbody").replaceChildren(...rows);
+}
+
+// ---- Tarneeb: what to call ----------------------------------------------------------------
+
+async function showCallHand() {
+  $("call-hand-shown").textContent = "";
+  const text = $("call-hand").value.trim();
+  if (!text) return;
+  try {
+    const data = await api("/api/hand", {hand: text});
+    $("call-hand-shown").textContent = `${data.symbols} (${data.count} cards)`;
+  } catch (e) { $("call-hand-shown").textContent = e.message; }
+}
+$("call-hand").addEventListener("change", showCallHand);
+
+function callBody() {
+  const hand = $("call-hand").value.trim();
+  if (!hand) throw new Error("Error: type your 13 cards");
+  const body = {game: "tarneeb", hand, seat: Number($("call-seat").value), variant: $("call-variant").value};
+  const auction = $("call-auction").value.split(",").map((c) => c.trim()).filter(Boolean);
+  if (auction.length) body.auction = auction;
+  const scores = [number("call-score-1") ?? 0, number("call-score-2") ?? 0];
+  if (scores.some((x) => x !== 0)) body.scores = scores;
+  if ($("call-objective").value) body.objective = $("call-objective").value;
+  if ($("call-model").value !== "rollout") body.model = $("call-model").value;
+  const samples = number("call-samples");
+  if (samples !== null) body.samples = samples;
+  body.seed = number("call-seed") ?? 0;
+  if (auction.length && !$("call-infer").checked) body.infer = false;
+  return body;
+}
+
+$("call-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("call-error").textContent = "";
+  let body;
+  try { body = callBody(); } catch (e) { $("call-error").textContent = e.message; return; }
+  $("call-ask").disabled = true;
+  startProgress("call-");
+  try {
+    showCall(await api("/api/bid", body), body);
+  } catch (e) {
+    $("call-error").textContent = e.message;
+  } finally {
+    stopProgress("call-");
+    $("call-ask").disabled = false;
+  }
+});
+
+function showCall(r, body) {
+  const win = r.objective === "win";
+  const best = r.calls.find((c) => c.call === r.recommended);
+  $("recommended-call").textContent = r.recommended + (r.trump ? `, naming ${r.trump}` : "");
+  const value = win ? `P(win the match) ${pct(best.p_win, best.p_win_se, 2)}` : `EV ${signed(best.ev)} \u00b1 ${best.ev_se.toFixed(2)} points`;
+  $("call-confidence").textContent = `${value}; best with probability ${(100 * r.p_best).toFixed(0)}%` +
+    (r.p_win_now === null ? "" : `; your team's P(win) before the hand ${pct(r.p_win_now, null, 1)}`);
+  $("call-objective-note").textContent = `Objective: ${r.objective_note}`;
+  const ks = [7, 8, 9, 10, 11, 12, 13];
+  $("strain-table").querySelector("thead").replaceChildren(el("tr", {}, ...["strain", "mean", ...ks.map((k) => `\u2265${k}`)].map((h) => el("th", {}, h))));
+  $("strain-table").querySelector("tbody").replaceChildren(...Object.entries(r.strains).map(([letter, s]) => {
+    const atLeast = (k) => s.tricks.slice(k).reduce((a, b) => a + b, 0);
+    return el("tr", {"data-strain": letter}, el("td", {}, letter), el("td", {}, `${s.mean.toFixed(2)} \u00b1 ${s.mean_se.toFixed(2)}`),
+      ...ks.map((k) => el("td", {}, pct(atLeast(k), null, 1))));
+  }));
+  const heads = ["call", "trump", "ends as contract", "made", "team declares", "EV (points)", ...(win ? ["P(win match)"] : [])];
+  $("call-table").querySelector("thead").replaceChildren(el("tr", {}, ...heads.map((h) => el("th", {}, h))));
+  $("call-table").querySelector("tbody").replaceChildren(...r.calls.map((c) => {
+    const ends = c.p_ends > 0;
+    const cells = [c.call, c.trump || "-", ends ? pct(c.p_ends, c.p_ends_se) : "-", ends ? pct(c.p_make, c.p_make_se) : "-",
+      pct(c.p_declare, null), `${signed(c.ev)} \u00b1 ${c.ev_se.toFixed(2)}`, ...(win ? [pct(c.p_win, c.p_win_se, 2)] : [])];
+    const tr = el("tr", {"data-call": c.call}, ...cells.map((x) => el("td", {}, x)));
+    if (c.call === r.recommended) tr.classList.add("recommended");
+    return tr;
+  }));
+  $("call-notes").textContent = `${r.samples.toLocaleString("en")} deals (effective ${Math.round(r.effective_samples).toLocaleString("en")}), ` +
+    `seed ${r.seed}, ${r.elapsed_s.toFixed(2)} s. ` + r.notes.join(" ");
+  $("call-command").textContent = commandLine("bid", body, "hand");
+  $("call-result").hidden = false;
 }
 
 // ---- score a round ----------------------------------------------------------------------
@@ -415,6 +495,7 @@ async function start() {
     META = meta;
     $("version").textContent = `v${meta.version}`;
     for (const id of ["variant", "score-variant"]) fillVariants($(id), "400");
+    fillVariants($("call-variant"), "tarneeb");
     $("rules-variant").replaceChildren(
       el("optgroup", {label: "400"}, ...Object.entries(meta.presets).map(([n, t]) => el("option", {value: n, title: t}, n))),
       el("optgroup", {label: "Tarneeb"}, ...Object.entries(meta.tarneeb_presets).map(([n, t]) => el("option", {value: n, title: t}, n))));
