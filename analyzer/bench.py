@@ -101,6 +101,25 @@ def _warm_tarneeb() -> None:
     ktm.record_matches(1, 0, offsets.astype(np.int64), 1, *_tarneeb_match_args(), 10)
 
 
+def _warm_tarneeb_bid() -> None:
+    """What ``t400 bid --game tarneeb`` runs: the call rollout, the double-dummy model and the
+    match-equity kernels (on tiny inputs: the table itself is built on first use)."""
+    from analyzer.core.policies import policy_id
+    from analyzer.games.tarneeb.advice import recommend_call
+    from analyzer.games.tarneeb.bidders import load_model
+    from kernels.tarneeb import equity as ke
+    from kernels.tarneeb import hand as kh
+
+    recommend_call("AKQ5.KJ4.T93.862", seat=1, samples=4)
+    recommend_call("AKQJT98765432.-.-.-", seat=1, samples=1, model="dd")
+    rules = _tarneeb_match_args()[0]
+    ke.hand_points(1, 0, 1, 2, rules, np.full(4, kh.EV, dtype=np.int64), np.full(4, policy_id("team"), dtype=np.int64),
+                   load_model().array)  # fmt: skip
+    ke.iterate_equity(
+        np.zeros(1), np.zeros(1), np.full((1, 1), -1, dtype=np.int64), np.zeros((1, 1)), 1e-9, 2
+    )
+
+
 def _warm_double_dummy() -> None:
     from analyzer.core.solve import card_scores, solve
 
@@ -116,6 +135,7 @@ WARM_UPS = {
     "matches": _warm_matches,
     "tarneeb": _warm_tarneeb,
     "double_dummy": _warm_double_dummy,
+    "tarneeb_bid": _warm_tarneeb_bid,
 }
 
 
@@ -129,7 +149,7 @@ def warm_up(groups=None) -> float:
 
 #: Kernel groups by compiling process: groups that share callees (the trick loop, the bidders)
 #: compile in one process, one after the other, so that the shared code compiles once.
-PROCESSES = (("bid", "simulation"), ("matches", "tarneeb"), ("double_dummy",))
+PROCESSES = (("bid", "simulation"), ("matches", "tarneeb"), ("double_dummy", "tarneeb_bid"))
 
 
 def _warm_each(groups) -> dict:
