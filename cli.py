@@ -1171,16 +1171,21 @@ def bench(seconds, repeats, cold, as_json):
 
 
 @cli.command("compile", context_settings=CONTEXT)
+@click.argument("groups", nargs=-1)
 @json_option
-def compile_kernels(as_json):
+def compile_kernels(groups, as_json):
     """Compile every kernel now (in parallel processes) so that later commands start at once.
 
-    Kernels are cached on disk; this only saves the first command's compile time.
+    GROUPS limits it to some kernel groups (bid, simulation, matches, tarneeb, double_dummy,
+    tarneeb_bid). Kernels are cached on disk; this only saves the first command's compile time.
     """
-    from analyzer.bench import compile_groups
+    from analyzer.bench import WARM_UPS, compile_groups
 
+    unknown = [g for g in groups if g not in WARM_UPS]
+    if unknown:
+        raise T400Error(f"unknown kernel group {unknown[0]!r} (expected one of {', '.join(WARM_UPS)})")
     try:
-        timing = compile_groups()
+        timing = compile_groups(only=groups or None)
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
     wall, groups = timing["wall_s"], timing["groups_s"]

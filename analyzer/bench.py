@@ -157,18 +157,20 @@ def _warm_each(groups) -> dict:
     return {name: warm_up([name]) for name in groups}
 
 
-def compile_groups(env: dict | None = None) -> dict:
-    """Compile (or load) every kernel group, in parallel processes (:data:`PROCESSES`), as
-    ``t400 compile`` does: the wall-clock seconds and each group's own. Raises RuntimeError
-    naming the group that failed."""
+def compile_groups(env: dict | None = None, only=None) -> dict:
+    """Compile (or load) every kernel group (or those named in ``only``), in parallel processes
+    (:data:`PROCESSES`), as ``t400 compile`` does: the wall-clock seconds and each group's own.
+    Raises RuntimeError naming the group that failed."""
     start = time.perf_counter()
+    chosen = [tuple(n for n in names if only is None or n in only) for names in PROCESSES]
     procs = [
         (names, subprocess.Popen(
             [sys.executable, "-c", f"import json; from analyzer.bench import _warm_each; "
                                    f"print(json.dumps(_warm_each({list(names)!r})))"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         ))
-        for names in PROCESSES
+        for names in chosen
+        if names
     ]  # fmt: skip
     groups = {}
     for names, proc in procs:

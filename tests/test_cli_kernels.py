@@ -59,3 +59,11 @@ def test_shipped_model_is_sane():
 
     assert model.estimate(parse_hand("-.AKQJT98765432.-.-").bits, 0) > 12.5
     assert model.estimate(parse_hand("5432.-.5432.65432").bits, 0) < 0.8
+
+
+def test_compile_names_its_groups_and_refuses_unknown_ones():
+    r = CliRunner().invoke(cli, ["compile", "double-dummy"])
+    assert r.exit_code == 2 and r.stderr.startswith("Error: unknown kernel group 'double-dummy'")
+    r = CliRunner().invoke(cli, ["compile", "tarneeb", "--json"])  # the Tarneeb match kernels (cached here)
+    assert r.exit_code == 0, r.output
+    assert list(json.loads(r.stdout)["groups_s"]) == ["tarneeb"]
