@@ -1323,8 +1323,37 @@ def ms_mask_for(mode, player):
 
 @JIT
 def guess_tricks(hands, trump, ms_mask):
-    """A starting guess for MTD(f): aces, kings and long trumps of the max side."""
+    """A starting guess for MTD(f). A partnership: its share of the high-card points (A 4, K 3,
+    Q 2, J 1) and of the trumps still in play, weighted as a least-squares fit of team
+    double-dummy tricks on 400 random deals (mean error 0.84 tricks with a trump, 1.06 in no
+    trump; the guess it replaces, 2.3 and 4.0, cost about 4.4 searches a solve). One player
+    (solo): its aces, kings and long trumps."""
     size = popcount(hands[0])
+    if popcount(U64(ms_mask)) == 2:
+        side_hcp = 0
+        all_hcp = 0
+        side_trumps = 0
+        all_trumps = 0
+        for q in range(4):
+            h = hands[q]
+            ours = (ms_mask >> q) & 1
+            for s in range(4):
+                lane = (h >> U64(16 * s)) & _LANE
+                hcp = (4 * popcount(lane & U64(0x1000)) + 3 * popcount(lane & U64(0x0800))
+                       + 2 * popcount(lane & U64(0x0400)) + popcount(lane & U64(0x0200)))  # fmt: skip
+                all_hcp += hcp
+                if ours:
+                    side_hcp += hcp
+                if s == trump:
+                    all_trumps += popcount(lane)
+                    if ours:
+                        side_trumps += popcount(lane)
+        share = side_hcp / all_hcp if all_hcp > 0 else 0.5
+        if trump > 3:
+            p = -0.242 + 1.5769 * share
+        else:
+            p = -0.6092 + 1.1479 * share + 1.0965 * (side_trumps / all_trumps if all_trumps > 0 else 0.5)
+        return min(size, max(0, int(size * p + 0.5)))
     g = 0.0
     for q in range(4):
         if (ms_mask >> q) & 1:
