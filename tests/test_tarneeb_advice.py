@@ -194,3 +194,40 @@ def test_400_bid_refuses_tarneeb_options():
     assert r.exit_code == 2 and "--auction is for a Tarneeb auction" in r.stderr
     r = run("bid", "AKQ5.KJ4.T93.862", "--policy", "team")
     assert r.exit_code == 2 and "--policy team plays Tarneeb's" in r.stderr
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_call_plot_draws_the_objective(tmp_path, objective, monkeypatch):
+    """The figure's right panel is EV per call, or P(win) per call under objective win (no
+    sampling: an analysis made by hand)."""
+    from analyzer.games.tarneeb.advice import CallAnalysis, CallRow
+    from analyzer.reports.figures import plot_call
+
+    win = objective == "win"
+    rows = [CallRow("pass", 0.0, 0.0, float("nan"), float("nan"), -1.0, 0.2, 0.3, None,
+                    0.4 if win else None, 0.01 if win else None),
+            CallRow("7", 0.5, 0.01, 0.9, 0.01, 3.0, 0.2, 0.8, "H", 0.6 if win else None, 0.01 if win else None)]  # fmt: skip
+    p = [0.0] * 7 + [0.5, 0.5] + [0.0] * 5
+    a = CallAnalysis(hand="A5.AKQJ9843.K3.2", seat=1, auction=[], variant="tarneeb", samples=10, effective_samples=10.0,
+                     model="rollout", seed=0, scores=(20, 10) if win else (0, 0), objective=objective,
+                     strains={"H": p}, strain_means={"H": (7.5, 0.1)}, rows=rows, recommended="7", trump="H",
+                     p_best=0.9)  # fmt: skip
+    import analyzer.reports.figures as figures
+
+    seen = {}
+    save = figures._save
+
+    def keep(fig, path):
+        right = fig.axes[1]
+        seen["ylabel"] = right.get_ylabel()
+        seen["heights"] = [round(b.get_height(), 6) for b in right.patches]
+        save(fig, path)
+
+    out = tmp_path / "call.png"
+    monkeypatch.setattr(figures, "_save", keep)
+    plot_call(a, str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if win:
+        assert seen["ylabel"].startswith("P(team wins") and seen["heights"] == [40.0, 60.0]
+    else:
+        assert seen["ylabel"] == "expected points for the team" and seen["heights"] == [-1.0, 3.0]

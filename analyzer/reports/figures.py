@@ -86,8 +86,8 @@ def plot_bid(result, path: str) -> None:
 
 
 def plot_call(result, path: str) -> None:
-    """Tarneeb: the team's trick distribution per strain (left) and expected points per call with
-    95% intervals (right)."""
+    """Tarneeb: the team's trick distribution per strain (left) and, per call with 95% intervals
+    (right), the expected points, or P(win the match) when that is the objective."""
     with plt.style.context(STYLE):
         fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
         k = np.arange(14)
@@ -100,19 +100,26 @@ def plot_call(result, path: str) -> None:
         left.legend(fontsize=8)
         left.set_title("Team tricks by strain")
         calls = [r.call for r in result.rows]
-        ev = [r.ev for r in result.rows]
-        err = [1.96 * r.ev_se for r in result.rows]
+        win = result.objective == "win"
+        if win:
+            value = [100 * r.p_win for r in result.rows]
+            err = [196 * r.p_win_se for r in result.rows]
+        else:
+            value = [r.ev for r in result.rows]
+            err = [1.96 * r.ev_se for r in result.rows]
         colors = [ACCENT if c == result.recommended else MAIN for c in calls]
         x = np.arange(len(calls))
-        right.bar(x, ev, yerr=err, color=colors, capsize=2)
+        right.bar(x, value, yerr=err, color=colors, capsize=2)
         right.axhline(0, color="black", linewidth=0.8)
         right.set_xticks(
             x, calls, rotation=90 if len(calls) > 12 else 0, fontsize=7 if len(calls) > 12 else 9
         )
-        right.set_ylabel("expected points for the team")
-        right.set_title(f"EV per call (recommended: {result.recommended})")
+        right.set_ylabel("P(team wins the match) (%)" if win else "expected points for the team")
+        right.set_title(f"{'P(win) ' if win else 'EV '}per call (recommended: {result.recommended})")
+        model = "double dummy" if result.model == "dd" else "rollout"
+        scores = f"  scores {result.scores[0]}-{result.scores[1]}" if any(result.scores) else ""
         fig.suptitle(
-            f"{result.hand}  seat {result.seat}  {result.variant}  (rollout, {result.samples:,} deals)"
+            f"{result.hand}  seat {result.seat}  {result.variant}{scores}  ({model}, {result.samples:,} deals)"
         )
         fig.tight_layout()
         _save(fig, path)
