@@ -659,13 +659,36 @@ def _wide_values(
 # Variants
 
 
-def _compare(ctx: _Context, specs) -> pd.DataFrame:
-    lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
+def compare_lineups(ctx: _Context, lineups, stats) -> pd.DataFrame:
+    """Play ``lineups`` (any game's) on the same ``ctx.matches`` matches; ``stats`` (a
+    ``CompareStats`` with their labels) as a table of figures and paired differences."""
     labels = [lu.variant.label for lu in lineups]
-    stats = am.CompareStats(labels)
     am.run_matches(lineups, ctx.matches, ctx.seed, threads=ctx.threads, scheduler=ctx.client,
                    on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
     return stats.table()
+
+
+def variant_rows(table: pd.DataFrame, metrics) -> list[list[str]]:
+    """One row per variant of a comparison table: each metric with its SE and, after the first
+    variant, the paired difference against it."""
+    labels = list(dict.fromkeys(table["variant"]))
+    rows = []
+    for label in labels:
+        part = table[table["variant"] == label].set_index("metric")
+        row = [label]
+        for metric in metrics:
+            r = part.loc[metric]
+            cell = _fmt_metric(r["value"], r["se"], r["kind"])
+            if label != labels[0]:
+                cell += f" ({_signed(r['diff'], r['diff_se'], r['kind'])})"
+            row.append(cell)
+        rows.append(row)
+    return rows
+
+
+def _compare(ctx: _Context, specs) -> pd.DataFrame:
+    lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
+    return compare_lineups(ctx, lineups, am.CompareStats([lu.variant.label for lu in lineups]))
 
 
 def _variants(ctx: _Context) -> Document:
@@ -687,18 +710,8 @@ def _variants(ctx: _Context) -> Document:
         doc.p(f"Against `{labels[0]}`. Command: `t400 variants {' '.join(specs)} --matches {ctx.matches} "
               f"--seed {ctx.seed}`.")  # fmt: skip
         metrics = list(dict.fromkeys(table["metric"]))
-        rows = []
-        for label in labels:
-            part = table[table["variant"] == label].set_index("metric")
-            row = [label]
-            for metric in ("hands per match", "dead-hand rate", "mean bid", "make rate", "first partnership wins",
-                           "ended by tie-break", "winners' combined score"):  # fmt: skip
-                r = part.loc[metric]
-                cell = _fmt_metric(r["value"], r["se"], r["kind"])
-                if label != labels[0]:
-                    cell += f" ({_signed(r['diff'], r['diff_se'], r['kind'])})"
-                row.append(cell)
-            rows.append(row)
+        rows = variant_rows(table, ("hands per match", "dead-hand rate", "mean bid", "make rate",
+                                    "first partnership wins", "ended by tie-break", "winners' combined score"))  # fmt: skip
         doc.table(["variant", "hands/match", "dead hands", "mean bid", "bids made", "first pair wins",
                    "tie-breaks", "winners' total"], rows)  # fmt: skip
         path, full = ctx.fig(f"variants_{tag}")

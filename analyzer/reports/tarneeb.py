@@ -214,6 +214,7 @@ def _opening(ctx) -> Document:
     df = ctx.parts.get("tarneeb-openings", _openings, ctx, n_hands, samples)
     f = hand_features(np.array([Hand.parse(h).bits for h in df["hand"]], dtype=np.uint64))
     df = pd.concat([df, f[["hcp", "longest_len", "shape"]]], axis=1)
+    longest = np.array(STRAIN_LETTERS)[f["longest"].to_numpy()]
     df["group"] = hcp_group(df["hcp"].to_numpy())
     df["call"] = np.where(df["recommended"] == "pass", "pass",
                           np.where(df["recommended"].isin(["7", "8"]), df["recommended"], "9+"))  # fmt: skip
@@ -250,11 +251,13 @@ def _opening(ctx) -> Document:
                           f"{g['hcp'].mean():.1f}"])  # fmt: skip
     doc.h(1, "By the longest suit (all seats)")
     doc.table(["longest suit", "hands", "bid", "mean HCP"], by_length)
-    bids = df[df["call"] != "pass"]
+    bidding = (df["call"] != "pass").to_numpy()
+    bids = df[bidding]
     if len(bids):
         trumps = bids["trump"].value_counts(normalize=True)
         doc.p("Trumps named with the recommended bids: " + ", ".join(f"{k} {_pct(v)}" for k, v in trumps.items())
-              + f"; the named trump is the longest suit in {_pct(_names_longest(bids))} of them.")  # fmt: skip
+              + f"; the named trump is the longest suit in "
+              f"{_pct((bids['trump'].to_numpy() == longest[bidding]).mean())} of them.")  # fmt: skip
     path, full = ctx.fig("tarneeb_opening_calls")
     rp.plot_grouped_bars({f"seat {seat}": {r["hcp"]: (100 * (1 - r["p_pass"]), 100 * math.sqrt(
         max((1 - r["p_pass"]) * r["p_pass"], 1e-12) / r["hands"])) for r in records if r["seat"] == seat}
@@ -269,33 +272,21 @@ def _opening(ctx) -> Document:
     return doc
 
 
-def _names_longest(bids: pd.DataFrame) -> float:
-    from analyzer.core.notation import Hand
-
-    f = hand_features(np.array([Hand.parse(h).bits for h in bids["hand"]], dtype=np.uint64))
-    longest = np.array(STRAIN_LETTERS)[f["longest"].to_numpy()]
-    return float((bids["trump"].to_numpy() == longest).mean())
-
-
 # ---------------------------------------------------------------------------------------------
 # Variants
 
 
 def _compare(ctx, specs) -> pd.DataFrame:
-    from analyzer.core.runs import run_matches
     from analyzer.games.tarneeb.matches import TarneebLineup, compare_stats
     from analyzer.games.tarneeb.rules import TarneebVariant
+    from analyzer.reports.strategy import compare_lineups
 
     lineups = [TarneebLineup.make(TarneebVariant.parse_spec(s), bidder="ev") for s in specs]
-    labels = [lu.variant.label for lu in lineups]
-    stats = compare_stats(labels)
-    run_matches(lineups, ctx.matches, ctx.seed, threads=ctx.threads, scheduler=ctx.client,
-                on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
-    return stats.table()
+    return compare_lineups(ctx, lineups, compare_stats([lu.variant.label for lu in lineups]))
 
 
 def _variants(ctx) -> Document:
-    from analyzer.reports.strategy import _fmt_metric, _signed
+    from analyzer.reports.strategy import variant_rows
 
     t0 = time.perf_counter()
     ctx.progress("variants", 0.65)
@@ -307,17 +298,7 @@ def _variants(ctx) -> Document:
           f"`{labels[0]}` (in brackets, ± one standard error of the paired difference) are measured on paired "
           f"matches. Command: `t400 variants {' '.join(VARIANT_SPECS)} --bidder ev --matches {ctx.matches} "
           f"--seed {ctx.seed}`.")  # fmt: skip
-    rows = []
-    for label in labels:
-        part = table[table["variant"] == label].set_index("metric")
-        row = [label]
-        for metric in VARIANT_METRICS:
-            r = part.loc[metric]
-            cell = _fmt_metric(r["value"], r["se"], r["kind"])
-            if label != labels[0]:
-                cell += f" ({_signed(r['diff'], r['diff_se'], r['kind'])})"
-            row.append(cell)
-        rows.append(row)
+    rows = variant_rows(table, VARIANT_METRICS)
     doc.table(["variant", "hands/match", "mean contract", "9+", "made", "no trump", "doubled", "dealer forced",
                "Kaboot", "first team wins"], rows)  # fmt: skip
     path, full = ctx.fig("tarneeb_variants")
