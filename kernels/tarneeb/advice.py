@@ -13,7 +13,7 @@ from numba import prange
 from kernels.config import JIT, PJIT
 from kernels.core import dd
 from kernels.core.cards import lane, lowest_bit
-from kernels.core.deal import deal_around, pool_of
+from kernels.core.deal import deal_around, deal_many, pool_of
 from kernels.core.rng import stream
 from kernels.tarneeb import rules as kr
 from kernels.tarneeb.hand import MAX_CALLS, TRAINING_LEVEL, bot_call, bot_trump, check_bidders, play_contract
@@ -107,14 +107,14 @@ def _settle(rules, seat, call, row, tricks, o):
 
 @JIT
 def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands, auction, trial, taken,
-            strain_row, outcome_rows):  # fmt: skip
+            row, strain_row, outcome_rows):  # fmt: skip
     """One dealt sample (``hands``): its weight (returned), the strain tricks into ``strain_row``
-    (int64[5]) and each candidate's outcome into ``outcome_rows`` (float64[m, C_SIZE])."""
+    (int64[5]) and each candidate's outcome into ``outcome_rows`` (float64[m, C_SIZE]); ``row``
+    (int64[K_SIZE]) is scratch for each candidate's contract."""
     w = _weigh(rules, seat, calls, bidders, model, infer, hands, auction)
     code = kr.bid_code(TRAINING_LEVEL, kr.NO_STRAIN)
     for strain in range(5):
         strain_row[strain] = play_contract(rules, hands, policies, code, seat, strain, taken)
-    row = np.empty(K_SIZE, dtype=np.int64)
     for k in range(candidates.shape[0]):
         _final_contract(rules, auction, trial, candidates[k], bidders, hands, model, row)
         tricks = 0
@@ -155,11 +155,12 @@ def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, cal
         auction = np.empty(kr.ST_SIZE, dtype=np.int64)
         trial = np.empty(kr.ST_SIZE, dtype=np.int64)
         taken = np.empty(4, dtype=np.int64)
+        row = np.empty(K_SIZE, dtype=np.int64)
         for j in range(chunk_size):
             i = c * chunk_size + j
             deal_around(state, pool, counts, hand, seat, hands)
             weights[i] = _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands,
-                                 auction, trial, taken, strain_tricks[i], outcomes[i])  # fmt: skip
+                                 auction, trial, taken, row, strain_tricks[i], outcomes[i])  # fmt: skip
     return weights, strain_tricks, outcomes
 
 
@@ -167,31 +168,30 @@ def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, cal
 def call_contracts(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, calls, candidates, bidders,
                    model, infer):  # fmt: skip
     """The double-dummy model's samples: the same deals and weights as :func:`call_rollout`
-    (same seed and chunks), and each candidate's final contract without playing it.
+    (same seed and chunks: :func:`kernels.core.deal.deal_many` draws them as it does), and each
+    candidate's final contract without playing it.
 
     Returns (hands uint64[n, 4]; weights float64[n]; contracts int64[n, m, K_SIZE])."""
     check_bidders(bidders)
-    n = n_chunks * chunk_size
-    m = candidates.shape[0]
-    all_hands = np.empty((n, 4), dtype=np.uint64)
-    weights = np.empty(n)
-    contracts = np.zeros((n, m, K_SIZE), dtype=np.int64)
-    unseen = np.uint64(0x1FFF1FFF1FFF1FFF) & ~hand
+    known = np.zeros(4, dtype=np.uint64)
+    known[seat] = hand
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
+    all_hands = deal_many(seed, first_chunk, n_chunks, chunk_size, known, np.uint64(0x1FFF1FFF1FFF1FFF) & ~hand,
+                          counts)  # fmt: skip
+    n = all_hands.shape[0]
+    m = candidates.shape[0]
+    weights = np.empty(n)
+    contracts = np.zeros((n, m, K_SIZE), dtype=np.int64)
     for c in prange(n_chunks):
-        state = stream(seed, first_chunk + c)
-        pool = pool_of(unseen)
-        hands = np.empty(4, dtype=np.uint64)
         auction = np.empty(kr.ST_SIZE, dtype=np.int64)
         trial = np.empty(kr.ST_SIZE, dtype=np.int64)
-        for j in range(chunk_size):
-            i = c * chunk_size + j
-            deal_around(state, pool, counts, hand, seat, hands)
-            all_hands[i] = hands
-            weights[i] = _weigh(rules, seat, calls, bidders, model, infer, hands, auction)
+        for i in range(c * chunk_size, (c + 1) * chunk_size):
+            weights[i] = _weigh(rules, seat, calls, bidders, model, infer, all_hands[i], auction)
             for k in range(m):
-                _final_contract(rules, auction, trial, candidates[k], bidders, hands, model, contracts[i, k])
+                _final_contract(
+                    rules, auction, trial, candidates[k], bidders, all_hands[i], model, contracts[i, k]
+                )
     return all_hands, weights, contracts
 
 

@@ -131,12 +131,12 @@ def _cache_folder() -> Path | None:
         return None
 
 
-def _cache_key(variant: TarneebVariant, hands: int, seed: int, model: np.ndarray) -> str:
+def _cache_key(variant: TarneebVariant, hands: int, seed: int, model_key: str) -> str:
     from kernels.config import kernels_source_hash
 
     digest = hashlib.sha256(kernels_source_hash())
     digest.update(Path(__file__).read_bytes())
-    digest.update(np.ascontiguousarray(model).tobytes())
+    digest.update(model_key.encode())
     digest.update(variant.kernel_rules().tobytes())
     digest.update(f"{hands},{seed}".encode())
     return digest.hexdigest()[:24]
@@ -146,10 +146,10 @@ _FIELDS = ("values", "tie", "p_redeal", "points", "p_points", "hands", "seed", "
 
 
 @functools.lru_cache(maxsize=16)
-def _build(variant: TarneebVariant, hands: int, seed: int, model_key: int) -> TarneebEquity:
+def _build(variant: TarneebVariant, hands: int, seed: int, model_key: str) -> TarneebEquity:
     model = load_model().array
     folder = _cache_folder()
-    path = folder / f"tarneeb-equity-{_cache_key(variant, hands, seed, model)}.npz" if folder else None
+    path = folder / f"tarneeb-equity-{_cache_key(variant, hands, seed, model_key)}.npz" if folder else None
     if path is not None and path.exists():
         try:
             with np.load(path) as f:
@@ -213,9 +213,10 @@ def solve_equity(variant: TarneebVariant, points: np.ndarray, p: np.ndarray) -> 
 
 def equity_table(variant=None, hands: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED) -> TarneebEquity:
     """The match-equity table of ``variant`` (built on first use in the process, then kept)."""
+    from analyzer.core.policies import numbers_fingerprint
+
     v = as_tarneeb_variant(variant)
-    model = load_model()
-    return _build(v, hands, seed, id(model))
+    return _build(v, hands, seed, numbers_fingerprint(load_model().array))
 
 
 __all__ = ["TarneebEquity", "equity_table", "solve_equity", "check_scores", "LOW"]
