@@ -239,12 +239,15 @@ def _opening(ctx) -> Document:
     doc.h(1, "By seat and high-card points")
     doc.table(["seat", "HCP", "hands", "pass", "7", "8", "9+", "mean EV"], rows)
     weak = df[df["hcp"] <= 6]
-    if len(weak) and (weak["call"] != "pass").any():
-        doc.p(f"{_pct((weak['call'] != 'pass').mean())} of the {len(weak)} hands with 6 HCP or less have a bid "
-              "as their EV-best call. That is a finding about the opponents modelled, not advice for every "
-              "table: the EV bots read an opponent's standing bid as showing the values their own bids show, "
-              "so they overcall it and go down more often than they would against a real holding; a player "
-              "who expects sounder opponents should pass such hands (README, the call analyzer's limits).")  # fmt: skip
+    bids = weak[weak["call"] != "pass"]
+    if len(bids):
+        margin = (bids["ev"] - bids["ev_pass"]).median()
+        doc.p(f"{_pct(len(bids) / len(weak))} of the {len(weak)} hands with 6 HCP or less have a bid as their "
+              f"EV-best call, {_pct((bids['longest_len'] >= 5).mean())} of them with a five-card or longer suit "
+              f"(their median margin over passing: {margin:.2f} points). A long trump suit takes tricks without "
+              "high cards, and an opening makes the opponents, who hold the values, bid higher. That is a finding "
+              "about the opponents modelled (the EV bots, playing the `team` policy), not advice for every "
+              "table.")  # fmt: skip
     by_length = []
     for length, g in df.groupby(np.minimum(df["longest_len"], 7)):
         by_length.append([f"{length}" + ("+" if length == 7 else ""), len(g), _pct((g["call"] != "pass").mean()),

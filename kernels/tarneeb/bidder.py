@@ -117,7 +117,10 @@ def counting_team(hand):
 #   7..13 (what a contract standing in the auction is worth to its side);
 # * ``DEF_COEF`` / ``DEF_CUM``: the defenders' side of the same: the expected tricks of the
 #   bidder's team defending a contract in a known strain (:func:`features` with the trump as the
-#   key suit and the contract as an opponent's standing bid), and the distribution around it.
+#   key suit and the contract as an opponent's standing bid), and the distribution around it;
+# * ``DEFN_COEF`` / ``DEFN_CUM``: the same when the strain is not yet known (an opponent's
+#   standing bid in the number auction): the key suit is the bidder's own longest suit, as in
+#   no trump.
 
 N_FEATURES = 16
 SUIT_COEF = 0
@@ -126,7 +129,9 @@ CUM = 2 * N_FEATURES
 LEVEL_CUM = CUM + N_BINS * 15
 DEF_COEF = LEVEL_CUM + 7 * 15
 DEF_CUM = DEF_COEF + N_FEATURES
-MODEL_SIZE = DEF_CUM + N_BINS * 15
+DEFN_COEF = DEF_CUM + N_BINS * 15
+DEFN_CUM = DEFN_COEF + N_FEATURES
+MODEL_SIZE = DEFN_CUM + N_BINS * 15
 NO_TRUMP = 4
 
 
@@ -203,14 +208,19 @@ def contract_value(rules, model, at, level, doubled):
 
 @jit
 def defence_value(rules, model, hand, contract, doubled):
-    """Expected net points of the opponents' ``contract`` (a strain bid) for them, from the
-    distribution of the bidder's team's tricks defending it."""
+    """Expected net points of the opponents' ``contract`` for them, from the distribution of the
+    bidder's team's tricks defending it: in the strain auction with that strain as the key suit
+    (``DEF_COEF``), in the number auction, the trump still unknown, with ``DEFN_COEF``."""
     level = kr.level_of(contract)
-    f = features(hand, trump_index(kr.strain_of(contract)), 0, level)
+    strain = kr.strain_of(contract)
+    coef, cum = DEF_COEF, DEF_CUM
+    if strain == kr.NO_STRAIN:
+        coef, cum = DEFN_COEF, DEFN_CUM
+    f = features(hand, NO_TRUMP if strain == kr.NO_STRAIN else trump_index(strain), 0, level)
     est = 0.0
     for i in range(N_FEATURES):
-        est += model[DEF_COEF + i] * f[i]
-    at = DEF_CUM + estimate_bin(est) * 15
+        est += model[coef + i] * f[i]
+    at = cum + estimate_bin(est) * 15
     value = 0.0
     for k in range(kr.TRICKS + 1):  # k: the defenders' tricks
         p = model[at + k] - model[at + k + 1] if k < kr.TRICKS else model[at + k]
@@ -261,16 +271,14 @@ def best_strain(rules, model, hand, level, partner_level, opponent_level):
 def ev_call(rules, state, hand, model):
     """The EV bot's call: the legal call with the highest expected net points for its team if
     the auction ended with it. Passing is worth the standing contract's value to its side: for
-    partner's, the bots' contracts of that level (``LEVEL_CUM``); for an opponent's, in the
-    number auction the same with the sign turned, in the strain auction the defence model's
-    view from this hand (``DEF_COEF``), which also values a double (the declarers' result
-    doubled). No standing bid: 0. A bid is worth the trick model's distribution in the strain
+    partner's, the bots' contracts of that level (``LEVEL_CUM``); for an opponent's, the defence
+    model's view from this hand (:func:`defence_value`), which also values a double (the
+    declarers' result doubled). No standing bid: 0. A bid is worth the trick model's distribution in the strain
     (Egyptian: the bid's; number auction: the best) scored by the variant."""
     seat = kr.next_seat(rules, state)
     partner_level, opponent_level = auction_context(state, seat)
     high = state[kr.ST_HIGH]
     doubled = state[kr.ST_DOUBLED] == 1
-    strain_auction = rules[kr.AUCTION] == kr.AUCTION_STRAIN
     best_call = kr.PASS
     best_value = -1e300
     if kr.call_legal(rules, state, kr.PASS):
@@ -278,11 +286,8 @@ def ev_call(rules, state, hand, model):
         if partner_level:
             at = LEVEL_CUM + (partner_level - kr.MIN_BID) * 15
             best_value = contract_value(rules, model, at, partner_level, doubled)
-        elif opponent_level and strain_auction:
-            best_value = -defence_value(rules, model, hand, high, doubled)
         elif opponent_level:
-            at = LEVEL_CUM + (opponent_level - kr.MIN_BID) * 15
-            best_value = -contract_value(rules, model, at, opponent_level, doubled)
+            best_value = -defence_value(rules, model, hand, high, doubled)
     if kr.call_legal(rules, state, kr.DOUBLE):
         v = -defence_value(rules, model, hand, high, True)
         if v > best_value + 1e-12:

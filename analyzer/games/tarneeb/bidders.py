@@ -123,9 +123,10 @@ EV_CHOICES = {
     "estimate; fitted on simulated deals played out with the team policy",
     "call": "the legal call with the most expected points for the team (declarer's points minus "
     "the defenders') if the auction ended with it; a pass is worth the standing contract to its "
-    "side: partner's (and an opponent's in the number auction, whose trump is not named yet) from "
-    "the bots' contracts of that level in the same simulations, an opponent's strain bid from a "
-    "defence model (the team's tricks defending that strain, fitted on the bots' contracts)",
+    "side: partner's from the bots' contracts of that level in the same simulations, an "
+    "opponent's from a defence model (the team's tricks defending it, fitted on the bots' "
+    "contracts: with that strain as the key suit for a strain bid, with the bidder's own longest "
+    "suit for a number bid, whose trump is not named yet)",
     "double": "Egyptian: double an opponent's standing bid when the defence model expects the "
     "doubled contract to be worth more to the team than passing (never redoubles: there is none)",
     "trump": "after a number auction, the strain worth most at the contract's level",
@@ -218,10 +219,14 @@ def _row(est: float) -> int:
 def defence_value(
     model: TarneebModel, variant: TarneebVariant, hand: Hand, contract: Call, doubled: bool
 ) -> float:
-    """Expected net points of the opponents' strain ``contract`` for them, from ``hand``'s view."""
-    coef = model.array[kb.DEF_COEF : kb.DEF_COEF + kb.N_FEATURES]
-    est = float(np.dot(coef, features(hand, contract.strain, 0, contract.level)))
-    cum = model.array[kb.DEF_CUM + _row(est) * 15 :][:15]
+    """Expected net points of the opponents' ``contract`` for them, from ``hand``'s view (a
+    number bid: the trump unknown, the defence model of the number auction)."""
+    number = contract.strain is None
+    coef_at, cum_at = (kb.DEFN_COEF, kb.DEFN_CUM) if number else (kb.DEF_COEF, kb.DEF_CUM)
+    coef = model.array[coef_at : coef_at + kb.N_FEATURES]
+    strain = Strain.NO_TRUMP if number else contract.strain
+    est = float(np.dot(coef, features(hand, strain, 0, contract.level)))
+    cum = model.array[cum_at + _row(est) * 15 :][:15]
     return _value(variant, cum, contract.level, doubled, defending=True)
 
 
@@ -255,18 +260,14 @@ def ev_call(auction: Auction, hand: Hand, model: TarneebModel | None = None) -> 
         else:
             opponent_level = auction.high.level
     legal = auction.legal_calls()
-    strain_auction = v.auction == "strain"
     best, best_value = None, -math.inf
     if any(c.kind == "pass" for c in legal):
         best, best_value = Call("pass"), 0.0
         if partner_level:
             cum = model.array[kb.LEVEL_CUM + (partner_level - MIN_BID) * 15 :][:15]
             best_value = _value(v, cum, partner_level, auction.doubled)
-        elif opponent_level and strain_auction:
-            best_value = -defence_value(model, v, hand, auction.high, auction.doubled)
         elif opponent_level:
-            cum = model.array[kb.LEVEL_CUM + (opponent_level - MIN_BID) * 15 :][:15]
-            best_value = -_value(v, cum, opponent_level, auction.doubled)
+            best_value = -defence_value(model, v, hand, auction.high, auction.doubled)
     if any(c.kind == "double" for c in legal):
         value = -defence_value(model, v, hand, auction.high, True)
         if value > best_value + 1e-12:
@@ -327,10 +328,12 @@ def fit_model(deals: int = 200_000, seed: int = 2026, iterations: int = 2, threa
             est[m] = xm @ coef
         new[kb.CUM : kb.LEVEL_CUM] = trick_table(est, y, max(2000, len(y) // 400)).ravel()
         new[kb.LEVEL_CUM : kb.DEF_COEF] = _level_table(outcomes).ravel()
-        dx, dy = _defence_rows(hands, outcomes)
-        coef = np.linalg.solve(dx.T @ dx + ridge * np.eye(kb.N_FEATURES), dx.T @ dy)
-        new[kb.DEF_COEF : kb.DEF_CUM] = coef
-        new[kb.DEF_CUM :] = trick_table(dx @ coef, dy, max(2000, len(dy) // 400)).ravel()
+        for known, coef_at, cum_at, end in ((True, kb.DEF_COEF, kb.DEF_CUM, kb.DEFN_COEF),
+                                            (False, kb.DEFN_COEF, kb.DEFN_CUM, kb.MODEL_SIZE)):  # fmt: skip
+            dx, dy = _defence_rows(hands, outcomes, known)
+            coef = np.linalg.solve(dx.T @ dx + ridge * np.eye(kb.N_FEATURES), dx.T @ dy)
+            new[coef_at:cum_at] = coef
+            new[cum_at:end] = trick_table(dx @ coef, dy, max(2000, len(dy) // 400)).ravel()
         resid = y - est
         history.append({"iteration": it, "bidder": kh.BIDDER_NAMES[bidders[0]], "deals": n, "samples": len(y),
                         "rmse": float(np.sqrt(np.mean(resid**2))), "r2": float(1 - resid.var() / y.var()),
@@ -353,17 +356,18 @@ def fit_model(deals: int = 200_000, seed: int = 2026, iterations: int = 2, threa
     return TarneebModel(model, meta)
 
 
-def _defence_rows(hands: np.ndarray, outcomes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _defence_rows(hands: np.ndarray, outcomes: np.ndarray, known: bool) -> tuple[np.ndarray, np.ndarray]:
     """The defence model's design matrix and targets: for each defender of each played contract,
-    its hand's features (the trump as key suit, the contract as an opponent's standing bid) and
-    its team's tricks."""
+    its hand's features (the contract as an opponent's standing bid; the key suit the trump when
+    it is ``known``, else the defender's own longest suit, as the number auction sees it) and its
+    team's tricks."""
     from kernels.tarneeb import hand as kh
 
     played = np.flatnonzero(outcomes[:, kh.R_REDEAL] == kh.PLAYED)
     res = outcomes[played]
     declarer = res[:, kh.R_DECLARER]
     rows_h = np.concatenate([hands[played, (declarer + 1) % 4], hands[played, (declarer + 3) % 4]])
-    trump = np.tile(res[:, kh.R_TRUMP], 2)
+    trump = np.tile(res[:, kh.R_TRUMP], 2) if known else np.full(2 * len(res), kb.NO_TRUMP, dtype=np.int64)
     level = np.tile(res[:, kh.R_CONTRACT] >> 3, 2)
     x = np.empty((len(rows_h), kb.N_FEATURES))
     kb.feature_rows(np.ascontiguousarray(rows_h), trump, np.zeros_like(level), level, x)
