@@ -180,6 +180,36 @@ def counting_bid(hand: set, seat: int, own_minimum: int, table_minimum: int, ear
     return n
 
 
+def top_run(mine: int, rem: int) -> int:
+    """How many of the highest cards of ``rem`` ``mine`` holds, from the top (dd.top_run)."""
+    run = 0
+    for k in sorted((c for c in range(64) if rem >> c & 1), reverse=True):
+        if not mine >> k & 1:
+            break
+        run += 1
+    return run
+
+
+def top_cards(rem: int, n: int) -> int:
+    """The ``n`` highest cards of ``rem`` (dd.top_cards)."""
+    return sum(1 << c for c in sorted((c for c in range(64) if rem >> c & 1), reverse=True)[:n])
+
+
+def representatives(cards: int, in_play: int) -> int:
+    """The highest card of each run of ``cards`` among the cards in play, suit by suit
+    (dd.representatives)."""
+    out = 0
+    for s in range(4):
+        previous_mine = False
+        for k in range(16 * s + 15, 16 * s - 1, -1):
+            if in_play >> k & 1:
+                mine = bool(cards >> k & 1)
+                if mine and not previous_mine:
+                    out |= 1 << k
+                previous_mine = mine
+    return out
+
+
 def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: frozenset) -> int:
     """Brute-force double dummy: the most tricks the seats in ``max_seats`` take when they
     maximise and everyone else minimises (full search of every legal card, with memo)."""

@@ -159,33 +159,6 @@ def test_table_memory_is_fixed():
     assert table.nbytes == dd.TT_MEMORY_BYTES
 
 
-def _plain_top_run(mine: int, rem: int) -> int:
-    run = 0
-    for k in sorted((c for c in range(64) if rem >> c & 1), reverse=True):
-        if not mine >> k & 1:
-            break
-        run += 1
-    return run
-
-
-def _plain_top_cards(rem: int, n: int) -> int:
-    return sum(1 << c for c in sorted((c for c in range(64) if rem >> c & 1), reverse=True)[:n])
-
-
-def _plain_representatives(cards: int, in_play: int) -> int:
-    """The highest card of each run of ``cards`` among the cards in play, suit by suit."""
-    out = 0
-    for s in range(4):
-        previous_mine = False
-        for k in range(16 * s + 15, 16 * s - 1, -1):
-            if in_play >> k & 1:
-                mine = bool(cards >> k & 1)
-                if mine and not previous_mine:
-                    out |= 1 << k
-                previous_mine = mine
-    return out
-
-
 def test_bit_helpers_loop_and_bmi2_versions_agree_with_plain_python():
     """The solver's bit helpers (runs of equivalent cards, top-card runs) in their portable loop
     form and, where the CPU has BMI2, their pext/pdep form, against plain Python: the same cards."""
@@ -203,7 +176,7 @@ def test_bit_helpers_loop_and_bmi2_versions_agree_with_plain_python():
         suit = 0x1FFF << (16 * r.randrange(4))
         cases.append((cards & suit, in_play & suit, cards, in_play, r.randrange(15)))
     expected = [
-        (_plain_top_run(m, rem), _plain_top_cards(rem, n), _plain_representatives(c, p))
+        (naive.top_run(m, rem), naive.top_cards(rem, n), naive.representatives(c, p))
         for m, rem, c, p, n in cases
     ]
     args = [tuple(np.uint64(x) for x in case[:4]) + (case[4],) for case in cases]

@@ -316,11 +316,7 @@ def representatives_bmi2(cards, in_play):
 
 
 if HAS_BMI2:
-
-    @hot
-    def pext(value, mask):
-        return _pext(value, mask)
-
+    pext = _pext
     top_run = top_run_bmi2
     top_cards = top_cards_bmi2
     representatives = representatives_bmi2
