@@ -920,6 +920,8 @@ def _read_deal_lines(path: str) -> list[str]:
 @click.option(
     "--cards", "show_cards", is_flag=True, help="Also the tricks after each card the leader may lead."
 )
+@click.option("--table", "full_table", is_flag=True,
+              help="All 20 results: seats 1+3's tricks for every trump and leader (as DDS's CalcDDtable).")  # fmt: skip
 @click.option("--file", "path", help="Solve a batch: one deal a line ('-' for stdin).")
 @click.option("--threads", type=click.IntRange(1), help="Threads for a batch (default: all).")
 @click.option("--bids", help="--mode bids: the four bids, seat 1 first.")
@@ -929,7 +931,8 @@ def _read_deal_lines(path: str) -> list[str]:
 @click.option("--scores", help="--mode bids: the four scores that set each bid's value (default 0s).")
 @variant_options
 @json_option
-def solve(deal, trump, leader, mode, player, show_cards, path, threads, bids, won, scores, variant, as_json):
+def solve(deal, trump, leader, mode, player, show_cards, full_table, path, threads, bids, won, scores, variant,
+          as_json):  # fmt: skip
     """Double-dummy tricks of a deal or an ending: DEAL is four hands in seat order.
 
     Seat 1 is the first hand given; partners are 1+3 and 2+4. In team mode the answer is the
@@ -942,6 +945,14 @@ def solve(deal, trump, leader, mode, player, show_cards, path, threads, bids, wo
 
     if (deal is None) == (path is None):
         raise T400Error("give one DEAL, or --file PATH with one deal a line")
+    if full_table:
+        given = [f"--{name}" for name in ("trump", "leader", "mode", "player", "cards", "bids", "won", "scores")
+                 if click.get_current_context().get_parameter_source(name if name != "cards" else "show_cards")
+                 is not click.core.ParameterSource.DEFAULT]  # fmt: skip
+        if given:
+            raise T400Error(f"--table solves every trump and leader in team mode; drop {', '.join(given)}")
+        _solve_tables(deal, path, threads, as_json)
+        return
     if mode == "bids":
         _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json)
         return
@@ -1038,6 +1049,57 @@ def _solve_batch(lines, trump, leader, mode, player, threads, as_json, who, side
         raise Interrupted(
             f"interrupted after {done:,} of {len(deals):,} deals; their results are printed above"
         )
+
+
+def _solve_tables(deal, path, threads, as_json) -> None:
+    """``t400 solve --table``: one deal's 20 results as a table, or a batch's, one deal a line."""
+    from analyzer.core import solve as dd_solve
+    from analyzer.core.runtime import deferred_interrupt
+    from analyzer.core.strains import WORDS
+
+    if path is None:
+        parsed = analyzer.parse_deal(deal)
+        table = dd_solve.solve_table(parsed)
+        if as_json:
+            emit_json(_table_record(str(parsed), table))
+            return
+        click.echo(f"Double-dummy tricks of seats 1+3 ({parsed.size} tricks; seats 2+4 take the rest), "
+                   "by trump and leader, team mode: perfect play by all")  # fmt: skip
+        rows = [[word, *(int(t) for t in table[s])] for s, word in enumerate(WORDS)]
+        click.echo(format_table(["trump", *(f"seat {q} leads" for q in range(1, 5))], rows))
+        return
+    lines = _read_deal_lines(path)
+    hands = dd_solve.deals_array([d for _, d in lines])
+    done = 0
+    with deferred_interrupt() as stop, progress_bar("solving", len(lines), enabled=not as_json) as update:
+        for start, block in dd_solve.solve_table_blocks(hands, threads):
+            for i, table in enumerate(block):
+                line, text = lines[start + i]
+                if as_json:
+                    body = to_json({"line": line, **_table_record(text, table)})
+                    click.echo(("[\n  " if done == 0 else ",\n  ") + body.replace("\n", "\n  "), nl=False)
+                else:
+                    cells = " | ".join(
+                        f"{word} " + " ".join(str(int(t)) for t in table[s]) for s, word in enumerate(WORDS)
+                    )
+                    click.echo(f"line {line}: {cells}")
+                done += 1
+            update(done, len(lines))
+            if stop():
+                break
+    if as_json:
+        click.echo("\n]" if done else "[]")
+    if done < len(lines):
+        raise Interrupted(
+            f"interrupted after {done:,} of {len(lines):,} deals; their results are printed above"
+        )
+
+
+def _table_record(deal, table):
+    from analyzer.core.strains import WORDS
+
+    return {"deal": str(deal), "mode": "team", "side": [1, 3], "leaders": [1, 2, 3, 4],
+            "table": {word: [int(t) for t in table[s]] for s, word in enumerate(WORDS)}}  # fmt: skip
 
 
 def _solve_record(deal, tricks, trump, leader, mode, player, side):

@@ -2,8 +2,11 @@
 
 The same random full deals (hearts trump, seat 1 leading) are solved single-threaded by our
 ``team`` mode and by DDS's ``solve_board`` with one optimal card; the ratio of mean and median
-times is printed, then ``solo`` mode's times and the batch throughput on all threads. Results
-are checked to agree. Usage: ``python benchmarks/dd_vs_dds.py [--deals 200] [--seed 1] [--json]``.
+times is printed, then ``solo`` mode's times and the batch throughput on all threads. Then the
+full tables (all 20 trump and leader results) of the first ``--tables`` deals, ours
+(``dd.solve_table``) against DDS's ``calc_dd_table``, both on one thread (DDS's ``SetMaxThreads(1)``).
+Results are checked to agree. Usage:
+``python benchmarks/dd_vs_dds.py [--deals 200] [--tables 50] [--seed 1] [--json]``.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import statistics
 import time
 
 import numpy as np
-from endplay.dds import solve_board
+from endplay import _dds
+from endplay.dds import calc_dd_table, solve_board
 from endplay.dds.solve import SolveMode
 from endplay.types import Deal, Denom, Player
 
@@ -45,6 +49,7 @@ def pbn(bits: list[int]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=50, help="deals whose full tables are timed")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -83,6 +88,8 @@ def main() -> None:
         dd.solve_batch(hands, 1, 0, dd.TEAM, 0, workspaces, tables)
         batch = time.perf_counter() - start
 
+    table_ours, table_theirs, table_diffs = time_tables(deals[: args.tables], hands[: args.tables])
+
     ms = 1000.0
     result = {
         "deals": len(deals),
@@ -99,6 +106,14 @@ def main() -> None:
         "batch_threads": threads,
         "batch_deals_per_s": len(deals) / batch,
         "table_mib": dd.TT_MEMORY_BYTES / 2**20,
+        "full_tables": len(table_ours),
+        "full_table_differences": table_diffs,
+        "full_table_mean_ms": statistics.mean(table_ours) * ms,
+        "full_table_median_ms": statistics.median(table_ours) * ms,
+        "dds_full_table_mean_ms": statistics.mean(table_theirs) * ms,
+        "dds_full_table_median_ms": statistics.median(table_theirs) * ms,
+        "full_table_ratio_mean": statistics.mean(table_ours) / statistics.mean(table_theirs),
+        "full_table_ratio_median": statistics.median(table_ours) / statistics.median(table_theirs),
     }
     if args.json:
         print(json.dumps(result, indent=2))
@@ -111,6 +126,40 @@ def main() -> None:
     )
     print(f"solo mode: mean {result['solo_mean_ms']:.1f} ms, median {result['solo_median_ms']:.1f} ms")
     print(f"batch on {threads} threads: {result['batch_deals_per_s']:.1f} deals/s (team mode)")
+    print(
+        f"full tables ({len(table_ours)} deals, 20 results each): mean {result['full_table_mean_ms']:.1f} ms, "
+        f"median {result['full_table_median_ms']:.1f} ms; DDS calc_dd_table mean "
+        f"{result['dds_full_table_mean_ms']:.1f} ms, median {result['dds_full_table_median_ms']:.1f} ms; ratio "
+        f"mean {result['full_table_ratio_mean']:.2f}, median {result['full_table_ratio_median']:.2f}; "
+        f"differences: {table_diffs}"
+    )
+
+
+def time_tables(deals: list[list[int]], hands: np.ndarray) -> tuple[list[float], list[float], int]:
+    """Seconds per full table, ours and DDS's (one thread each), and the cells that differ. DDS
+    gives the declarer's tricks with the declarer's left-hand opponent on lead; ours, seats 1+3's
+    tricks for each leader."""
+    W = dd.new_workspace()
+    T = dd.new_table()
+    out = np.zeros((5, 4), dtype=np.int64)
+    dd.solve_table(W, T, hands[0], out)  # compile / load, excluded from timing
+    dd.clear_table(T)
+    _dds.SetMaxThreads(1)
+    ours, theirs, diffs = [], [], 0
+    for i, bits in enumerate(deals):
+        start = time.perf_counter()
+        dd.solve_table(W, T, hands[i], out)
+        ours.append(time.perf_counter() - start)
+        deal = Deal.from_pbn(pbn(bits))
+        start = time.perf_counter()
+        table = calc_dd_table(deal)
+        theirs.append(time.perf_counter() - start)
+        for strain in range(5):
+            for leader in range(4):
+                declarer = (leader + 3) % 4
+                tricks = table[Denom(strain), Player(declarer)]
+                diffs += out[strain, leader] != (tricks if declarer % 2 == 0 else 13 - tricks)
+    return ours, theirs, int(diffs)
 
 
 if __name__ == "__main__":

@@ -102,3 +102,33 @@ def test_ctrl_c_keeps_the_finished_results(tmp_path):
             else [int(x.split(": ")[1]) for x in out.splitlines()]
         )
         assert len(results) == done
+
+
+def test_solve_table_gives_every_trump_and_leader():
+    r = run("solve", DEAL, "--table", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["side"] == [1, 3] and data["leaders"] == [1, 2, 3, 4]
+    assert list(data["table"]) == ["spades", "hearts", "diamonds", "clubs", "none"]
+    for trump, row in data["table"].items():  # each cell is the one-result solve
+        for leader in (1, 2):
+            one = json.loads(run("solve", DEAL, "--trump", trump, "--leader", str(leader), "--json").stdout)
+            assert row[leader - 1] == (one["tricks"] if leader % 2 else 13 - one["tricks"])
+    text = run("solve", DEAL, "--table").stdout
+    assert "seat 4 leads" in text and text.splitlines()[4].split() == ["hearts", "7", "6", "7", "6"]
+
+
+def test_solve_table_batch_and_what_does_not_apply():
+    r = run(
+        "solve", "--file", "-", "--table", input=f"{DEAL}\n# an ending\nA.-.-.- -.A.-.- -.-.A.- -.-.-.A\n"
+    )
+    assert r.exit_code == 0, r.output
+    assert (
+        r.stdout.splitlines()[1]
+        == "line 3: spades 1 1 1 1 | hearts 0 0 0 0 | diamonds 1 1 1 1 | clubs 0 0 0 0 | none 1 0 1 0"
+    )
+    r = run("solve", DEAL, "--table", "--trump", "none", "--mode", "solo")
+    assert (
+        r.exit_code == 2
+        and r.stderr == "Error: --table solves every trump and leader in team mode; drop --trump, --mode\n"
+    )

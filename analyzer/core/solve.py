@@ -119,6 +119,43 @@ def solve_blocks(
         yield start, tricks
 
 
+def solve_table(deal: Deal | str) -> np.ndarray:
+    """All 20 team results of a deal (DDS's ``CalcDDtable``): int64[5, 4], the tricks of seats
+    1+3 for each strain (rows spades, hearts, diamonds, clubs, no trump; see
+    :class:`~analyzer.core.strains.Strain`) and each leader (columns seat 1..4); seats 2+4 take
+    the rest. The deal may be an ending.
+
+    >>> solve_table("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-")[4].tolist()  # no trump
+    [3, 3, 3, 3]
+    """
+    return solve_tables([deal], threads=1)[0]
+
+
+def solve_tables(deals: Iterable[Deal | str] | np.ndarray, threads: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> np.ndarray:  # fmt: skip
+    """:func:`solve_table` for many deals: int64[n, 5, 4], input order, in parallel on ``threads``."""
+    hands = deals if isinstance(deals, np.ndarray) else deals_array(deals)
+    out = np.empty((len(hands), 5, 4), dtype=np.int64)
+    for start, block in solve_table_blocks(hands, threads):
+        out[start : start + len(block)] = block
+        if progress:
+            progress(start + len(block), len(hands))
+    return out
+
+
+def solve_table_blocks(deals: Iterable[Deal | str] | np.ndarray, threads: int | None = None,
+                       batch: int | None = None) -> Iterator[tuple[int, np.ndarray]]:  # fmt: skip
+    """:func:`solve_tables` block by block, as :func:`solve_blocks`: yields (index of the block's
+    first deal, int64[block, 5, 4])."""
+    hands = deals if isinstance(deals, np.ndarray) else deals_array(deals)
+    workers = min(check_threads(threads), max(1, len(hands)))
+    workspaces, tables = _SOLVERS.get(workers)
+    batch = batch or max(1, config.get().solve_batch // 8)
+    for start in range(0, len(hands), batch):
+        with threads_used(workers):
+            yield start, dd.solve_table_batch(hands[start : start + batch], workspaces, tables)
+
+
 def card_scores(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",
                 player: int | None = None) -> dict[Card, int]:  # fmt: skip
     """Tricks for the side (or player) after each card the leader may lead, best first."""

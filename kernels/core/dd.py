@@ -1462,6 +1462,38 @@ def solve_batch(hands, trump, leader, mode, player, workspaces, tables):
 
 
 @JIT
+def solve_table(W, T, hands, out):
+    """All 20 results of a deal, as DDS's ``CalcDDtable``: ``out`` int64[5, 4] receives the
+    tricks of seats 0+2 for each strain (0..3, 4 no trump) and leader. The 20 solves share one
+    table (after the first trick, positions recur across leaders) and each leader's search starts
+    from the answer for the previous leader, which is rarely more than a trick away."""
+    mask = ms_mask_for(TEAM, 0)
+    no_trick = np.zeros(4, dtype=np.int64)
+    nodes = 0
+    for trump in range(5):
+        guess = guess_tricks(hands, trump, mask)
+        for leader in range(4):
+            setup(W, hands, trump, leader, mask, no_trick, 0)
+            guess = solve_position(W, T, guess)
+            out[trump, leader] = guess
+            nodes += W[NODES]
+    return nodes
+
+
+@PJIT
+def solve_table_batch(hands, workspaces, tables):
+    """:func:`solve_table` for many deals (hands uint64[n, 4]; workspaces and tables as in
+    :func:`solve_batch`). Returns int64[n, 5, 4]."""
+    n = hands.shape[0]
+    k = workspaces.shape[0]
+    out = np.empty((n, 5, 4), dtype=np.int64)
+    for w in prange(k):
+        for i in range(w, n, k):
+            solve_table(workspaces[w], tables[w], hands[i], out[i])
+    return out
+
+
+@JIT
 def card_scores(W, T, hands, trump, leader, mode, player):
     """Tricks for the max side after each legal card of the leader (int64[64], -1 if not held)."""
     mask = ms_mask_for(mode, player)
