@@ -38,7 +38,7 @@ def _check(mode: str, leader: int, player: int | None) -> tuple[int, int, int]:
 
 
 class _Solvers(threading.local):
-    """Per-thread workspaces and transposition tables, kept between calls (43 MiB per worker)."""
+    """Per-thread workspaces and transposition tables, kept between calls (41 MiB per worker)."""
 
     def __init__(self):
         self.workspaces = np.zeros((0, dd.W_SIZE), dtype=np.int64)
