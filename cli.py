@@ -1019,42 +1019,49 @@ def _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores
 
 
 def _solve_batch(lines, trump, leader, mode, player, threads, as_json, who, side) -> None:
-    """Solve a batch (``(line number, deal)`` pairs), printing each block's results as it
-    finishes: Ctrl-C stops after the current block, and everything finished stays printed (a
-    JSON list is closed properly). Each result names its line."""
+    """Solve a batch (``(line number, deal)`` pairs), one result a line."""
     from analyzer.core import solve as dd_solve
+
+    hands = dd_solve.deals_array([deal for _, deal in lines])
+    _print_batch(
+        lines, dd_solve.solve_blocks(hands, trump, leader, mode, player, threads), as_json, len(lines) > 1,
+        lambda deal, t: _solve_record(deal, t, trump, leader, mode, who, side), lambda t: str(int(t)),
+    )  # fmt: skip
+
+
+def _print_batch(lines, blocks, as_json, show_progress, record, text) -> None:
+    """Print a batch's results block by block as each finishes (``blocks`` yields (index of the
+    block's first deal, its results)): Ctrl-C stops after the current block, and everything
+    finished stays printed (a JSON list is closed properly). Each result names its line:
+    ``record(deal, result)`` is its JSON object, ``text(result)`` its text after ``line N:``."""
     from analyzer.core.runtime import deferred_interrupt
 
-    deals = [deal for _, deal in lines]
-    hands = dd_solve.deals_array(deals)
     done = 0
-    show = not as_json and len(deals) > 1
-    with deferred_interrupt() as stop, progress_bar("solving", len(deals), enabled=show) as update:
-        for start, block in dd_solve.solve_blocks(hands, trump, leader, mode, player, threads):
-            for i, t in enumerate(block):
+    enabled = show_progress and not as_json
+    with deferred_interrupt() as stop, progress_bar("solving", len(lines), enabled=enabled) as update:
+        for start, block in blocks:
+            for i, result in enumerate(block):
                 line, deal = lines[start + i]
                 if as_json:
-                    record = {"line": line, **_solve_record(deal, t, trump, leader, mode, who, side)}
-                    text = to_json(record)
-                    click.echo(("[\n  " if done == 0 else ",\n  ") + text.replace("\n", "\n  "), nl=False)
+                    body = to_json({"line": line, **record(deal, result)})
+                    click.echo(("[\n  " if done == 0 else ",\n  ") + body.replace("\n", "\n  "), nl=False)
                 else:
-                    click.echo(f"line {line}: {int(t)}")
+                    click.echo(f"line {line}: {text(result)}")
                 done += 1
-            update(done, len(deals))
+            update(done, len(lines))
             if stop():
                 break
     if as_json:
         click.echo("\n]" if done else "[]")
-    if done < len(deals):
+    if done < len(lines):
         raise Interrupted(
-            f"interrupted after {done:,} of {len(deals):,} deals; their results are printed above"
+            f"interrupted after {done:,} of {len(lines):,} deals; their results are printed above"
         )
 
 
 def _solve_tables(deal, path, threads, as_json) -> None:
     """``t400 solve --table``: one deal's 20 results as a table, or a batch's, one deal a line."""
     from analyzer.core import solve as dd_solve
-    from analyzer.core.runtime import deferred_interrupt
     from analyzer.core.strains import WORDS
 
     if path is None:
@@ -1070,29 +1077,10 @@ def _solve_tables(deal, path, threads, as_json) -> None:
         return
     lines = _read_deal_lines(path)
     hands = dd_solve.deals_array([d for _, d in lines])
-    done = 0
-    with deferred_interrupt() as stop, progress_bar("solving", len(lines), enabled=not as_json) as update:
-        for start, block in dd_solve.solve_table_blocks(hands, threads):
-            for i, table in enumerate(block):
-                line, text = lines[start + i]
-                if as_json:
-                    body = to_json({"line": line, **_table_record(text, table)})
-                    click.echo(("[\n  " if done == 0 else ",\n  ") + body.replace("\n", "\n  "), nl=False)
-                else:
-                    cells = " | ".join(
-                        f"{word} " + " ".join(str(int(t)) for t in table[s]) for s, word in enumerate(WORDS)
-                    )
-                    click.echo(f"line {line}: {cells}")
-                done += 1
-            update(done, len(lines))
-            if stop():
-                break
-    if as_json:
-        click.echo("\n]" if done else "[]")
-    if done < len(lines):
-        raise Interrupted(
-            f"interrupted after {done:,} of {len(lines):,} deals; their results are printed above"
-        )
+    _print_batch(
+        lines, dd_solve.solve_table_blocks(hands, threads), as_json, True, _table_record,
+        lambda table: " | ".join(f"{word} " + " ".join(str(int(t)) for t in table[s]) for s, word in enumerate(WORDS)),
+    )  # fmt: skip
 
 
 def _table_record(deal, table):

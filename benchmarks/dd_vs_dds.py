@@ -95,12 +95,7 @@ def main() -> None:
         "deals": len(deals),
         "seed": args.seed,
         "differences": diffs,
-        "team_mean_ms": statistics.mean(ours) * ms,
-        "team_median_ms": statistics.median(ours) * ms,
-        "dds_mean_ms": statistics.mean(theirs) * ms,
-        "dds_median_ms": statistics.median(theirs) * ms,
-        "ratio_mean": statistics.mean(ours) / statistics.mean(theirs),
-        "ratio_median": statistics.median(ours) / statistics.median(theirs),
+        **compare(ours, theirs, "team", "dds", "ratio"),
         "solo_mean_ms": statistics.mean(solo) * ms,
         "solo_median_ms": statistics.median(solo) * ms,
         "batch_threads": threads,
@@ -108,12 +103,7 @@ def main() -> None:
         "table_mib": dd.TT_MEMORY_BYTES / 2**20,
         "full_tables": len(table_ours),
         "full_table_differences": table_diffs,
-        "full_table_mean_ms": statistics.mean(table_ours) * ms,
-        "full_table_median_ms": statistics.median(table_ours) * ms,
-        "dds_full_table_mean_ms": statistics.mean(table_theirs) * ms,
-        "dds_full_table_median_ms": statistics.median(table_theirs) * ms,
-        "full_table_ratio_mean": statistics.mean(table_ours) / statistics.mean(table_theirs),
-        "full_table_ratio_median": statistics.median(table_ours) / statistics.median(table_theirs),
+        **compare(table_ours, table_theirs, "full_table", "dds_full_table", "full_table_ratio"),
     }
     if args.json:
         print(json.dumps(result, indent=2))
@@ -133,6 +123,21 @@ def main() -> None:
         f"mean {result['full_table_ratio_mean']:.2f}, median {result['full_table_ratio_median']:.2f}; "
         f"differences: {table_diffs}"
     )
+
+
+def compare(
+    ours: list[float], theirs: list[float], ours_name: str, theirs_name: str, ratio_name: str
+) -> dict:
+    """Mean and median of both timings (ms) and the ratios of ours to theirs, under these names."""
+    mean, median = statistics.mean, statistics.median
+    return {
+        f"{ours_name}_mean_ms": mean(ours) * 1000.0,
+        f"{ours_name}_median_ms": median(ours) * 1000.0,
+        f"{theirs_name}_mean_ms": mean(theirs) * 1000.0,
+        f"{theirs_name}_median_ms": median(theirs) * 1000.0,
+        f"{ratio_name}_mean": mean(ours) / mean(theirs),
+        f"{ratio_name}_median": median(ours) / median(theirs),
+    }
 
 
 def time_tables(deals: list[list[int]], hands: np.ndarray) -> tuple[list[float], list[float], int]:
