@@ -649,7 +649,12 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
 
     if best_seat == partner:
         if not _beatable(best, led, trump, seat, leader, n_played, unseen, voids):
-            if wins and last and me_need and not partner_need:
+            bigger = (
+                bids[seat] >= 6
+                and bids[seat] > bids[partner]
+                and (bids[seat] - taken[seat] >= bids[partner] - taken[partner])
+            )
+            if wins and last and me_need and (not partner_need or bigger):
                 return cheapest
             return low
     want = me_need or partner_need
@@ -695,9 +700,11 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
             draw = top_trumps >= 1 and (
                 2 * len(my_trumps) >= len(unseen_trumps) or (len(my_trumps) >= 2 and short >= 4)
             )
-        if unseen_trumps and draw:
+        # drawn only from the opponents: none of them may still hold one once both showed out
+        opp_trumps = not all(_void_known(voids, q, trump, unseen) for q in (seat ^ 1, seat ^ 3))
+        if opp_trumps and draw:
             return max(my_trumps, key=lambda c: c[1])
-        if unseen_trumps and len(my_trumps) >= 4 and top_trumps == 0 and not opening:
+        if opp_trumps and len(my_trumps) >= 4 and top_trumps == 0 and not opening:
             return _knockout(my_trumps, unseen) or min(my_trumps, key=lambda c: c[1])
         if sure < short and not opening:
             options = [
@@ -722,6 +729,10 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
         return min(_suit(hand, longest), key=lambda c: c[1])
     if not opening:
         return _passive_lead(hand, trump, unseen, my_trumps)
+    if need[seat] and bids[seat] >= 6 and len(my_trumps) >= 5:  # a big bid opens with a trump
+        if top_trumps:
+            return max(my_trumps, key=lambda c: c[1])
+        return _knockout(my_trumps, unseen) or min(my_trumps, key=lambda c: c[1])
     return _opening_lead(hand, trump)
 
 

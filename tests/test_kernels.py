@@ -161,6 +161,49 @@ def test_standard_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
     assert cards_checked > 12_000
 
 
+def _card(text: str) -> tuple[int, int]:
+    return "SHDC".index(text[0]), "23456789TJQKA".index(text[1])
+
+
+def _standard(seat, hand, played, voids, bids, taken, leader=0, trick=()):
+    """``standard``'s card (as text, e.g. "HK") from a public state given in card text."""
+
+    def bits(text):
+        return np.uint64(sum(1 << naive.index_of(_card(c)) for c in text.split()))
+
+    def pack(values):
+        return sum(int(x) << (8 * s) for s, x in enumerate(values))
+
+    cards = [_card(c) for c in trick]
+    best_pos = naive.trick_winner(cards, HEARTS) if cards else 0
+    best = naive.index_of(cards[best_pos]) if cards else 0
+    led = cards[0][0] if cards else 0
+    card = kp.choose_card(kp.STANDARD, seat, bits(hand), bits(played), voids, pack(bids), pack(taken), leader,
+                          len(cards), led, best, best_pos, HEARTS)  # fmt: skip
+    return "SHDC"[card >> 4] + "23456789TJQKA"[card & 15]
+
+
+def test_a_bid_of_six_with_five_trumps_opens_with_a_trump():
+    hand = "SA SK S3 HK HQ HJ H7 H4 D5 C9 C8 C6 C4"
+    assert _standard(0, hand, "", 0, [5, 2, 2, 2], [0] * 4) == "SA"  # a 5 leads by the table: ace-king
+    assert _standard(0, hand, "", 0, [6, 2, 2, 2], [0] * 4) == "HK"  # knocks out the trump ace
+    assert _standard(0, hand.replace("HK", "HA"), "", 0, [6, 2, 2, 2], [0] * 4) == "HA"
+
+
+def test_trumps_are_not_drawn_once_both_opponents_have_shown_out():
+    hand, played = "HA H9 SA S4 D3 D2 C5", "HK HQ HJ HT H8 H7 H6 S2 S3 C2 C3 D4"
+    assert _standard(0, hand, played, 0, [5, 2, 2, 2], [2, 1, 1, 0]) == "HA"
+    both_out = (1 << (4 * 1 + HEARTS)) | (1 << (4 * 3 + HEARTS))  # the four trumps out are partner's
+    assert _standard(0, hand, played, both_out, [5, 2, 2, 2], [2, 1, 1, 0])[0] != "H"
+
+
+def test_a_big_bidder_last_to_play_ruffs_partners_winner_when_it_is_further_from_its_bid():
+    hand, trick = "H5 H2 S4 D6", ("C5", "CA", "C7")  # seat 2 (partner) wins with the club ace
+    assert _standard(0, hand, "C5 CA C7", 1 << 3, [7, 2, 2, 2], [3, 2, 0, 2], leader=1, trick=trick) == "H2"
+    assert _standard(0, hand, "C5 CA C7", 1 << 3, [5, 2, 2, 2], [1, 2, 0, 2], leader=1, trick=trick) != "H2"
+    assert _standard(0, hand, "C5 CA C7", 1 << 3, [7, 2, 3, 2], [5, 2, 0, 2], leader=1, trick=trick) != "H2"
+
+
 def test_kernel_legal_moves_and_winners_match_reference():
     r = random.Random(2)
     for _ in range(3000):
