@@ -998,7 +998,8 @@ def order_follow(W, base, seat, moves):
             n, rest = push_ascending(W, base, n, _ONE << U64(lowest_bit(my_trumps)), rest)
         else:
             n, rest = push_ascending(W, base, n, my_trumps, rest)
-    # discards: the lowest card of each side suit, longest suit first
+    # discards: the lowest card of each side suit, longest suit first; a player who still holds
+    # trumps discards from its shortest suit first (a void to ruff in later)
     start = n
     for s in range(4):
         if s == trump:
@@ -1008,16 +1009,25 @@ def order_follow(W, base, seat, moves):
             n = push(W, base, n, lowest_bit(cs))
             rest &= ~(_ONE << U64(lowest_bit(cs)))
     me = get_hand(W, seat)
-    for i in range(start + 1, n):  # insertion sort by suit length, longest first
+    ruffer = trump < 4 and (me & lane_of(trump)) != 0
+    for i in range(start + 1, n):  # insertion sort, the first discard first
         c = W[base + i]
-        length = popcount(me & lane_of(c >> 4))
+        key = discard_key(me, c, ruffer)
         j = i - 1
-        while j >= start and popcount(me & lane_of(W[base + j] >> 4)) < length:
+        while j >= start and discard_key(me, W[base + j], ruffer) < key:
             W[base + j + 1] = W[base + j]
             j -= 1
         W[base + j + 1] = c
     n, rest = push_descending(W, base, n, rest, rest)
     return n
+
+
+@hot
+def discard_key(me, c, ruffer):
+    """Order of discards (higher first): the suit's length in ``me``, or its shortness for a
+    player who can still ruff."""
+    length = popcount(me & lane_of(c >> 4))
+    return 13 - length if ruffer else length
 
 
 @hot
