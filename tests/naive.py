@@ -518,6 +518,13 @@ def _knockout(cards, unseen):
     return top
 
 
+def _trump_lead(my_trumps, top_trumps, unseen):
+    """The top trump while it is a master, else the knock-out card, else the lowest."""
+    if top_trumps:
+        return max(my_trumps, key=lambda c: c[1])
+    return _knockout(my_trumps, unseen) or min(my_trumps, key=lambda c: c[1])
+
+
 def _lowest(cards):
     return min(cards, key=index_of)
 
@@ -705,7 +712,7 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
         if opp_trumps and draw:
             return max(my_trumps, key=lambda c: c[1])
         if opp_trumps and len(my_trumps) >= 4 and top_trumps == 0 and not opening:
-            return _knockout(my_trumps, unseen) or min(my_trumps, key=lambda c: c[1])
+            return _trump_lead(my_trumps, top_trumps, unseen)
         if sure < short and not opening:
             options = [
                 (len(_suit(hand, s)), -s, _knockout(_suit(hand, s), unseen)) for s in range(4) if s != trump
@@ -730,9 +737,7 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
     if not opening:
         return _passive_lead(hand, trump, unseen, my_trumps)
     if need[seat] and bids[seat] >= 6 and len(my_trumps) >= 5:  # a big bid opens with a trump
-        if top_trumps:
-            return max(my_trumps, key=lambda c: c[1])
-        return _knockout(my_trumps, unseen) or min(my_trumps, key=lambda c: c[1])
+        return _trump_lead(my_trumps, top_trumps, unseen)
     return _opening_lead(hand, trump)
 
 

@@ -117,6 +117,16 @@ TRUMP_PRIORITY = (10, 6, 8, 11, 7, 15, 14, 20, 13, 17, 23, 21)
 
 
 @hot
+def trump_lead(my_trumps, top_trumps, unseen):
+    """The trump to lead: the top while it is a master (``top_trumps`` > 0), else the top of a
+    sequence that knocks out the one honour above it, else the lowest."""
+    if top_trumps:
+        return highest_bit(my_trumps)
+    ko = knockout_card(my_trumps, unseen)
+    return ko if ko >= 0 else lowest_bit(my_trumps)
+
+
+@hot
 def lead_kind(cs, card):
     """The kind of lead ``card`` is from ``cs`` (its suit in the hand), by absolute ranks."""
     r = card & 15
@@ -341,8 +351,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
         if opp_trumps and draw:
             return highest_bit(my_trumps)
         if opp_trumps and n_trumps >= 4 and top_trumps == 0 and not opening:
-            ko = knockout_card(my_trumps, unseen)
-            return ko if ko >= 0 else lowest_bit(my_trumps)
+            return trump_lead(my_trumps, top_trumps, unseen)
         # Short of sure tricks: knock out the missing honour of a side suit while trumps control.
         if sure < short and not opening:
             ko = -1
@@ -389,10 +398,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
     if not opening:
         return passive_lead(hand, trump, unseen, my_trumps)
     if me_need and short >= LONG_TRUMP_BID and n_trumps >= LONG_TRUMPS:
-        if top_trumps:
-            return highest_bit(my_trumps)
-        ko = knockout_card(my_trumps, unseen)
-        return ko if ko >= 0 else lowest_bit(my_trumps)
+        return trump_lead(my_trumps, top_trumps, unseen)
     # The opening lead that costs least: see lead_priority.
     best = -1
     best_key = 1 << 30
