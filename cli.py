@@ -1305,6 +1305,50 @@ def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
 
 
 # ---------------------------------------------------------------------------------------------
+# t400 fit-lead
+
+
+@cli.command("fit-lead", context_settings=CONTEXT)
+@click.option("--deals", type=click.IntRange(100, 10**7), default=30_000, show_default=True,
+              help="Live deals whose opening leads DDS scores (about 30 ms a deal on 2 cores).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    help="Where to write the weights module (default: kernels/policies/lead_weights.py).",
+)
+@json_option
+def fit_lead(deals, seed, out_path, as_json):
+    """Regenerate standard's opening-lead model from DDS scores of every opening lead of live
+    deals (kernels/policies/lead_weights.py; needs the endplay package of the test extra)."""
+    from analyzer.core.policies import numbers_fingerprint
+    from analyzer.games.t400 import simulate
+    from analyzer.games.t400.bidder import load_model
+    from analyzer.games.t400.lead import WEIGHTS_FILE, fit_lead_model, weights_source
+    from analyzer.games.t400.rules import Variant
+
+    if out_path:
+        _outputs(out=out_path)
+    variant = Variant.preset("dananeer")
+    with progress_bar("scoring leads", deals, enabled=not as_json) as update:
+        model = fit_lead_model(deals, seed, variant, simulate.bot_array(variant),
+                               numbers_fingerprint(load_model().array), progress=update)  # fmt: skip
+    path = out_path or str(WEIGHTS_FILE)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(weights_source(model))
+    os.replace(tmp, path)
+    _wrote(path)
+    if as_json:
+        emit_json({"path": path, **model["meta"]})
+        return
+    meta = model["meta"]
+    click.echo(f"wrote {path}: {deals:,} deals; held-out opening leads losing a partnership DD trick "
+               f"{meta['held_out_losing_leads']:.1%} of {meta['held_out_deals']:,}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
 # t400 equity
 
 

@@ -577,6 +577,50 @@ def _lead_kind(cs, card):
     return 9  # a middle card
 
 
+def _lead_model_inputs(hand, bids, seat, trump, card):
+    """The opening-lead model's inputs for ``card`` (kernels/policies/lead.py, from its table):
+    six (table, kind, bucket) look-ups and six whole-number features."""
+    suit, rank = card
+    cs = _suit(hand, suit)
+    kind = _lead_kind(cs, card) + (12 if suit == trump else 0)
+    points = sum({12: 4, 11: 3, 10: 2, 9: 1}.get(r, 0) for _, r in hand)
+    strength = sum(points >= cut for cut in (8, 11, 14, 17))
+
+    def bucket(bid):  # 2, 3, 4, 5, 6 or more
+        return min(max(bid, 2), 6) - 2
+
+    n_trumps = len(_suit(hand, trump))
+    look_ups = [(table, kind, b) for table, b in enumerate((
+        min(len(cs), 6) - 1, bucket(bids[seat]), bucket(bids[seat ^ 2]),
+        bucket(max(bids[seat ^ 1], bids[seat ^ 3])), min(n_trumps, 5), strength))]  # fmt: skip
+    short_side = suit != trump and len(cs) <= 2
+    features = [
+        rank,
+        sum(1 for r in range(rank + 1, 13) if (suit, r) not in cs),
+        sum({12: 4, 11: 3, 10: 2, 9: 1}.get(r, 0) for _, r in cs),
+        n_trumps if short_side else 0,
+        bids[seat ^ 2] if short_side and len(cs) == 1 else 0,
+        bids[seat ^ 2] if suit == trump else 0,
+    ]
+    return look_ups, features
+
+
+def fitted_lead_score(hand, bids, seat, trump, card):
+    """The model's score of leading ``card``: the weights of its six look-ups plus each feature
+    times its weight (the generated kernels/policies/lead_weights.py)."""
+    from kernels.policies.lead import CONTEXT_SIZES, TABLE_OFFSETS
+    from kernels.policies.lead_weights import FEATURE_WEIGHTS, TABLE_WEIGHTS
+
+    look_ups, features = _lead_model_inputs(hand, bids, seat, trump, card)
+    score = sum(int(TABLE_WEIGHTS[TABLE_OFFSETS[t] + k * CONTEXT_SIZES[t] + b]) for t, k, b in look_ups)
+    return score + sum(int(w) * f for w, f in zip(FEATURE_WEIGHTS, features))
+
+
+def _fitted_lead(hand, bids, seat, trump):
+    """The card with the best score; on equal scores the lowest card (spades first, low first)."""
+    return max(sorted(hand, key=index_of), key=lambda c: fitted_lead_score(hand, bids, seat, trump, c))
+
+
 def _opening_lead(hand, trump):
     def key(c):
         cs = _suit(hand, c[0])
@@ -626,16 +670,18 @@ def _passive_lead(hand, trump, unseen, my_trumps):
     return top if not _above(top, unseen) else _lowest(hand)
 
 
-def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS):
+def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True):
     """The card ``standard`` plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
     current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
-    ``trick`` the cards played to this trick from ``leader``."""
+    ``trick`` the cards played to this trick from ``leader``; ``fitted_lead``: open with the fitted
+    model (400) rather than the table of lead kinds (classic Tarneeb)."""
     unseen = DECK - hand - played
     need = [taken[s] < bids[s] for s in range(4)]
     partner = seat ^ 2
     me_need, partner_need = need[seat], need[partner]
     if not trick:
-        return _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump)
+        fitted = fitted_lead and trump < 4
+        return _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted)
     led = trick[0][0]
     best_pos = trick_winner(trick, trump)
     best = trick[best_pos]
@@ -690,7 +736,7 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
     return low
 
 
-def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
+def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted):
     partner = seat ^ 2
     if not any(need):
         return _discard(hand, trump, unseen, -1)
@@ -701,8 +747,8 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
     opening = not played
     sure = sum(_masters_from_top(_suit(hand, s), unseen) for s in range(4))
     if need[seat]:
-        if opening:
-            draw = top_trumps >= 2 and len(my_trumps) >= 4
+        if opening:  # with the fitted model, its lead decides
+            draw = top_trumps >= 2 and len(my_trumps) >= 4 and not fitted
         else:
             draw = top_trumps >= 1 and (
                 2 * len(my_trumps) >= len(unseen_trumps) or (len(my_trumps) >= 2 and short >= 4)
@@ -738,7 +784,7 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump):
         return _passive_lead(hand, trump, unseen, my_trumps)
     if need[seat] and bids[seat] >= 6 and len(my_trumps) >= 5:  # a big bid opens with a trump
         return _trump_lead(my_trumps, top_trumps, unseen)
-    return _opening_lead(hand, trump)
+    return _fitted_lead(hand, bids, seat, trump) if fitted else _opening_lead(hand, trump)
 
 
 # -- match equity ---------------------------------------------------------------------------------
@@ -814,7 +860,7 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
             return top if top[1] == 12 else min(trumps, key=lambda c: c[1])
     side = [taken[s] + taken[s ^ 2] for s in range(4)]
     goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
-    return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump)
+    return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False)
 
 
 def tarneeb_equity_reference(variant, points, p, first, dealer, memo=None):

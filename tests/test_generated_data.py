@@ -71,3 +71,13 @@ def test_shipped_tarneeb_bidder_model_was_fitted_on_todays_team_play():
         "team play changed since the shipped Tarneeb bidder model was fitted: regenerate it with "
         f"`{meta['command']}`"
     )
+
+
+def test_shipped_lead_model_reads_todays_features():
+    from analyzer.games.t400.lead import features_fingerprint
+    from kernels.policies.lead_weights import META
+
+    assert META.get("features") == features_fingerprint(), (
+        "kernels/policies/lead.py changed since the opening-lead model was fitted: regenerate it with "
+        f"`{META['command']}`"
+    )

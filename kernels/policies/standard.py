@@ -4,11 +4,14 @@ The state a policy sees is packed into scalars (see :mod:`kernels.policies.play`
 cards played, the voids shown, every bid and the tricks each player has taken. What it does, each
 rule kept because it scored more points in duplicate against ``basic`` (benchmarks/play_vs_dd.py):
 
-* **Opening lead** (trick 1): by kind of lead, in an order measured against double dummy (an ace
-  with the king, a side singleton, a doubleton's top, the top of a sequence, low from nothing ...;
-  away from an ace or an unsupported honour last); trumps are led only with A-K and four, or by
-  a bidder of 6+ with five or more (the top if it is the master, else the top of a sequence to
-  knock out the honour above, else the lowest).
+* **Opening lead** (trick 1): in 400, the card that a model fitted on double-dummy scores of
+  every opening lead scores highest (:mod:`kernels.policies.lead`, ``t400 fit-lead``; it reads
+  the hand and the four bids); classic Tarneeb's contracts open by a table of lead kinds in an
+  order measured against double dummy (an ace with the king, a side singleton, a doubleton's
+  top, the top of a sequence, low from nothing ...; away from an ace or an unsupported honour
+  last; trumps only with A-K and four). In both, a bidder of 6+ with five or more trumps opens
+  with a trump (the top if it is the master, else the top of a sequence to knock out the honour
+  above, else the lowest).
 * **Trumps.** A player who needs tricks draws trumps from the top while holding the master trump
   and at least as many trumps as are missing (or needs four more tricks); with four or more
   trumps but not the top it leads them anyway (the top of a sequence to knock out the missing
@@ -35,6 +38,7 @@ from kernels.config import jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
 from kernels.policies.basic import beatable, needs, shown_void, void_known
+from kernels.policies.lead import fitted_lead, lead_kind
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -100,13 +104,11 @@ def knockout_card(cs, unseen):
     return top
 
 
-# Opening-lead categories and their rank (lower is better) for a side suit and for trumps. The
-# order was measured: how often a lead of each kind keeps every double-dummy trick of the
-# partnership, by the project's solver on 600 random live deals with EV-bot bids (84% for a
-# side ace with the king, 81% for a side singleton, down to 49% for an unsupported trump honour);
-# on another 900 deals the rule loses a trick on 20% of opening leads against 30% for ``basic``.
-A_WITH_K, SINGLETON, DOUBLETON_TOP, TOP_OF_SEQUENCE, LOW_FROM_NOTHING, TOP_OF_NOTHING = 0, 1, 2, 3, 4, 5
-LOW_AWAY_FROM_QJ, A_WITHOUT_K, LOW_AWAY_FROM_K, MIDDLE, HONOUR_TOP, LOW_UNDER_A = 6, 7, 8, 9, 10, 11
+# The table's opening lead (classic Tarneeb's, and 400's without a fitted model): by kind of lead
+# (kernels.policies.lead.lead_kind), in an order measured: how often a lead of each kind keeps
+# every double-dummy trick of the partnership, by the project's solver on 600 random live deals
+# with EV-bot bids (84% for a side ace with the king, 81% for a side singleton, down to 49% for an
+# unsupported trump honour).
 SIDE_PRIORITY = (0, 1, 2, 3, 4, 5, 9, 12, 19, 16, 18, 22)
 # A bidder of at least LONG_TRUMP_BID with LONG_TRUMPS or more trumps opens with a trump: on strong
 # seat-1 hands the table's singleton and sequence leads gave away tricks that drawing trumps keeps
@@ -124,34 +126,6 @@ def trump_lead(my_trumps, top_trumps, unseen):
         return highest_bit(my_trumps)
     ko = knockout_card(my_trumps, unseen)
     return ko if ko >= 0 else lowest_bit(my_trumps)
-
-
-@hot
-def lead_kind(cs, card):
-    """The kind of lead ``card`` is from ``cs`` (its suit in the hand), by absolute ranks."""
-    r = card & 15
-    base = U64((card >> 4) << 4)
-    if popcount(cs) == 1:
-        return SINGLETON
-    ranks = cs >> base
-    top = highest_bit(cs) & 15
-    if r == top:
-        if r == 12:
-            return A_WITH_K if (ranks >> U64(11)) & _ONE else A_WITHOUT_K
-        if r >= 8 and (ranks >> U64(r - 1)) & _ONE:
-            return TOP_OF_SEQUENCE
-        if r >= 9:
-            return HONOUR_TOP
-        return DOUBLETON_TOP if popcount(cs) == 2 else TOP_OF_NOTHING
-    if r == (lowest_bit(cs) & 15):
-        if (ranks >> U64(12)) & _ONE:
-            return LOW_UNDER_A
-        if (ranks >> U64(11)) & _ONE:
-            return LOW_AWAY_FROM_K
-        if (ranks >> U64(9)) & U64(3):
-            return LOW_AWAY_FROM_QJ
-        return LOW_FROM_NOTHING
-    return MIDDLE
 
 
 @hot
@@ -319,7 +293,7 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
 
 
 @hot
-def _lead(seat, hand, played, voids, bids, taken, trump):
+def _lead(seat, hand, played, voids, bids, taken, trump, fitted):
     need = need_bits(bids, taken)
     unseen = FULL_DECK & ~(hand | played)
     partner = seat ^ 2
@@ -341,7 +315,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
     if me_need:
         # Draw trumps from the top only with length.
         if opening:
-            draw = top_trumps >= 2 and n_trumps >= 4
+            draw = top_trumps >= 2 and n_trumps >= 4 and not fitted
         else:
             draw = top_trumps >= 1 and (
                 2 * n_trumps >= popcount(unseen_trumps) or (n_trumps >= 2 and short >= 4)
@@ -399,6 +373,8 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
         return passive_lead(hand, trump, unseen, my_trumps)
     if me_need and short >= LONG_TRUMP_BID and n_trumps >= LONG_TRUMPS:
         return trump_lead(my_trumps, top_trumps, unseen)
+    if fitted:
+        return fitted_lead(hand, bids, seat, trump)
     # The opening lead that costs least: see lead_priority.
     best = -1
     best_key = 1 << 30
@@ -415,7 +391,11 @@ def _lead(seat, hand, played, voids, bids, taken, trump):
 
 
 @hot
-def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
+def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
+                  fitted_lead=True):  # fmt: skip
+    """The card ``seat`` plays (see the module's docstring). ``fitted_lead``: open with the model
+    fitted on 400's deals (:mod:`kernels.policies.lead`); False for classic Tarneeb's contracts,
+    which open by the table of lead kinds."""
     if n_played == 0:
-        return _lead(seat, hand, played, voids, bids, taken, trump)
+        return _lead(seat, hand, played, voids, bids, taken, trump, fitted_lead and trump < 4)
     return _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)

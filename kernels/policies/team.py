@@ -63,5 +63,5 @@ def team_card(seat, hand, played, voids, bids, taken, leader, n_played, led, bes
     pooled = side_taken(taken)
     targets = side_targets(bids, pooled)
     return standard_card(
-        seat, hand, played, voids, targets, pooled, leader, n_played, led, best, best_pos, trump
+        seat, hand, played, voids, targets, pooled, leader, n_played, led, best, best_pos, trump, False
     )
