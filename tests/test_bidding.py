@@ -94,7 +94,8 @@ def test_dataframe_and_dict():
     for key in ("tricks", "tricks_mean", "bids", "recommended", "samples", "seed", "variant", "model", "policy",
                 "elapsed_s", "p_best"):  # fmt: skip
         assert key in d
-    assert len(d["tricks"]) == 14 and abs(sum(d["tricks"]) - 1) < 1e-9
+    # each of the 14 probabilities is rounded to 6 decimals, so the sum is 1 within 14 half-units
+    assert len(d["tricks"]) == 14 and abs(sum(d["tricks"]) - 1) <= 14 * 5e-7 + 1e-12
     for row in d["bids"]:
         assert set(row) >= {"bid", "value", "p_make", "ev", "ev_se", "p_dead"}
 
