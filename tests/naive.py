@@ -707,7 +707,7 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
                 and bids[seat] > bids[partner]
                 and (bids[seat] - taken[seat] >= bids[partner] - taken[partner])
             )
-            if wins and last and me_need and (not partner_need or bigger):
+            if wins and me_need and (not partner_need or bigger):
                 return cheapest
             return low
     want = me_need or partner_need

@@ -204,6 +204,18 @@ def test_a_big_bidder_last_to_play_ruffs_partners_winner_when_it_is_further_from
     assert _standard(0, hand, "C5 CA C7", 1 << 3, [7, 2, 3, 2], [5, 2, 0, 2], leader=1, trick=trick) != "H2"
 
 
+def test_third_hand_ruffs_partners_safe_winner_when_partner_is_done_or_its_bigger_bid_needs_more():
+    hand, trick = "H9 H2 S4 D6", ("CA", "C7")  # partner leads the club ace, an opponent follows
+
+    def card(bids):
+        return _standard(0, hand, "CA C7", 0, bids, [3, 2, 2, 2], leader=2, trick=trick)
+
+    assert card([7, 2, 3, 2]) == "H2"  # 7 is bigger than partner's 3 and further from made
+    assert card([5, 2, 3, 2]) == "S4"  # a 5 leaves partner's trick to partner, who needs it
+    assert card([5, 2, 2, 2]) == "H2"  # partner has made 2: the trick is mine to take
+    assert card([3, 2, 3, 2]) == "S4"  # I have made 3: the trick is partner's
+
+
 def test_kernel_legal_moves_and_winners_match_reference():
     r = random.Random(2)
     for _ in range(3000):

@@ -22,8 +22,9 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
   before cashing; then masters are cashed in the suit no opponent is known to ruff.
 * **Partner.** A player who has made the bid keeps its masters while partner still needs tricks,
   gives partner ruffs, and as second hand leaves a trick partner needs to partner, who plays
-  last; a partner's safe winner is never overtaken unless I am last and need the trick, and
-  partner does not or my bid is 6+, bigger than partner's and at least as far from made.
+  last; a partner's safe winner is overtaken only by a player who needs the trick, with a card
+  no one after can beat, when partner does not need it or my bid is 6+, bigger than partner's
+  and at least as far from made.
 * **Defence.** A player who has made the bid plays to set opponents who still need tricks; a
   player whose tricks no longer matter to anyone plays its lowest cards.
 * **Technique.** Second hand low, third hand high (the cheapest card that no one after can beat),
@@ -252,9 +253,10 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     if best_seat == partner:
         safe = not beatable(best, led, trump, seat, leader, n_played, unseen, voids)
         if safe:
-            # Partner has it: take it over only when I am last and need it, and partner does not
-            # or my bigger bid needs it more.
-            if wins and last and me_need and (not partner_need or bigger_need(bids, taken, seat)):
+            # Partner has it: take it over (second, third or last to play) only when I need it,
+            # and partner does not or my bigger bid needs it more. No one after can beat partner's
+            # card, so no one can beat a card of mine that beats it either.
+            if wins and me_need and (not partner_need or bigger_need(bids, taken, seat)):
                 return lowest_bit(wins)
             return low
 
