@@ -1322,18 +1322,12 @@ def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
 def fit_lead(deals, seed, out_path, as_json):
     """Regenerate standard's opening-lead model from DDS scores of every opening lead of live
     deals (kernels/policies/lead_weights.py; needs the endplay package of the test extra)."""
-    from analyzer.core.policies import numbers_fingerprint
-    from analyzer.games.t400 import simulate
-    from analyzer.games.t400.bidder import load_model
     from analyzer.games.t400.lead import WEIGHTS_FILE, fit_lead_model, weights_source
-    from analyzer.games.t400.rules import Variant
 
     if out_path:
         _outputs(out=out_path)
-    variant = Variant.preset("dananeer")
     with progress_bar("scoring leads", deals, enabled=not as_json) as update:
-        model = fit_lead_model(deals, seed, variant, simulate.bot_array(variant),
-                               numbers_fingerprint(load_model().array), progress=update)  # fmt: skip
+        model = fit_lead_model(deals, seed, progress=update)
     path = out_path or str(WEIGHTS_FILE)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -38,20 +38,18 @@ from endplay.types import Card as EpCard
 from endplay.types import Deal as EpDeal
 from endplay.types import Denom, Player
 
-from analyzer.core.dealing import deal_hands
+from analyzer.core.notation import Card
 from analyzer.core.policies import policy_id
 from analyzer.core.solve import solve_many
 from analyzer.games.t400 import simulate
+from analyzer.games.t400.lead import live_deals
 from analyzer.games.t400.rules import Variant
 from kernels.core.cards import HEARTS
 from kernels.policies import play as kp
-from kernels.t400 import bidder as kb
-from kernels.t400.rules import is_dead
 
 KINDS = ("lead", "follow", "ruff", "discard")
 RANKS = "23456789TJQKA"
 TRUMP = HEARTS
-ZEROS = np.zeros(4, dtype=np.int64)
 
 
 def pbn(hands) -> str:
@@ -62,33 +60,11 @@ def pbn(hands) -> str:
 
 
 def ep_card(index: int) -> EpCard:
-    return EpCard("SHDC"[index >> 4] + RANKS[index & 15])
+    return EpCard(str(Card.from_index(index)))
 
 
 def card_index(card: EpCard) -> int:
-    return 16 * int(card.suit) + RANKS.index(str(card)[-1])
-
-
-def live_deals(n: int, seed: int, rules, bot, min_bid: int = 0):
-    """``n`` live deals (EV-bot bids, seat 1 bid >= ``min_bid``): (hands uint64[n, 4], bids int64[n, 4])."""
-    out_h, out_b = [], []
-    batch = 0
-    while len(out_h) < n:
-        hands = deal_hands(max(4 * n, 1000), seed=seed * 1000 + batch)
-        batch += 1
-        for row in hands:
-            bids = np.zeros(4, dtype=np.int64)
-            prior = 0
-            for s in range(4):
-                bids[s] = kb.bot_bid(rules, 0, bot, row[s], s, ZEROS, prior)
-                prior += bids[s]
-            if is_dead(rules, prior, ZEROS) or bids[0] < min_bid:
-                continue
-            out_h.append(row)
-            out_b.append(bids)
-            if len(out_h) == n:
-                break
-    return np.array(out_h), np.array(out_b)
+    return Card.parse(str(card)).index
 
 
 class Position:
@@ -275,7 +251,6 @@ def main() -> None:
     parser.add_argument("--out", help="Also write the JSON result here.")
     args = parser.parse_args()
     v = Variant.preset("dananeer")
-    rules = v.kernel_rules()
     bot = simulate.bot_array(v)
     pid = policy_id(args.policy)
     rng = random.Random(args.seed)
@@ -283,7 +258,7 @@ def main() -> None:
     result: dict = {"policy": args.policy, "seed": args.seed,
                     "command": "python benchmarks/play_vs_dd.py " + " ".join(sys.argv[1:])}  # fmt: skip
 
-    hands, bids = live_deals(args.deals, args.seed, rules, bot)
+    hands, bids = live_deals(args.deals, args.seed, v, bot)
     losses: list = []
     for h, b in zip(hands, bids):
         play_and_measure(h, b, [pid] * 4, rng, losses)
@@ -291,7 +266,7 @@ def main() -> None:
     result["per_card"]["tricks_lost_per_deal"] = sum(x[3] for x in losses) / len(hands)
     result["per_card"]["deals"] = len(hands)
 
-    strong_h, strong_b = live_deals(args.strong, args.seed + 1, rules, bot, min_bid=6)
+    strong_h, strong_b = live_deals(args.strong, args.seed + 1, v, bot, min_bid=6)
     solo = solve_many(strong_h, trump="hearts", leader=1, mode="solo", player=1)
     got = np.zeros(len(strong_h), dtype=np.int64)
     tricks = np.zeros(4, dtype=np.int64)
@@ -311,7 +286,7 @@ def main() -> None:
                            "ci95": [mean - 1.96 * se, mean + 1.96 * se]}  # fmt: skip
 
     if args.pimc_deals:
-        ph, pb = live_deals(args.pimc_deals, args.seed + 2, rules, bot)
+        ph, pb = live_deals(args.pimc_deals, args.seed + 2, v, bot)
         pimc_losses: list = []
         diffs = []
         pimc = ("pimc", args.pimc_samples)

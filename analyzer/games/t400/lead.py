@@ -28,7 +28,7 @@ import numpy as np
 
 from analyzer.core.dealing import deal_hands
 from analyzer.core.errors import T400Error
-from analyzer.core.notation import dot_strings
+from analyzer.core.notation import Card, dot_strings
 from kernels.core.cards import HEARTS
 from kernels.policies import lead as kl
 from kernels.t400 import bidder as kb
@@ -46,8 +46,9 @@ def features_fingerprint() -> str:
     return hashlib.sha256(inspect.getsource(kl).encode()).hexdigest()[:16]
 
 
-def live_deals(n: int, seed: int, variant, bot) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` live deals with the EV bots' bids: (hands uint64[n, 4], bids int64[n, 4])."""
+def live_deals(n: int, seed: int, variant, bot, min_bid: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` live deals with the EV bots' bids, seat 1's at least ``min_bid``: (hands
+    uint64[n, 4], bids int64[n, 4]). The benchmark (benchmarks/play_vs_dd.py) plays these too."""
     rules = variant.kernel_rules()
     zeros = np.zeros(4, dtype=np.int64)
     out_h, out_b = [], []
@@ -57,7 +58,7 @@ def live_deals(n: int, seed: int, variant, bot) -> tuple[np.ndarray, np.ndarray]
             bids = np.zeros(4, dtype=np.int64)
             for s in range(4):
                 bids[s] = kb.bot_bid(rules, 0, bot, row[s], s, zeros, int(bids.sum()))
-            if not is_dead(rules, int(bids.sum()), zeros):
+            if not is_dead(rules, int(bids.sum()), zeros) and bids[0] >= min_bid:
                 out_h.append(row)
                 out_b.append(bids)
                 if len(out_h) == n:
@@ -86,7 +87,7 @@ def score_leads(hands: np.ndarray, progress: Callable[[int, int], None] | None =
             boards.append(board)
         for j, solved in enumerate(solve_all_boards(boards)):
             for card, tricks in solved:
-                scores[start + j, 16 * int(card.suit) + "23456789TJQKA".index(str(card)[-1])] = tricks
+                scores[start + j, Card.parse(str(card)).index] = tricks
         if progress is not None:
             progress(start + len(boards), len(hands))
     return scores
@@ -143,13 +144,21 @@ def loss_rate(cards, contexts, features, tricks, table_w, feature_w) -> float:
     return float((tricks[np.arange(len(s)), pick] < tricks.max(axis=1)).mean())
 
 
-def fit_lead_model(deals: int, seed: int, variant, bot, bidder_fingerprint: str,
-                   progress: Callable[[int, int], None] | None = None, held_out: float = 0.2) -> dict:  # fmt: skip
-    """Deal, score, fit; returns what :func:`write_weights` writes. ``held_out`` of the deals
-    are kept out of the fit to measure it: the weights are then refitted on all deals."""
+def fit_lead_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None,
+                   held_out: float = 0.2) -> dict:  # fmt: skip
+    """Deal, score, fit; returns what :func:`weights_source` writes. The deals are bid by the EV
+    bots of the shipped bidder model under the default rules (``dananeer``), which the weights
+    record. ``held_out`` of the deals are kept out of the fit to measure it: the weights are then
+    refitted on all deals."""
+    from analyzer.core.policies import numbers_fingerprint
+    from analyzer.games.t400 import simulate
+    from analyzer.games.t400.bidder import load_model
+    from analyzer.games.t400.rules import Variant
+
     if deals < 100:
         raise T400Error(f"--deals {deals}: at least 100 deals are needed")
-    hands, bids = live_deals(deals, seed, variant, bot)
+    variant = Variant.preset("dananeer")
+    hands, bids = live_deals(deals, seed, variant, simulate.bot_array(variant))
     scores = score_leads(hands, progress)
     cards, contexts, features = lead_inputs(hands, bids)
     tricks = np.where(
@@ -170,7 +179,7 @@ def fit_lead_model(deals: int, seed: int, variant, bot, bidder_fingerprint: str,
         "deals": deals,
         "seed": seed,
         "features": features_fingerprint(),
-        "bidder_model": bidder_fingerprint,
+        "bidder_model": numbers_fingerprint(load_model().array),
         "held_out_deals": deals - cut,
         "held_out_losing_leads": round(held, 4),
         "losing_leads_in_fit": round(loss_rate(cards, contexts, features, tricks, tw, fw), 4),
