@@ -253,8 +253,8 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     if best_seat == partner:
         safe = not beatable(best, led, trump, seat, leader, n_played, unseen, voids)
         if safe:
-            # Partner has it: take it over (second, third or last to play) only when I need it,
-            # and partner does not or my bigger bid needs it more. No one after can beat partner's
+            # Partner has it: take it over (third or last to play) only when I need it, and
+            # partner does not or my bigger bid needs it more. No one after can beat partner's
             # card, so no one can beat a card of mine that beats it either.
             if wins and me_need and (not partner_need or bigger_need(bids, taken, seat)):
                 return lowest_bit(wins)
