@@ -983,10 +983,6 @@ def solve(deal, trump, leader, mode, player, show_cards, full_table, path, threa
         click.echo(format_table(["card", "tricks"], [[c.symbol, v] for c, v in scores.items()]))
 
 
-#: Cards a hand up to which the with-bids solver answers in under a second (README's table).
-BIDS_FAST_SIZE = 10
-
-
 def _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json) -> None:
     from analyzer.games.t400.bids_dd import solve_with_bids
 
@@ -995,9 +991,6 @@ def _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores
     if bids is None:
         raise T400Error("--mode bids needs --bids B1,B2,B3,B4")
     parsed = analyzer.parse_deal(deal)
-    if parsed.size > BIDS_FAST_SIZE:
-        click.echo(f"note: --mode bids on {parsed.size} cards a hand can take from seconds to many minutes "
-                   f"(endings of up to {BIDS_FAST_SIZE} cards take under a second); Ctrl-C stops it", err=True)  # fmt: skip
     solution = solve_with_bids(
         parsed, parse_int_list(bids, "--bids", 4), parse_int_list(won or "0,0,0,0", "--won", 4),
         parse_int_list(scores or "0,0,0,0", "--scores", 4), variant, trump=trump, leader=leader,

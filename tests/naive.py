@@ -234,15 +234,23 @@ def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: f
     return best(tuple(hands), leader, ())
 
 
-def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, won=(0, 0, 0, 0)) -> int:
+def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, won=(0, 0, 0, 0),
+                 favoured: int | None = None):  # fmt: skip
     """Brute-force 400 double dummy with the bids: seats 0 and 2 maximise, 1 and 3 minimise the
     points of seats 0+2 minus those of 1+3, each player scored +value if their tricks (``won``
-    included) reach their bid, else -value (full search of every legal card, with memo)."""
+    included) reach their bid, else -value (full search of every legal card, with memo).
+
+    With a ``favoured`` player, the sides compare (points, the favoured player made) in order,
+    the player's own side wanting them made: returns (points, made) of that best line."""
 
     def score(tricks):
-        return sum(
+        points = sum(
             (1 if p % 2 == 0 else -1) * (values[p] if tricks[p] >= bids[p] else -values[p]) for p in range(4)
         )
+        if favoured is None:
+            return points
+        made = tricks[favoured] >= bids[favoured]
+        return (points, (1 if made else 0) if favoured % 2 == 0 else (0 if made else 1))
 
     @functools.cache
     def best(hands: tuple[frozenset, ...], leader: int, trick: tuple, tricks: tuple) -> int:
@@ -263,7 +271,11 @@ def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, 
                 results.append(best(tuple(rest), leader, played, tricks))
         return max(results) if seat % 2 == 0 else min(results)
 
-    return best(tuple(hands), leader, (), tuple(won))
+    result = best(tuple(hands), leader, (), tuple(won))
+    if favoured is None:
+        return result
+    points, flag = result
+    return points, bool(flag) if favoured % 2 == 0 else not flag
 
 
 def play_match_reference(variant, deals, bidders, policies, cap):

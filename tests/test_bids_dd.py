@@ -64,6 +64,50 @@ def test_bids_mode_equals_brute_force_on_300_endings_of_4_to_6_cards():
     check_against_brute_force(300, [4, 5, 6], seed=19)
 
 
+def test_a_players_result_on_a_best_line_equals_brute_force():
+    # among the lines of best score, the player's side prefers the player made, the other side set
+    r = random.Random(20)
+    for k in range(120):
+        size = r.choice([2, 3, 4, 4, 5])
+        bits = random_ending(r, size)
+        leader, trump, player = r.randrange(4), k % 5, r.randrange(4)
+        won = [r.randint(0, 2) for _ in range(4)]
+        bids, values = random_bids(r, size, won)
+        if k % 3 == 0:
+            values = [r.choice([2, 3]) for _ in range(4)]  # many outcomes tie on points
+        hands = [frozenset(naive.cards_of(b)) for b in bits]
+        expected = naive.minimax_bids(hands, leader, trump, bids, values, won, favoured=player)
+        score, made = bids_dd.solve_bids_made(np.array(bits, dtype=np.uint64), trump, leader, np.array(bids),
+                                              np.array(values), np.array(won), player, TABLE, CONTEXT)  # fmt: skip
+        assert (int(score), bool(made)) == expected, (pbn(bits), leader, trump, bids, values, won, player)
+
+
+def test_the_batch_gives_each_deals_answer_whatever_the_workers():
+    r = random.Random(21)
+    rows = []
+    for _ in range(24):
+        size = r.choice([3, 4, 5])
+        won = [0, 0, 0, 0]
+        for _ in range(13 - size):
+            won[r.randrange(4)] += 1
+        rows.append((random_ending(r, size), *random_bids(r, size, won), won))
+    sizes = {bin(row[0][0]).count("1") for row in rows}
+    assert len(sizes) > 1  # hands of different sizes in one batch are fine: each row is one ending
+    expected = [
+        bids_dd.solve_bids_made(
+            np.array(b, dtype=np.uint64), 1, 0, np.array(t), np.array(v), np.array(w), 2, TABLE, CONTEXT
+        )  # fmt: skip
+        for b, t, v, w in rows
+    ]
+    hands = np.array([row[0] for row in rows], dtype=np.uint64)
+    targets, values, won = (np.array([row[i] for row in rows], dtype=np.int64) for i in (1, 2, 3))
+    for workers in (1, 3):
+        tables = np.stack([bids_dd.new_table()[0] for _ in range(workers)])
+        contexts = np.zeros((workers, bids_dd.CTX_SIZE), dtype=np.int64)
+        scores, made = bids_dd.solve_bids_batch(hands, 1, 0, targets, values, won, 2, tables, contexts)
+        assert [(int(s), bool(m)) for s, m in zip(scores, made)] == [(int(s), bool(m)) for s, m in expected]
+
+
 def test_the_score_is_within_its_bounds_and_antisymmetric():
     r = random.Random(16)
     for k in range(60):
@@ -124,7 +168,6 @@ def test_bids_mode_lies_between_the_sides_own_best_and_worst_outcomes():
             assert v <= max(values[0] - values[2], values[2] - values[0]) + values[1] + values[3]
 
 
-@pytest.mark.slow
 def test_full_deal_solves_and_its_line_is_consistent():
     bits = [int(x) for x in np.array(__import__("analyzer").parse_deal(
         "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73").bits)]  # fmt: skip

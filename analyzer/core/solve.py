@@ -187,7 +187,8 @@ def deals_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
 
 
 class _TargetTables(threading.local):
-    """Per-thread tables of the with-targets solver (16 MiB each), kept between calls."""
+    """Per-thread tables of the with-targets solver (the team solver's pattern table, 41 MiB
+    each), kept between calls."""
 
     def __init__(self):
         self.table, self.context = None, None

@@ -7,19 +7,28 @@ of seats 2+4 at the end of the hand. This is 400's perfect-information model (ea
 scored on their own bid, partners cooperating); any game where every player has a target of
 their own can use it.
 
-Technique: fail-soft alpha-beta over single cards, with
+Technique: zero-window searches driven MTD(f)-style, with the team solver's machinery
+(:mod:`kernels.core.dd`) where it stays exact:
 
-* the outcome only depends on which players reach their targets, so a position at a trick
-  boundary is keyed by the four hands, the leader and the tricks each player still *needs*
-  (0 once made, capped at the tricks left plus one once out of reach); those are also the only
-  game state the search carries;
-* bounds before a trick is searched: players whose target is made or out of reach are decided;
-  the best case for a side lets its undecided players make as many targets as the tricks left
-  allow while the other side's undecided players all fail;
-* a fixed-size transposition table of lower/upper bounds at trick boundaries (replaced, never
-  grown; a generation number empties it between solves without clearing memory);
-* one card of each run of equivalent cards (adjacent among the cards still in play, the table
-  included); cheap move ordering (highest cards on lead, cheapest winner, else cheapest card).
+* the outcome only depends on which players reach their targets, so the search works on the
+  index of the score among the (at most 16) scores of the made/failed outcomes, and the only
+  game state it carries is the tricks each player still *needs* (0 once made, capped at the
+  tricks left plus one once out of reach);
+* bounds before a trick is searched, cheapest first: players whose target is made or out of
+  reach are decided; then the tricks each player surely wins with top trumps (in no trump, the
+  other side's sure first tricks); then the quick tricks the side on lead may cash, which cap
+  the other side's tricks. The best case for a side lets its undecided players make what its
+  tricks allow while the other side's fail;
+* partition search: every result carries its rank winners, and the team solver's
+  transposition table stores bounds per pattern of relevant cards, keyed besides by the
+  leader, trump and every player's needs (emptied at the start of each solve: the bounds are
+  indices into that solve's scores);
+* the team solver's move ordering (seats 1+3 as its max side) and cut-off cache, one card of
+  each run of equivalent cards, and after a card whose rank proved irrelevant no lower card of
+  its suit;
+* a player's result on a line of best play (:func:`solve_bids_made`): among lines of equal
+  score, that player's side prefers the player made and the other side set, a tie-break
+  searched after the score.
 
 Hands are uint64 in the layout of :mod:`kernels.core.cards`; ``trump`` is a suit index or 4 for
 no trump; seats are indices 0..3.
@@ -28,9 +37,9 @@ no trump; seats are indices 0..3.
 import numpy as np
 from numba import prange
 
-from kernels.config import jit
+from kernels.config import JIT, jit
+from kernels.core import dd
 from kernels.core.cards import above, lane, lowest_bit, popcount
-from kernels.core.dd import pext
 from kernels.core.tricks import legal_moves, power
 
 hot = jit(forceinline=True)
@@ -38,55 +47,79 @@ U64 = np.uint64
 _ONE = U64(1)
 INF = np.int64(1) << 40
 
-TT_BITS = 18
-TT_ENTRIES = 1 << TT_BITS
-TT_WORDS = (
-    8  # hands 0..2 by relative rank, best lead, meta (leader, needs, lengths), lower, upper, generation
-)
-TT_SIZE = TT_ENTRIES * TT_WORDS
-TT_MEMORY_BYTES = TT_SIZE * 8
+TT_MEMORY_BYTES = dd.TT_MEMORY_BYTES
 
-# the context array: counters and the generation number
-CTX_NODES = 0
-CTX_GENERATION = 1
-CTX_SIZE = 2
+# the context array: the workspace the pattern table's helpers read (hands, trick-start codes,
+# probes, move lists), then counters, the table look-up's answer, the solve's outcome scores and
+# the players' sure tricks
+CTX_NODES = dd.W_SIZE
+CTX_LOOK = CTX_NODES + 1
+CTX_SCORES = CTX_LOOK + 5
+CTX_SCALE = CTX_SCORES + 16
+CTX_FAVOURED = CTX_SCALE + 1
+CTX_SURE = CTX_FAVOURED + 1
+CTX_SIZE = CTX_SURE + 4
 
 
 def new_table():
-    """A transposition table (int64[TT_SIZE], 16 MiB) and its context (int64[CTX_SIZE])."""
-    return np.zeros(TT_SIZE, dtype=np.int64), np.zeros(CTX_SIZE, dtype=np.int64)
+    """A transposition table (the team solver's: int64[dd.T_SIZE], 41 MiB) and its context
+    (int64[CTX_SIZE])."""
+    return dd.new_table(), np.zeros(CTX_SIZE, dtype=np.int64)
 
 
 @hot
 def bounds(won, target, value, left):
-    """(lower, upper) bound of the score with ``left`` tricks still to play (scalars only: this
-    runs at every trick boundary)."""
-    base = np.int64(0)
-    n0 = n1 = 0
-    need0a = need0b = val0a = val0b = np.int64(0)  # seats 1+3's undecided players
-    need1a = need1b = val1a = val1b = np.int64(0)  # seats 2+4's
-    for p in range(4):
-        need = target[p] - won[p]
-        sign = 1 if (p & 1) == 0 else -1
-        if need <= 0:
-            base += sign * value[p]
-        elif need > left:
-            base -= sign * value[p]
-        elif sign == 1:
-            if n0 == 0:
-                need0a, val0a = need, value[p]
-            else:
-                need0b, val0b = need, value[p]
-            n0 += 1
-        else:
-            if n1 == 0:
-                need1a, val1a = need, value[p]
-            else:
-                need1b, val1b = need, value[p]
-            n1 += 1
-    hi = base + _best_subset(n0, need0a, val0a, need0b, val0b, left) + val1a + val1b
-    lo = base - _best_subset(n1, need1a, val1a, need1b, val1b, left) - val0a - val0b
+    """(lower, upper) bound of the score with ``left`` tricks still to play, from the tricks
+    each player still needs alone (the Python face of :func:`bounds_at`)."""
+    return bounds_at(won, target, value, left, np.zeros(4, dtype=np.int64), 0, 0, 0, 0)
+
+
+@hot
+def bounds_at(won, target, value, left, sure, sure_a, sure_b, cash, cash_side):
+    """(lower, upper) bound of the score with ``left`` tricks still to play.
+
+    What is known: player p wins at least ``sure[p]`` more tricks whatever anyone plays (top
+    trumps), and the sides (seats 1+3, seats 2+4) at least ``sure_a``/``sure_b``; and side
+    ``cash_side`` (0 or 1), on lead, may cash ``cash`` tricks at once. A player is made if the
+    tricks they surely win reach the target, failed if the most the others leave them does not;
+    the best case for a side lets its undecided players make what the tricks it may still win
+    allow while the other side's fail; a side that cashes its tricks caps the other side's."""
+    forced_a = max(sure[0] + sure[2], sure_a)
+    forced_b = max(sure[1] + sure[3], sure_b)
+    cap_a = left - max(forced_b, cash if cash_side == 1 else 0)  # side A at best
+    cap_b = left - max(forced_a, cash if cash_side == 0 else 0)
+    hi = _side_net(won, target, value, 0, cap_a, sure, left, True) - _side_net(
+        won, target, value, 1, 0, sure, left, False
+    )
+    lo = _side_net(won, target, value, 0, 0, sure, left, False) - _side_net(
+        won, target, value, 1, cap_b, sure, left, True
+    )
     return lo, hi
+
+
+@hot
+def _side_net(won, target, value, side, cap, sure, left, best):
+    """A side's net points (its made players' values minus its failed ones'): at best, its
+    players sharing at most ``cap`` more tricks; at worst, only the surely made ones made."""
+    net = np.int64(0)
+    n = 0
+    need_a = need_b = val_a = val_b = np.int64(0)
+    total = sure[0] + sure[1] + sure[2] + sure[3]
+    for p in (side, side + 2):
+        need = target[p] - won[p]
+        if need <= sure[p]:
+            net += value[p]
+        elif not best or need > min(cap, left - (total - sure[p])):
+            net -= value[p]
+        elif n == 0:
+            need_a, val_a = need, value[p]
+            n = 1
+        else:
+            need_b, val_b = need, value[p]
+            n = 2
+    if best:
+        net += _best_subset(n, need_a, val_a, need_b, val_b, cap)
+    return net
 
 
 @hot
@@ -119,27 +152,6 @@ def _meta(won, target, leader, left):
         need = min(max(target[p] - won[p], 0), left + 1)
         meta |= np.int64(need) << (2 + 4 * p)
     return meta
-
-
-@hot
-def _relative(H):
-    """The hands by relative rank: hands 1..3's cards as positions among the cards still in play
-    (the fourth hand is the rest), so that positions differing only in cards already gone share
-    an entry; and the suit lengths of the cards in play (which make the positions mean the same
-    suits), packed 4 bits a suit."""
-    universe = H[0] | H[1] | H[2] | H[3]
-    lengths = np.int64(0)
-    for s in range(4):
-        lengths |= np.int64(popcount(universe & lane(s))) << (4 * s)
-    return pext(H[0], universe), pext(H[1], universe), pext(H[2], universe), lengths
-
-
-@hot
-def _slot(k0, k1, k2, meta):
-    h = (k0 * U64(0x9E3779B97F4A7C15)) ^ (k1 * U64(0xC2B2AE3D27D4EB4F)) ^ (k2 * U64(0x165667B19E3779F9))
-    h ^= U64(meta) * U64(0xFF51AFD7ED558CCD)
-    h ^= h >> U64(29)
-    return np.int64(h >> U64(64 - TT_BITS)) * TT_WORDS
 
 
 @hot
@@ -231,120 +243,323 @@ NO_CACHE = jit(cache=False)
 NO_CACHE_PARALLEL = jit(cache=False, parallel=True)
 
 
+@hot
+def _outcome_scores(target, value, scores, favoured):
+    """The distinct scores of the 16 made/failed outcomes, ascending, into ``scores[:16]``;
+    returns how many. The search works on their indices, which fit the table's 4-bit bounds.
+
+    With a ``favoured`` player (>= 0) every score is doubled and 1 added when that player is
+    made (subtracted for seats 2+4, who minimise): among lines of equal score, the favoured
+    player's side then prefers the player made and the other side prefers them set, which
+    decides the player's result on one line of best play."""
+    n = 0
+    for m in range(16):
+        sc = _outcome_score(m, value, favoured)
+        i = 0
+        while i < n and scores[i] < sc:
+            i += 1
+        if i < n and scores[i] == sc:
+            continue
+        for j in range(n, i, -1):
+            scores[j] = scores[j - 1]
+        scores[i] = sc
+        n += 1
+    return n
+
+
+@hot
+def _outcome_score(m, value, favoured):
+    """The score of outcome ``m`` (bit p: player p made), doubled with the tie-break when a
+    player is ``favoured`` (see :func:`_outcome_scores`)."""
+    sc = np.int64(0)
+    for p in range(4):
+        sign = 1 if (p & 1) == 0 else -1
+        sc += sign * value[p] if (m >> p) & 1 else -sign * value[p]
+    if favoured >= 0:
+        sc = 2 * sc + ((1 if (favoured & 1) == 0 else -1) if (m >> favoured) & 1 else 0)
+    return sc
+
+
+@hot
+def _index_at_most(scores, n, sc):
+    i = 0
+    while i + 1 < n and scores[i + 1] <= sc:
+        i += 1
+    return i
+
+
+@hot
+def _index_at_least(scores, n, sc):
+    i = n - 1
+    while i > 0 and scores[i - 1] >= sc:
+        i -= 1
+    return i
+
+
+@hot
+def _decided(lo, hi, beta, scores, n, scale, favoured, won, target, left, sure):
+    """(decided, index): the index bound that settles a zero-window test at ``beta``, from
+    bounds of the score (``scale`` 2: the scores are doubled with the ``favoured`` player's
+    tie-break, which is known once that player is surely made or surely set)."""
+    if scale == 1:
+        lo2 = lo
+        hi2 = hi
+    else:
+        need = target[favoured] - won[favoured]
+        made = need <= sure[favoured]
+        failed = need > left - (sure[0] + sure[1] + sure[2] + sure[3] - sure[favoured])
+        if (favoured & 1) == 0:
+            lo2 = 2 * lo + (1 if made else 0)
+            hi2 = 2 * hi + (0 if failed else 1)
+        else:
+            lo2 = 2 * lo - (0 if failed else 1)
+            hi2 = 2 * hi - (1 if made else 0)
+    li = _index_at_most(scores, n, lo2)
+    if li >= beta:
+        return True, li
+    hi_i = _index_at_least(scores, n, hi2)
+    if hi_i < beta:
+        return True, hi_i
+    return False, 0
+
+
+# The recursive search compiles in every process; the work of a node lives in these cached
+# kernels (not inlined), so that compiling it takes seconds, not a minute.
+
+
+@JIT
+def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx):
+    """A trick-start node's bounds and table look-up, each computed only when the ones before
+    did not decide, in order of cost: what each player needs, the top trumps' sure tricks, the
+    leader's side's quick tricks, the pattern table. Returns (decided, index, rank winners,
+    shape, extra, hint suit, hint index from the top)."""
+    left = popcount(H[leader])
+    scale = ctx[CTX_SCALE]
+    favoured = ctx[CTX_FAVOURED]
+    sure = ctx[CTX_SURE : CTX_SURE + 4]
+    sure[:] = 0
+    lo, hi = bounds_at(won, target, value, left, sure, 0, 0, 0, 0)
+    done, v = _decided(lo, hi, beta, scores, n_scores, scale, favoured, won, target, left, sure)
+    if done:
+        return True, v, U64(0), U64(0), np.int64(0), -1, -1
+    for s in range(4):
+        ctx[s] = np.int64(H[s])
+    ctx[dd.LEADER] = leader
+    sure_rw = U64(0)
+    sure_a = sure_b = 0
+    if trump < 4:
+        for p in range(4):
+            ctx[dd.MS_MASK] = 1 << p
+            sure[p], srw = dd.sure_trump_tricks(ctx, True)
+            sure_rw |= srw
+    else:
+        ctx[dd.MS_MASK] = 5 << (leader & 1)
+        n_other, sure_rw = dd.no_trump_sure_tricks(ctx, leader)
+        if leader & 1:
+            sure_a = n_other
+        else:
+            sure_b = n_other
+    if sure_rw:
+        lo, hi = bounds_at(won, target, value, left, sure, sure_a, sure_b, 0, 0)
+        done, v = _decided(lo, hi, beta, scores, n_scores, scale, favoured, won, target, left, sure)
+        if done:
+            return True, v, sure_rw, U64(0), np.int64(0), -1, -1
+    ctx[dd.MS_MASK] = 5 << (leader & 1)
+    cash, cash_rw = dd.quick_tricks(ctx, leader)
+    if cash > 0:
+        lo, hi = bounds_at(won, target, value, left, sure, sure_a, sure_b, cash, leader & 1)
+        done, v = _decided(lo, hi, beta, scores, n_scores, scale, favoured, won, target, left, sure)
+        if done:
+            return True, v, sure_rw | cash_rw, U64(0), np.int64(0), -1, -1
+    codes = ctx[dd.CODES_AT + 4 * left : dd.CODES_AT + 4 * left + 4]
+    shape = dd.shape_and_codes(ctx, codes)
+    extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << 7)
+    look = ctx[CTX_LOOK : CTX_LOOK + 5]
+    rw = dd.tt_lookup(ctx, T, shape, codes, extra, beta, 0, look)
+    if look[4] == 1:
+        return True, look[0], rw, shape, extra, -1, -1
+    if look[4] == 2:
+        return True, look[1], rw, shape, extra, -1, -1
+    return False, np.int64(0), U64(0), shape, extra, look[2], look[3]
+
+
+@JIT
+def _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_suit, hint_index, T, ctx):
+    """The moves worth trying, best first, into the team solver's move list of ``depth`` (seats
+    1+3 as its max side: its rules of thumb and cut-off cache); returns how many."""
+    for s in range(4):
+        ctx[s] = np.int64(H[s])
+    ctx[dd.LEADER] = leader
+    ctx[dd.NTRICK] = k
+    ctx[dd.LED] = led
+    ctx[dd.BEST_CARD] = best
+    ctx[dd.BEST_SEAT] = best_seat
+    ctx[dd.TRICK_SET] = np.int64(trick_bits)
+    ctx[dd.MS_MASK] = 5
+    seat = (leader + k) & 3
+    legal = legal_moves(H[seat], k, led)
+    in_play = H[0] | H[1] | H[2] | H[3] | trick_bits
+    return dd.order_moves(ctx, T, depth, seat, dd.representatives(legal, in_play), hint_suit, hint_index)
+
+
+@JIT
+def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, ctx):
+    """Store a trick-start node's bound for its pattern; returns the cards the pattern fixes."""
+    for s in range(4):
+        ctx[s] = np.int64(H[s])
+    left = popcount(H[0])
+    p0, p1, fixed = dd.make_pattern(ctx, shape, dd.CODES_AT + 4 * left, rank_winners)
+    hs = -1
+    hi_ = -1
+    if cut_card >= 0:
+        hs = cut_card >> 4
+        hi_ = popcount((H[0] | H[1] | H[2] | H[3]) & above(cut_card))
+    if result >= beta:
+        dd.tt_store(T, shape, extra, p0, p1, left, result, n_scores - 1, hs, hi_)
+    else:
+        dd.tt_store(T, shape, extra, p0, p1, left, 0, result, hs, hi_)
+    return fixed
+
+
+@JIT
+def _remember_cut(T, ctx, depth, card):
+    key = U64(ctx[dd.CUTKEY + depth])
+    if key != 0:
+        T[dd.CUT_BASE + np.int64(key >> U64(64 - dd.CUT_BITS))] = np.int64(
+            ((key >> U64(8)) << U64(8)) | U64(card)
+        )
+
+
 @NO_CACHE
-def search(H, won, target, value, trump, leader, k, led, best, best_seat, trick_bits, alpha, beta, T, ctx):
-    """The score (seats 1+3 minus seats 2+4) with best play from this position, fail-soft
-    within (alpha, beta). H: uint64[4] hands (restored on return); won: int64[4] tricks taken
-    (restored); k: cards already in the current trick, led by ``leader``."""
+def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
+           beta, T, ctx):  # fmt: skip
+    """Zero-window test of the position: a fail-soft bound on the index (into ``scores``) of
+    the score with best play, at least ``beta`` if seats 1+3 can reach ``scores[beta]``, else
+    below it; and the rank winners (cards whose rank the answer relied on). H: uint64[4] hands
+    (restored on return); won: int64[4] tricks taken (restored); k: cards already in the
+    current trick, led by ``leader``; ``ctx``: the workspace of :func:`new_table`."""
     ctx[CTX_NODES] += 1
-    alpha0 = alpha
-    beta0 = beta
-    slot = -1
-    meta = np.int64(0)
-    k0 = k1 = k2 = U64(0)
+    shape = U64(0)
+    extra = np.int64(0)
+    hint_suit = -1
+    hint_index = -1
     if k == 0:
-        left = popcount(H[0])
-        lo, hi = bounds(won, target, value, left)
-        if lo == hi or hi <= alpha:
-            return hi
-        if lo >= beta:
-            return lo
-        k0, k1, k2, lengths = _relative(H)
-        meta = _meta(won, target, leader, left) | (lengths << 32)
-        slot = _slot(k0, k1, k2, meta)
-        if (
-            T[slot + 7] == ctx[CTX_GENERATION]
-            and T[slot + 4] == meta
-            and T[slot] == np.int64(k0)
-            and T[slot + 1] == np.int64(k1)
-            and T[slot + 2] == np.int64(k2)
-        ):
-            lo = max(lo, T[slot + 5])
-            hi = min(hi, T[slot + 6])
-            if lo == hi or hi <= alpha:
-                return hi
-            if lo >= beta:
-                return lo
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
-        alpha0 = alpha
-        beta0 = beta
+        done, v, rw, shape, extra, hint_suit, hint_index = _trick_start(
+            H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx
+        )
+        if done:
+            return v, rw
     seat = (leader + k) & 3
     maximizing = (seat & 1) == 0
-    moves = np.empty(13, dtype=np.int64)
-    n = _candidates(H, seat, k, led, best, best_seat, trick_bits, trump, moves)
-    if slot >= 0 and T[slot + 7] == ctx[CTX_GENERATION] and T[slot + 4] == meta:
-        _to_front(moves, n, T[slot + 3])  # the lead that decided this position last time
-    result = -INF if maximizing else INF
-    chosen = moves[0]
+    depth = 52 - popcount(H[0] | H[1] | H[2] | H[3])
+    n = _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_suit, hint_index, T, ctx)
+    base = dd.MOVES + 16 * depth
+    result = np.int64(-1) if maximizing else np.int64(n_scores)
+    rw_all = U64(0)
+    rw_out = U64(0)
+    cut_card = -1
+    min_rank = np.int64(0)  # 5 bits a suit: lower cards of the suit give the same answer
     for i in range(n):
-        c = moves[i]
+        c = ctx[base + i]
+        s = c >> 4
+        if (c & 15) < ((min_rank >> (5 * s)) & 31):
+            continue
         bit = _ONE << U64(c)
         H[seat] &= ~bit
         nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
         if k == 3:
             won[nseat] += 1
-            v = search(H, won, target, value, trump, nseat, 0, 0, 0, 0, U64(0), alpha, beta, T, ctx)
+            v, crw = search(H, won, target, value, scores, n_scores, trump, nseat, 0, 0, 0, 0, U64(0),
+                            beta, T, ctx)  # fmt: skip
             won[nseat] -= 1
+            if popcount((trick_bits | bit) & lane(nbest >> 4)) > 1:
+                crw |= _ONE << U64(nbest)  # the trick was won by rank
         else:
-            v = search(H, won, target, value, trump, leader, k + 1, nled, nbest, nseat, trick_bits | bit,
-                       alpha, beta, T, ctx)  # fmt: skip
+            v, crw = search(H, won, target, value, scores, n_scores, trump, leader, k + 1, nled, nbest,
+                            nseat, trick_bits | bit, beta, T, ctx)  # fmt: skip
         H[seat] |= bit
-        if maximizing:
-            if v > result:
-                result = v
-                chosen = c
-            if v > alpha:
-                alpha = v
-        else:
-            if v < result:
-                result = v
-                chosen = c
-            if v < beta:
-                beta = v
-        if alpha >= beta:
+        if (v >= beta) == maximizing:
+            result = v
+            rw_out = crw
+            cut_card = c
+            if i > 0:
+                _remember_cut(T, ctx, depth, c)
             break
-    if slot >= 0:
-        lower = result if result > alpha0 else -INF
-        upper = result if result < beta0 else INF
-        if (
-            T[slot + 7] == ctx[CTX_GENERATION]
-            and T[slot + 4] == meta
-            and T[slot] == np.int64(k0)
-            and T[slot + 1] == np.int64(k1)
-            and T[slot + 2] == np.int64(k2)
-        ):
-            lower = max(lower, T[slot + 5])
-            upper = min(upper, T[slot + 6])
-        T[slot] = np.int64(k0)  # the fourth hand is the rest of the cards in play
-        T[slot + 1] = np.int64(k1)
-        T[slot + 2] = np.int64(k2)
-        T[slot + 3] = chosen
-        T[slot + 4] = meta
-        T[slot + 5] = lower
-        T[slot + 6] = upper
-        T[slot + 7] = ctx[CTX_GENERATION]
-    return result
+        result = max(result, v) if maximizing else min(result, v)
+        rw_all |= crw
+        suit_rw = crw & lane(s)
+        if suit_rw == 0:  # no rank of this suit mattered: its other cards answer the same
+            min_rank |= np.int64(31) << (5 * s)
+        elif c < lowest_bit(suit_rw):
+            low = np.int64(lowest_bit(suit_rw) & 15)
+            if low > ((min_rank >> (5 * s)) & 31):
+                min_rank = (min_rank & ~(np.int64(31) << (5 * s))) | (low << (5 * s))
+    if cut_card < 0:
+        rw_out = rw_all
+    if k == 0:
+        return result, _store(H, shape, extra, rw_out, result, beta, n_scores, cut_card, T, ctx)
+    return result, rw_out
+
+
+@NO_CACHE
+def _test(H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx):
+    v, _ = search(H, won, target, value, scores, n_scores, trump, leader, 0, 0, 0, 0, U64(0), beta, T, ctx)
+    return v
+
+
+@NO_CACHE
+def _solve(hands, trump, leader, target, value, won, favoured, known_lo, known_hi, T, ctx):
+    """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0), known to
+    lie within [known_lo, known_hi] before doubling."""
+    dd.clear_table(T)
+    ctx[dd.TRUMP] = trump
+    ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
+    ctx[CTX_FAVOURED] = favoured
+    H = hands.copy()
+    w = won.copy()
+    scores = ctx[CTX_SCORES : CTX_SCORES + 16]
+    n_scores = _outcome_scores(target, value, scores, favoured)
+    lo, hi = bounds(w, target, value, popcount(H[0]))
+    lo = max(lo, known_lo)
+    hi = min(hi, known_hi)
+    scale = ctx[CTX_SCALE]
+    lower = _index_at_most(scores, n_scores, scale * lo - (scale - 1))
+    upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
+    g = _index_at_most(scores, n_scores, scale * max(lo, min(hi, 0)))
+    g = min(max(g, lower), upper)
+    while lower < upper:  # MTD(f): zero-window tests "index >= beta?" until the bounds meet
+        beta = g + 1 if g == lower else g
+        g = _test(H, w, target, value, scores, n_scores, trump, leader, beta, T, ctx)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return scores[lower]
 
 
 @NO_CACHE
 def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     """The score under best play: hands uint64[4] (equal sizes, a trick boundary), ``leader``
-    seat index, target/value/won int64[4] (``won``: tricks already taken before this ending)."""
-    ctx[CTX_GENERATION] += 1
+    seat index, target/value/won int64[4] (``won``: tricks already taken before this ending);
+    T, ctx: a table and workspace of :func:`new_table` (the table is emptied first: its bounds
+    are indices into this solve's scores)."""
     ctx[CTX_NODES] = 0
-    H = hands.copy()
-    w = won.copy()
-    lower, upper = bounds(w, target, value, popcount(H[0]))
-    g = np.int64(0) if lower <= 0 <= upper else lower
-    while lower < upper:  # MTD(f): zero-window tests "score >= beta?" until the bounds meet
-        beta = g + 1 if g == lower else g
-        g = search(H, w, target, value, trump, leader, 0, 0, 0, 0, U64(0), beta - 1, beta, T, ctx)
-        if g < beta:
-            upper = g
-        else:
-            lower = g
-    return lower
+    return _solve(hands, trump, leader, target, value, won, -1, -INF, INF, T, ctx)
+
+
+@NO_CACHE
+def solve_bids_made(hands, trump, leader, target, value, won, player, T, ctx):
+    """:func:`solve_bids` and whether ``player`` is made on a line of best play: among the best
+    lines, the player's side prefers one where the player is made, the other side one where
+    they are set. Returns (score, made)."""
+    # the score first (a search with fewer distinct values), then only the tie-break
+    ctx[CTX_NODES] = 0
+    score = _solve(hands, trump, leader, target, value, won, -1, -INF, INF, T, ctx)
+    doubled = _solve(hands, trump, leader, target, value, won, player, score, score, T, ctx)
+    made = (doubled & 1) == 1
+    if not made:
+        return doubled // 2, False
+    return (doubled - 1) // 2 if (player & 1) == 0 else (doubled + 1) // 2, True
 
 
 @NO_CACHE
@@ -352,6 +567,9 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     """:func:`solve_bids` and one line of best play: the cards in play order go to ``line``
     (int64[4 * cards a hand]); returns (score, tricks int64[4] at the end including ``won``)."""
     score = solve_bids(hands, trump, leader, target, value, won, T, ctx)
+    scores = ctx[CTX_SCORES : CTX_SCORES + 16]
+    n_scores = _outcome_scores(target, value, scores, -1)
+    at = _index_at_most(scores, n_scores, score)
     H = hands.copy()
     w = won.copy()
     moves = np.empty(13, dtype=np.int64)
@@ -371,17 +589,19 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
             bit = _ONE << U64(c)
             H[seat] &= ~bit
             nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
+            # the best score is kept if the child reaches it (for seats 1+3's cards: no child
+            # exceeds it) and, for seats 2+4's, does not exceed it
+            beta = at if (seat & 1) == 0 else at + 1
             if k == 3:
                 w[nseat] += 1
-                v = search(
-                    H, w, target, value, trump, nseat, 0, 0, 0, 0, U64(0), score - 1, score + 1, T, ctx
-                )
+                v, _ = search(H, w, target, value, scores, n_scores, trump, nseat, 0, 0, 0, 0, U64(0),
+                              beta, T, ctx)  # fmt: skip
                 w[nseat] -= 1
             else:
-                v = search(H, w, target, value, trump, lead, k + 1, nled, nbest, nseat, trick_bits | bit,
-                           score - 1, score + 1, T, ctx)  # fmt: skip
+                v, _ = search(H, w, target, value, scores, n_scores, trump, lead, k + 1, nled, nbest, nseat,
+                              trick_bits | bit, beta, T, ctx)  # fmt: skip
             H[seat] |= bit
-            if v == score:
+            if (v >= beta) == ((seat & 1) == 0):
                 chosen = c
                 break
         line[i] = chosen
@@ -399,16 +619,18 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
 
 
 @NO_CACHE_PARALLEL
-def solve_bids_batch(hands, trump, leader, targets, values, won, tables, contexts):
-    """:func:`solve_bids` for many deals in parallel: hands uint64[n, 4], targets/values/won
-    int64[n, 4]; tables int64[k, TT_SIZE] and contexts int64[k, CTX_SIZE] for k workers (worker
-    w takes deals w, w + k, ...). Returns the scores (int64[n])."""
+def solve_bids_batch(hands, trump, leader, targets, values, won, player, tables, contexts):
+    """:func:`solve_bids_made` for many deals in parallel: hands uint64[n, 4], targets/values/won
+    int64[n, 4]; tables int64[k, T_SIZE] and contexts int64[k, CTX_SIZE] for k workers (worker
+    w takes deals w, w + k, ...). Returns (scores int64[n], made bool[n]): ``player``'s result
+    on a line of best play."""
     n = hands.shape[0]
     k = tables.shape[0]
     out = np.empty(n, dtype=np.int64)
+    made = np.zeros(n, dtype=np.bool_)
     for w in prange(k):
         for i in range(w, n, k):
-            out[i] = solve_bids(
-                hands[i], trump, leader, targets[i], values[i], won[i], tables[w], contexts[w]
+            out[i], made[i] = solve_bids_made(
+                hands[i], trump, leader, targets[i], values[i], won[i], player, tables[w], contexts[w]
             )
-    return out
+    return out, made

@@ -93,7 +93,7 @@ W_SIZE = PROBES + 3 * 64
 ST_BITS = 16
 ST_ENTRIES = 1 << ST_BITS
 ST_VECTORS = 64
-ST_WORDS = 2 + ST_VECTORS // 4  # shape, extra | count << 9, depth vectors (4 x 16 bits per word)
+ST_WORDS = 2 + ST_VECTORS // 4  # shape, extra | count << 40, depth vectors (4 x 16 bits per word)
 PT_BUCKET_BITS = 18
 PT_WAYS = 4
 PT_ENTRIES = (1 << PT_BUCKET_BITS) * PT_WAYS
@@ -105,6 +105,11 @@ CUT_BITS = 14
 CUT_BASE = PT_BASE + PT_ENTRIES * PT_WORDS
 T_SIZE = CUT_BASE + (1 << CUT_BITS)
 TT_MEMORY_BYTES = T_SIZE * 8
+# 'extra' (the key beside shape and pattern): leader 2 bits, trump 3, max side 4 (team and solo);
+# the bids solver (kernels.core.bids_dd) adds the players' needs and a generation above, with an
+# empty max side
+EXTRA_BITS = 40
+EXTRA_MASK = (1 << EXTRA_BITS) - 1
 _EMPTY = 511  # an impossible 'extra' marks an empty slot
 
 
@@ -411,13 +416,13 @@ def st_find(T, shape, extra, create):
     h = np.int64(mix(shape, U64(extra), U64(1), U64(0)) >> U64(64 - ST_BITS))
     for k in range(4):
         j = (h + k) & (ST_ENTRIES - 1)
-        if U64(T[ST_WORDS * j]) == shape and (T[ST_WORDS * j + 1] & 511) == extra:
+        if U64(T[ST_WORDS * j]) == shape and (T[ST_WORDS * j + 1] & EXTRA_MASK) == extra:
             return j
     if not create:
         return -1
     j = h
     for k in range(4):
-        if (T[ST_WORDS * ((h + k) & (ST_ENTRIES - 1)) + 1] & 511) == _EMPTY:
+        if (T[ST_WORDS * ((h + k) & (ST_ENTRIES - 1)) + 1] & EXTRA_MASK) == _EMPTY:
             j = (h + k) & (ST_ENTRIES - 1)
             break
     T[ST_WORDS * j] = np.int64(shape)
@@ -434,14 +439,17 @@ def st_vector(T, j, k):
 
 @hot
 def st_add_vector(T, j, vec):
-    count = T[ST_WORDS * j + 1] >> 9
+    count = T[ST_WORDS * j + 1] >> EXTRA_BITS
     for k in range(min(count, ST_VECTORS)):
         if st_vector(T, j, k) == vec:
             return
     k = count % ST_VECTORS  # when full, overwrite the oldest
     w = ST_WORDS * j + 2 + (k >> 2)
     T[w] = (T[w] & ~(np.int64(0xFFFF) << (16 * (k & 3)))) | (vec << (16 * (k & 3)))
-    T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & 511) | ((count + 1) << 9)
+    count += 1
+    if count >= 2 * ST_VECTORS:  # stays below 2 * ST_VECTORS, the same modulo ST_VECTORS
+        count -= ST_VECTORS
+    T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & EXTRA_MASK) | (count << EXTRA_BITS)
 
 
 @hot
@@ -487,10 +495,10 @@ def pt_bucket(shape, extra, p0, p1):
 
 
 # value word: lo 0-3, hi 4-7, remaining 8-11, hint valid 12, hint suit 13-14, hint index from
-# the top 15-18, extra 19-27
+# the top 15-18, extra 19-58
 @hot
 def v_extra(v):
-    return (v >> 19) & 511
+    return (v >> 19) & EXTRA_MASK
 
 
 @hot
@@ -505,7 +513,7 @@ def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
     out[4] = 0
     j = st_find(T, shape, extra, False)
     if j >= 0:
-        count = min(T[ST_WORDS * j + 1] >> 9, ST_VECTORS)
+        count = min(T[ST_WORDS * j + 1] >> EXTRA_BITS, ST_VECTORS)
         address = T.ctypes.data
         for k in range(count):  # every bucket first, prefetched, so that the cache misses overlap
             p0, p1 = pattern_at(shape, codes, st_vector(T, j, k))
