@@ -278,6 +278,33 @@ def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, 
     return points, bool(flag) if favoured % 2 == 0 else not flag
 
 
+def own_tricks_range(hands: list[frozenset], leader: int, trump: int, player: int) -> tuple[int, int]:
+    """The fewest and the most tricks ``player`` can end with over every legal line of play
+    (everyone, the player included, playing any card)."""
+
+    @functools.cache
+    def spread(hands: tuple[frozenset, ...], leader: int, trick: tuple) -> tuple[int, int]:
+        if not any(hands) and not trick:
+            return 0, 0
+        seat = (leader + len(trick)) % 4
+        lo, hi = 14, -1
+        for card in legal_moves(set(hands[seat]), list(trick)):
+            rest = list(hands)
+            rest[seat] = hands[seat] - {card}
+            played = (*trick, card)
+            if len(played) == 4:
+                winner = (leader + trick_winner(list(played), trump)) % 4
+                a, b = spread(tuple(rest), winner, ())
+                gain = 1 if winner == player else 0
+                a, b = a + gain, b + gain
+            else:
+                a, b = spread(tuple(rest), leader, played)
+            lo, hi = min(lo, a), max(hi, b)
+        return lo, hi
+
+    return spread(tuple(hands), leader, ())
+
+
 def play_match_reference(variant, deals, bidders, policies, cap):
     """A match played in plain Python from a given sequence of deals (each four hands in the
     seat order of its round): bot bids one seat at a time, the rules engine's dead-hand test,

@@ -28,7 +28,7 @@ Technique: zero-window searches driven MTD(f)-style, with the team solver's mach
   its suit;
 * a player's result on a line of best play (:func:`solve_bids_made`): among lines of equal
   score, that player's side prefers the player made and the other side set, a tie-break
-  searched after the score.
+  searched with the score (on doubled scores, one more bit of outcome).
 
 Hands are uint64 in the layout of :mod:`kernels.core.cards`; ``trump`` is a suit index or 4 for
 no trump; seats are indices 0..3.
@@ -45,7 +45,6 @@ from kernels.core.tricks import legal_moves, power
 hot = jit(forceinline=True)
 U64 = np.uint64
 _ONE = U64(1)
-INF = np.int64(1) << 40
 
 TT_MEMORY_BYTES = dd.TT_MEMORY_BYTES
 
@@ -508,9 +507,8 @@ def _test(H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx):
 
 
 @NO_CACHE
-def _solve(hands, trump, leader, target, value, won, favoured, known_lo, known_hi, T, ctx):
-    """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0), known to
-    lie within [known_lo, known_hi] before doubling."""
+def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
+    """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0)."""
     dd.clear_table(T)
     ctx[dd.TRUMP] = trump
     ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
@@ -520,8 +518,6 @@ def _solve(hands, trump, leader, target, value, won, favoured, known_lo, known_h
     scores = ctx[CTX_SCORES : CTX_SCORES + 16]
     n_scores = _outcome_scores(target, value, scores, favoured)
     lo, hi = bounds(w, target, value, popcount(H[0]))
-    lo = max(lo, known_lo)
-    hi = min(hi, known_hi)
     scale = ctx[CTX_SCALE]
     lower = _index_at_most(scores, n_scores, scale * lo - (scale - 1))
     upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
@@ -544,7 +540,7 @@ def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     T, ctx: a table and workspace of :func:`new_table` (the table is emptied first: its bounds
     are indices into this solve's scores)."""
     ctx[CTX_NODES] = 0
-    return _solve(hands, trump, leader, target, value, won, -1, -INF, INF, T, ctx)
+    return _solve(hands, trump, leader, target, value, won, -1, T, ctx)
 
 
 @NO_CACHE
@@ -552,10 +548,11 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, T, ctx):
     """:func:`solve_bids` and whether ``player`` is made on a line of best play: among the best
     lines, the player's side prefers one where the player is made, the other side one where
     they are set. Returns (score, made)."""
-    # the score first (a search with fewer distinct values), then only the tie-break
+    # One search on the doubled scores: searching the score first and then the tie-break
+    # inside its window costs about twice the nodes (the second search starts from an empty
+    # table, its bounds being indices into other scores, and repeats the costly last test).
     ctx[CTX_NODES] = 0
-    score = _solve(hands, trump, leader, target, value, won, -1, -INF, INF, T, ctx)
-    doubled = _solve(hands, trump, leader, target, value, won, player, score, score, T, ctx)
+    doubled = _solve(hands, trump, leader, target, value, won, player, T, ctx)
     made = (doubled & 1) == 1
     if not made:
         return doubled // 2, False
@@ -618,19 +615,52 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     return score, w
 
 
+@JIT
+def player_settled(hands, trump, leader, target, won, player, ctx):
+    """Whether ``player`` surely reaches their target whatever anyone plays (1), surely fails it
+    (0), or only a search can tell (-1): from the tricks still needed, the tricks the player
+    surely wins with top trumps, and those the other three surely win with theirs."""
+    left = popcount(hands[0])
+    need = target[player] - won[player]
+    if need <= 0:
+        return 1
+    if need > left:
+        return 0
+    if trump > 3:
+        return -1
+    for s in range(4):
+        ctx[s] = np.int64(hands[s])
+    ctx[dd.LEADER] = leader
+    ctx[dd.TRUMP] = trump
+    others = 0
+    for p in range(4):
+        ctx[dd.MS_MASK] = 1 << p
+        sure, _ = dd.sure_trump_tricks(ctx, True)
+        if p == player and need <= sure:
+            return 1
+        if p != player:
+            others += sure
+    return 0 if need > left - others else -1
+
+
 @NO_CACHE_PARALLEL
-def solve_bids_batch(hands, trump, leader, targets, values, won, player, tables, contexts):
-    """:func:`solve_bids_made` for many deals in parallel: hands uint64[n, 4], targets/values/won
-    int64[n, 4]; tables int64[k, T_SIZE] and contexts int64[k, CTX_SIZE] for k workers (worker
-    w takes deals w, w + k, ...). Returns (scores int64[n], made bool[n]): ``player``'s result
-    on a line of best play."""
+def made_on_best_lines(hands, trump, leader, targets, values, won, player, tables, contexts):
+    """Whether ``player`` is made on a line of best play (:func:`solve_bids_made`) in each of many
+    deals, searching only where :func:`player_settled` cannot tell: hands uint64[n, 4],
+    targets/values/won int64[n, 4]; tables int64[k, T_SIZE] and contexts int64[k, CTX_SIZE] for
+    k workers (worker w takes deals w, w + k, ...). Returns (made bool[n], searched bool[n])."""
     n = hands.shape[0]
     k = tables.shape[0]
-    out = np.empty(n, dtype=np.int64)
     made = np.zeros(n, dtype=np.bool_)
+    searched = np.zeros(n, dtype=np.bool_)
     for w in prange(k):
         for i in range(w, n, k):
-            out[i], made[i] = solve_bids_made(
+            settled = player_settled(hands[i], trump, leader, targets[i], won[i], player, contexts[w])
+            if settled >= 0:
+                made[i] = settled == 1
+                continue
+            searched[i] = True
+            _, made[i] = solve_bids_made(
                 hands[i], trump, leader, targets[i], values[i], won[i], player, tables[w], contexts[w]
             )
-    return out, made
+    return made, searched
