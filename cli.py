@@ -564,15 +564,18 @@ def _score_tarneeb(variant, scores, declarer, contract, tricks, trump, doubled, 
     "--auction", help="Tarneeb: the calls so far from seat 1 (pass,8,pass,9; Egyptian 8H,pass,8S,double)."
 )
 @variant_options(games=True)
-@click.option("--model", type=click.Choice(["rollout", "dd"]), default="rollout", show_default=True,
-              help="rollout: bots bid and play the hand out; dd: double dummy (400: solo, a lower "
-                   "bound; Tarneeb: the declaring team against the defenders).")  # fmt: skip
+@click.option("--model", type=click.Choice(["rollout", "dd", "solo-dd"]), default="rollout", show_default=True,
+              help="rollout: bots bid and play the hand out; dd: double dummy (400: all four see all "
+                   "cards and play for their side's points with the bids; Tarneeb: the declaring team "
+                   "against the defenders); solo-dd (400): the player alone against the other three, "
+                   "a lower bound.")  # fmt: skip
 @click.option("--policy", type=click.Choice(["standard", "basic", "greedy", "team"]),
               help="Card play of all four players (rollout; default standard, Tarneeb team).")  # fmt: skip
 @click.option(
     "--samples",
     type=int,
-    help="Deals to sample (default: rollout until every P(make) has SE <= 0.003; dd 512).",
+    help="Deals to sample (default: rollout until every P(make) has SE <= 0.003; dd 48, solo-dd 512; "
+    "Tarneeb dd 128).",
 )
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=int, help="Threads (default: all); the result does not depend on it.")
@@ -673,9 +676,11 @@ def bid(
     )
     show = (not as_json) if progress is None else progress
     if kernels_to_compile(model):
-        click.echo(f"compiling kernels (first run only, about {150 if model == 'dd' else 80} s)...", err=True)
-    if model == "dd":
-        _dd_note(samples, threads)
+        click.echo(
+            f"compiling kernels (first run only, about {80 if model == 'rollout' else 150} s)...", err=True
+        )
+    if model != "rollout":
+        _dd_note(model, samples, threads)
     with progress_bar("sampling", 1, enabled=show) as update:
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
@@ -779,21 +784,26 @@ def _bid_tarneeb(
 
 
 #: Solo double-dummy solves per second and thread, measured (benchmarks/dd_vs_dds.py: 163 ms a deal).
-DD_DEALS_PER_S = 6
+#: 400 double dummy with the bids, every candidate bid of a deal solved: deals per second and thread,
+#: measured (t400 bid AKQ5.KJ4.T93.862 --model dd: 24 deals in 27.8 s on one thread, 13.8 s on two).
+DD_DEALS_PER_S = {"solo-dd": 6, "dd": 0.85}
 #: Tarneeb --model dd: sampled deals per second and thread, measured (256 deals in 47 s on 2 threads).
 TARNEEB_DD_DEALS_PER_S = 2.5
 
 
-def _dd_note(samples: int | None, threads: int | None) -> None:
-    """Say, before a long ``--model dd`` run, how long it takes and what its size buys."""
+def _dd_note(model: str, samples: int | None, threads: int | None) -> None:
+    """Say, before a long double-dummy run, how long it takes and what its size buys."""
     from analyzer import config
     from analyzer.core.runtime import check_threads
 
-    n = samples or config.get().advice_dd_deals
-    rate = DD_DEALS_PER_S * check_threads(threads)
+    cfg = config.get()
+    n = samples or (cfg.advice_dd_deals if model == "dd" else cfg.advice_solo_dd_deals)
+    rate = DD_DEALS_PER_S[model] * check_threads(threads)
     seconds = n / rate
+    if model == "dd":
+        click.echo("note: --model dd compiles its search in every run (about 15 s)", err=True)
     if seconds > 30:
-        click.echo(f"note: --model dd solves about {rate} deals a second here: {n:,} deals take about "
+        click.echo(f"note: --model {model} solves about {rate:g} deals a second here: {n:,} deals take about "
                    f"{seconds / 60:.0f} minutes and give each P(make) to within about "
                    f"±{50 / math.sqrt(n):.1f} percentage points (one SE)", err=True)  # fmt: skip
 
@@ -817,8 +827,10 @@ def _print_bid(r, variant) -> None:
     if r.bids:
         click.echo(f"Earlier bids: {', '.join(f'seat {i + 1}: {b}' for i, b in enumerate(r.bids))}"
                    f"   (inference {'on' if r.infer else 'off'}; effective sample {r.effective_samples:,.0f})")  # fmt: skip
-    model = "rollout, bots bid and all play " + r.policy if r.model == "rollout" else "solo double dummy"
-    compiled = f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""
+    model = {"rollout": "rollout, bots bid and all play " + r.policy, "solo-dd": "solo double dummy",
+             "dd": "400 double dummy with the bids"}[r.model]  # fmt: skip
+    when = "the search in every run" if r.model == "dd" else "first run only"
+    compiled = f" (and {r.compile_s:.0f} s compiling the kernels, {when})" if r.compile_s >= 1 else ""
     click.echo(f"Model: {model}; {r.samples:,} deal{'s' if r.samples != 1 else ''} (seed {r.seed}), {r.elapsed_s:.2f} s{compiled}"
                + ("" if r.target_met else "; precision target not reached (cap)"))  # fmt: skip
     click.echo(f"Objective: {r.objective_note}")

@@ -28,8 +28,10 @@ class Tunables:
     advice_batch_chunks: int = 16
     advice_target_se: float = 0.003
     advice_max_deals: int = 400_000
-    #: Bid advice, double dummy: deals solved without --samples.
-    advice_dd_deals: int = 512
+    #: Bid advice, double dummy: deals solved without --samples (400 double dummy with the bids,
+    #: every candidate bid solved on each deal; the solo lower bound, one solve a deal).
+    advice_dd_deals: int = 48
+    advice_solo_dd_deals: int = 512
     #: Matches per block (progress step, Dask task, checkpoint file) and per prange chunk.
     match_block: int = 4096
     match_kernel_chunk: int = 32

@@ -3,6 +3,7 @@
 import json
 
 import numba
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -79,11 +80,49 @@ def test_default_precision_meets_the_target():
 @pytest.mark.slow  # a measurement (tens of seconds): run with -m slow
 def test_double_dummy_is_not_above_the_rollout_for_a_strong_trump_hand():
     hand = "K.AKQJT98.A4.K52"
-    dd = recommend_bid(hand, model="dd", samples=64)
+    dd = recommend_bid(hand, model="solo-dd", samples=64)
     rollout = recommend_bid(hand, samples=4096)
-    assert dd.note and "pessimistic" in dd.note
+    assert dd.note and "lower bound" in dd.note
     noise = 3 * (dd.tricks_mean_se + rollout.tricks_mean_se)
     assert dd.tricks_mean <= rollout.tricks_mean + noise
+
+
+def test_the_dd_model_is_the_bids_solver_on_every_deal_and_candidate_bid():
+    """Seat 2 after a bid of 4: each deal's weight, the bots' later bids for each candidate, dead
+    hands not played, and whether the player makes the bid on a line of best play, deal by deal."""
+    from analyzer.core.notation import as_hand
+    from analyzer.games.t400.advice import _Query, candidate_bids
+    from analyzer.games.t400.bidder import bot_array
+    from analyzer.games.t400.rules import as_variant
+    from analyzer.games.t400.simulate import lineup_array
+    from kernels.core import bids_dd
+    from kernels.t400 import rollout as kr
+
+    v = as_variant("dananeer")
+    a = recommend_bid(EXAMPLE, seat=2, bids=[4], model="dd", samples=5, seed=3, threads=2)
+    q = _Query(as_hand(EXAMPLE), 2, (0, 0, 0, 0), (4,), v, lineup_array("ev", "standard"), bot_array(v),
+               candidate_bids(v, 2, (0, 0, 0, 0)), 3, True)  # fmt: skip
+    hands, weights, later = kr.deal_and_bid(3, 0, 1, 5, *q.kernel_args())
+    table, context = bids_dd.new_table()
+    zeros = np.zeros(4, dtype=np.int64)
+    searched = 0
+    for j, bid in enumerate(q.candidates):
+        alive = made = 0.0
+        for k in range(5):
+            bids = [int(b) for b in later[k, j]]
+            if weights[k] == 0 or sum(bids) < v.table_minimum((0, 0, 0, 0)):
+                continue
+            values = np.array([v.bid_value(b, 0) for b in bids], dtype=np.int64)
+            _, ok = bids_dd.solve_bids_made(hands[k], 1, 0, np.array(bids), values, zeros, 1, table, context)
+            searched += 1
+            alive += weights[k]
+            made += weights[k] * ok
+        row = a.row(bid)
+        assert (row.p_make is None) == (alive == 0)
+        if alive:
+            assert row.p_make == pytest.approx(made / alive, abs=1e-12), bid
+    assert searched > 30
+    assert a.note.startswith("dd: 400 double dummy with the bids")
 
 
 def test_dataframe_and_dict():

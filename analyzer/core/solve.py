@@ -8,8 +8,10 @@ three, partner included, minimise them; so solo(p) <= team(p's partnership).
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -186,22 +188,78 @@ def deals_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
     return np.ascontiguousarray(np.stack(rows))
 
 
-class _TargetTables(threading.local):
-    """Per-thread tables of the with-targets solver (the team solver's pattern table, 41 MiB
-    each), kept between calls."""
+class _BidsSolvers(threading.local):
+    """Per-thread tables and contexts of the with-bids solver (the team solver's pattern table,
+    41 MiB per worker), kept between calls."""
 
     def __init__(self):
-        self.table, self.context = None, None
+        self.tables = self.contexts = None
 
-    def get(self):
+    def get(self, workers: int):
         from kernels.core import bids_dd
 
-        if self.table is None:
-            self.table, self.context = bids_dd.new_table()
-        return self.table, self.context
+        if self.tables is None or self.tables.shape[0] != workers:
+            pairs = [bids_dd.new_table() for _ in range(workers)]
+            self.tables = np.stack([t for t, _ in pairs])
+            self.contexts = np.stack([c for _, c in pairs])
+        return self.tables, self.contexts
 
 
-_TARGET_TABLES = _TargetTables()
+_BIDS_SOLVERS = _BidsSolvers()
+
+
+def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarray, player: int,
+                       trump: str | int = "hearts", leader: int = 1, threads: int | None = None,
+                       done: Callable[[int, int], None] | None = None) -> np.ndarray:  # fmt: skip
+    """Whether ``player`` is made on a line of best play of 400 double dummy with the bids (see
+    :func:`solve_targets`; among lines of equal score the player's side prefers them made, the
+    other side set) in each of many deals: hands uint64[n, 4], targets and values int64[n, 4],
+    seat 1 first. Returns bool[n].
+
+    Deals the top trumps settle are not searched. The others go one at a time to ``threads``
+    workers as each comes free (a few deals take thousands of times the median), each worker
+    with its own table; the answers do not depend on the order. ``done(finished, n)`` is called
+    from this thread about four times a second; an exception it raises (Ctrl-C) cancels the
+    solves not started and is raised once those under way end."""
+    from kernels.core import bids_dd
+
+    strain = strain_id(trump)
+    _, lead, who = _check("solo", leader, player)
+    n = len(hands)
+    workers = min(check_threads(threads), max(1, n))
+    tables, contexts = _BIDS_SOLVERS.get(workers)
+    settled = bids_dd.settled_players(hands, strain, lead, targets, who, contexts[0])
+    made = settled == 1
+    free: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for w in range(workers):
+        free.put(w)
+    won = np.zeros(4, dtype=np.int64)
+
+    def solve_one(i: int) -> bool:
+        w = free.get()
+        try:
+            return bool(bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who,
+                                                tables[w], contexts[w])[1])  # fmt: skip
+        finally:
+            free.put(w)
+
+    finished = int((settled >= 0).sum())
+    with ThreadPoolExecutor(workers) as pool:
+        pending = {pool.submit(solve_one, int(i)): int(i) for i in np.flatnonzero(settled < 0)}
+        try:
+            while True:
+                if done:
+                    done(finished, n)
+                if not pending:
+                    break
+                ready, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                for f in ready:
+                    made[pending.pop(f)] = f.result()
+                finished += len(ready)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    return made
 
 
 def solve_targets(deal: Deal | str, targets: Sequence[int], values: Sequence[int], trump: str | int = "hearts",
@@ -226,7 +284,8 @@ def solve_targets(deal: Deal | str, targets: Sequence[int], values: Sequence[int
         if row is None:
             raise T400Error(f"{name}: expected four values, seat 1 first")
         arrays.append(row)
-    table, context = _TARGET_TABLES.get()
+    tables, contexts = _BIDS_SOLVERS.get(1)
+    table, context = tables[0], contexts[0]
     line = np.zeros(4 * int(bin(int(hands[0])).count("1")), dtype=np.int64)
     score, tricks = bids_dd.solve_bids_line(hands, strain, lead, *arrays, table, context, line)
     return int(score), [int(t) for t in tricks], [Card.from_index(int(c)) for c in line]

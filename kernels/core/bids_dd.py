@@ -35,7 +35,6 @@ no trump; seats are indices 0..3.
 """
 
 import numpy as np
-from numba import prange
 
 from kernels.config import JIT, jit
 from kernels.core import dd
@@ -239,7 +238,6 @@ def _cheapest(cards, led, trump):
 # The search is recursive, and Numba cannot load a recursive function from its on-disk cache
 # (the symbol of the recursive call stays unresolved), so these compile in each process.
 NO_CACHE = jit(cache=False)
-NO_CACHE_PARALLEL = jit(cache=False, parallel=True)
 
 
 @hot
@@ -643,24 +641,13 @@ def player_settled(hands, trump, leader, target, won, player, ctx):
     return 0 if need > left - others else -1
 
 
-@NO_CACHE_PARALLEL
-def made_on_best_lines(hands, trump, leader, targets, values, won, player, tables, contexts):
-    """Whether ``player`` is made on a line of best play (:func:`solve_bids_made`) in each of many
-    deals, searching only where :func:`player_settled` cannot tell: hands uint64[n, 4],
-    targets/values/won int64[n, 4]; tables int64[k, T_SIZE] and contexts int64[k, CTX_SIZE] for
-    k workers (worker w takes deals w, w + k, ...). Returns (made bool[n], searched bool[n])."""
+@JIT
+def settled_players(hands, trump, leader, targets, player, ctx):
+    """:func:`player_settled` for many deals at their start: hands uint64[n, 4], targets
+    int64[n, 4]; returns int8[n] (1 made, 0 failed, -1 to be searched)."""
     n = hands.shape[0]
-    k = tables.shape[0]
-    made = np.zeros(n, dtype=np.bool_)
-    searched = np.zeros(n, dtype=np.bool_)
-    for w in prange(k):
-        for i in range(w, n, k):
-            settled = player_settled(hands[i], trump, leader, targets[i], won[i], player, contexts[w])
-            if settled >= 0:
-                made[i] = settled == 1
-                continue
-            searched[i] = True
-            _, made[i] = solve_bids_made(
-                hands[i], trump, leader, targets[i], values[i], won[i], player, tables[w], contexts[w]
-            )
-    return made, searched
+    out = np.empty(n, dtype=np.int8)
+    won = np.zeros(4, dtype=np.int64)
+    for i in range(n):
+        out[i] = player_settled(hands[i], trump, leader, targets[i], won, player, ctx)
+    return out

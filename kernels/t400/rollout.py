@@ -32,7 +32,16 @@ from kernels.t400.equity import (
 from kernels.t400.hand import bot_bids, play_400, play_400_query
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
 from kernels.t400.match import M_SIZE, rests_won
-from kernels.t400.rules import TRUMP, is_dead, is_made, redeal_advances, score_change, winner_of
+from kernels.t400.rules import (
+    TRUMP,
+    bid_value,
+    is_dead,
+    is_made,
+    points_for,
+    redeal_advances,
+    score_change,
+    winner_of,
+)  # fmt: skip
 
 hot = jit(forceinline=True)
 
@@ -377,10 +386,11 @@ def deal_and_bid(
 
 
 @JIT
-def score_solved(rules, hands, weights, later, tricks, seat, scores, candidates, n_chunks, chunk_size):
-    """The sums of :func:`rollout` for deals whose player's tricks are known (``tricks[n]``),
-    from :func:`deal_and_bid`'s output; same shapes as :func:`rollout`'s results (no match
-    equity: the other players' tricks are not known)."""
+def score_solved(rules, hands, weights, later, tricks, made, seat, scores, candidates, n_chunks, chunk_size):
+    """The sums of :func:`rollout` for deals whose player's result is known, from
+    :func:`deal_and_bid`'s output: ``made`` bool[n, m] whether the player makes candidate bid j
+    on deal k, ``tricks`` int64[n] the player's tricks for the trick distribution. Same shapes as
+    :func:`rollout`'s results (no match equity: the other players' tricks are not known)."""
     m = candidates.shape[0]
     acc = np.zeros((n_chunks, m, R_SIZE))
     cross = np.zeros((n_chunks, 2, m, m))
@@ -403,10 +413,37 @@ def score_solved(rules, hands, weights, later, tricks, seat, scores, candidates,
                     if s > seat:
                         later_out[c, j, s, later[k, j, s]] += w
                 dead = is_dead(rules, total, scores)
-                x[j] = outcome(rules, dead, candidates[j], tricks[k], scores[seat])
-                record_outcome(acc[c, j], w, dead, tricks[k], is_made(candidates[j], tricks[k]), x[j], 0.0)
+                x[j] = 0.0 if dead else float(points_for(rules, candidates[j], made[k, j], scores[seat]))
+                record_outcome(acc[c, j], w, dead, tricks[k], made[k, j], x[j], 0.0)
             add_cross(cross[c, 0], w * w, x, m)
     return acc, cross, hearts_out, later_out
+
+
+@JIT
+def hands_to_solve(rules, weights, later, scores):
+    """The (deal, candidate) pairs of :func:`deal_and_bid`'s output whose hand is played (weight
+    above 0, bids reaching the table minimum), with every seat's bid value in them: (deals
+    int64[J], candidates int64[J], values int64[J, 4])."""
+    n, m, _ = later.shape
+    deals = np.empty(n * m, dtype=np.int64)
+    cands = np.empty(n * m, dtype=np.int64)
+    values = np.empty((n * m, 4), dtype=np.int64)
+    J = 0
+    for k in range(n):
+        if weights[k] == 0.0:
+            continue
+        for j in range(m):
+            total = 0
+            for s in range(4):
+                total += later[k, j, s]
+            if is_dead(rules, total, scores):
+                continue
+            deals[J] = k
+            cands[J] = j
+            for s in range(4):
+                values[J, s] = bid_value(rules, later[k, j, s], scores[s])
+            J += 1
+    return deals[:J], cands[:J], values[:J]
 
 
 @PJIT

@@ -110,8 +110,14 @@ def is_made(bid, tricks):
 @hot
 def score_change(rules, bid, tricks, score):
     """A player's score change: +value of the bid if made, -value if failed."""
+    return points_for(rules, bid, is_made(bid, tricks), score)
+
+
+@hot
+def points_for(rules, bid, made, score):
+    """A player's score change for a bid ``made`` or failed: +value of the bid, or -value."""
     v = bid_value(rules, bid, score)
-    return v if is_made(bid, tricks) else -v
+    return v if made else -v
 
 
 @hot

@@ -37,13 +37,17 @@ from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids, 
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import rollout as kr
 
-MODELS = ("rollout", "dd")
-#: --samples above these would run for more than a day (rollout ~1e5 deals/s, dd ~10 deals/s).
-MAX_SAMPLES = {"rollout": 10**10, "dd": 10**6}
-DD_NOTE = (
-    "dd: the player's tricks are the solo double-dummy result of each deal (the other three "
-    "defend perfectly and see all cards): a pessimistic, perfect-defence figure"
-)
+MODELS = ("rollout", "dd", "solo-dd")
+#: --samples above these would run for more than a day (rollout ~1e5 deals/s, dd ~2 deals/s,
+#: solo-dd ~10 deals/s).
+MAX_SAMPLES = {"rollout": 10**10, "dd": 10**5, "solo-dd": 10**6}
+DD_NOTES = {
+    "dd": "dd: 400 double dummy with the bids (all four see all cards; each side plays for its "
+    "points, the later bids the bots'); P(make) is whether the player makes the bid on a line of "
+    "best play, and the tricks shown are the highest bid the player makes on each deal",
+    "solo-dd": "solo-dd: the player's tricks are the solo double-dummy result of each deal (the other "
+    "three, partner included, defend perfectly and see all cards): a pessimistic lower bound",
+}
 
 
 @dataclass
@@ -248,7 +252,7 @@ def check_bid_inputs(hand, seat, scores, bids, variant, model="rollout", samples
     v = as_variant(variant)
     check_bids(v, [int(s) for s in scores], list(bids))
     if model not in MODELS:
-        raise T400Error(f"unknown model {model!r} (expected rollout or dd)")
+        raise T400Error(f"unknown model {model!r} (expected {', '.join(MODELS)})")
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise T400Error(f"samples {samples!r}: expected a whole number of at least 1")
     if samples is not None and samples > MAX_SAMPLES[model]:
@@ -457,8 +461,8 @@ def recommend_bid(
     instead of the table: no table needed, slower, and exact up to its standard error.
 
     Without ``samples``, the rollout samples until every P(make) has a standard error of at most
-    ``target_se`` (default ``config.get().advice_target_se``); ``dd`` solves a fixed number of
-    deals (``config.get().advice_dd_deals``). ``bidder_model``: a model file of
+    ``target_se`` (default ``config.get().advice_target_se``); ``dd`` and ``solo-dd`` solve a fixed
+    number of deals (``config.get().advice_dd_deals``, ``advice_solo_dd_deals``). ``bidder_model``: a model file of
     ``t400 fit-bidder`` for the EV bidder (default: the shipped model).
 
     >>> a = recommend_bid("-.AKQJT98765432.-.-", samples=512)
@@ -477,9 +481,9 @@ def recommend_bid(
     query = _Query(h, seat, scores, bids, v, lineup, bot, candidates, seed, infer, continuations)
     compile_s = _compile(query, model)
     start = time.perf_counter()
-    if model == "dd":
-        totals, target_met = _run_dd(query, samples, threads, target_se, progress)
-        note = DD_NOTE
+    if model in DD_NOTES:
+        totals, target_met = _run_dd(query, model, samples, threads, target_se, progress)
+        note = DD_NOTES[model]
     else:
         totals, target_met = _run_rollout(query, samples, threads, target_se, progress)
         note = None
@@ -543,21 +547,23 @@ def recommend_bid(
         elapsed_s=time.perf_counter() - start,
         compile_s=compile_s,
         tricks_bid=rows[shown].bid,
-        warning=_precision_warning(totals, w_total, w2_total),
+        warning=_precision_warning(totals, w_total, w2_total, model),
         note=note,
         earlier_hearts=hearts,
     )
 
 
-#: Below these, figures are shown with a warning instead of a confident recommendation.
-MIN_DEALS = 200
+#: Below these, figures are shown with a warning instead of a confident recommendation (the
+#: double-dummy models solve each deal exactly, about a thousand times slower than a rollout).
+MIN_DEALS = {"rollout": 200, "dd": 32, "solo-dd": 200}
 MIN_EFFECTIVE = 50
 
 
-def _precision_warning(t: _Totals, w_total: float, w2_total: float) -> str | None:
+def _precision_warning(t: _Totals, w_total: float, w2_total: float, model: str) -> str | None:
     ess = w_total * w_total / w2_total if w2_total > 0 else 0.0
-    if t.deals < MIN_DEALS:
-        return f"only {t.deals:,} deals: too few for these figures to mean much (use --samples {MIN_DEALS * 10:,} or more)"
+    least = MIN_DEALS[model]
+    if t.deals < least:
+        return f"only {t.deals:,} deals: too few for these figures to mean much (use --samples {least * 10:,} or more)"
     if ess < MIN_EFFECTIVE:
         return (f"the earlier bids leave an effective sample of only {ess:.0f} deals: the figures are "
                 "rough (use more --samples)")  # fmt: skip
@@ -584,13 +590,15 @@ def _max_p_make_se(t: _Totals) -> float:
 
 def kernels_to_compile(model: str = "rollout") -> bool:
     """Whether the kernels of ``model`` have no compiled code on disk yet (the first run compiles
-    them: about half a minute for the rollout, a minute with the solver)."""
+    them: about half a minute for the rollout, a minute with the solver). The dd model's
+    recursive search is compiled in every process besides (about 15 s; Numba cannot cache it)."""
     from kernels.config import is_cached
 
-    if model == "dd":
-        from kernels.core import dd
+    if model in DD_NOTES:
+        from kernels.core import bids_dd, dd
 
-        return not (is_cached(kr.deal_and_bid) and is_cached(kr.score_solved) and is_cached(dd.solve_batch))
+        solver = bids_dd._trick_start if model == "dd" else dd.solve_batch
+        return not (is_cached(kr.deal_and_bid) and is_cached(kr.score_solved) and is_cached(solver))
     return not is_cached(kr.rollout)
 
 
@@ -599,15 +607,23 @@ def _compile(q: _Query, model: str) -> float:
     not affected: every chunk has its own random stream."""
     start = time.perf_counter()
     args = q.kernel_args()
-    if model == "dd":
-        from analyzer.core.solve import solve
-
+    if model in DD_NOTES:
         rules, _, _, _, seat, scores, _, candidates, _, _ = args
         hands, weights, later = kr.deal_and_bid(q.seed, 0, 1, 1, *args)
-        kr.score_solved(
-            rules, hands, weights, later, np.zeros(1, dtype=np.int64), seat, scores, candidates, 1, 1
-        )
-        solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
+        m = len(candidates)
+        kr.score_solved(rules, hands, weights, later, np.zeros(1, dtype=np.int64), np.zeros((1, m), dtype=np.bool_),
+                        seat, scores, candidates, 1, 1)  # fmt: skip
+        if model == "dd":
+            from analyzer.core.solve import deals_array, made_on_best_lines
+
+            kr.hands_to_solve(rules, weights, later, scores)
+            ending = deals_array(["AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"])
+            bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
+            made_on_best_lines(ending, bids, bids, 1, trump="none", threads=1)
+        else:
+            from analyzer.core.solve import solve
+
+            solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
     else:
         kr.rollout(q.seed, 0, 1, 1, *args, q.continuations)
     return time.perf_counter() - start
@@ -676,37 +692,70 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
         return totals, False
 
 
-def _run_dd(q: _Query, samples, threads, target_se, progress):
-    """Deal and bid as the rollout does; the player's tricks are solo double dummy. Block by
-    block (memory stays flat in the number of deals); Ctrl-C is seen within about a second."""
-    from analyzer.core.solve import solve_blocks
-
+def _run_dd(q: _Query, model: str, samples, threads, target_se, progress):
+    """Deal and bid as the rollout does, then solve: the player's result on each deal and
+    candidate bid from ``model`` (:data:`DD_NOTES`). Batch by batch (memory stays flat in the
+    number of deals), in small blocks of solves: Ctrl-C is seen within about a second."""
     cfg = config.get()
-    n = samples if samples is not None else cfg.advice_dd_deals
+    n = (
+        samples
+        if samples is not None
+        else (cfg.advice_dd_deals if model == "dd" else cfg.advice_solo_dd_deals)
+    )
     chunk = min(cfg.advice_chunk, n)
     n_chunks = math.ceil(n / chunk)
     args = q.kernel_args()
     rules, _, _, _, seat, scores, _, candidates, _, _ = args
     totals = _Totals.empty(len(q.candidates))
-    solved = 0
-    with threads_used(threads) as workers, deferred_interrupt() as stop:
+    results = _bids_dd_results if model == "dd" else _solo_dd_results
+    with threads_used(threads), deferred_interrupt() as stop:
         for first in range(0, n_chunks, cfg.advice_batch_chunks):
             count = min(cfg.advice_batch_chunks, n_chunks - first)
             hands, weights, later = kr.deal_and_bid(q.seed, first, count, chunk, *args)
-            live = np.flatnonzero(weights > 0)
-            tricks = np.zeros(len(weights), dtype=np.int64)
-            # small blocks of deals, so that Ctrl-C is seen within about a second
-            for start, block in solve_blocks(
-                np.ascontiguousarray(hands[live]), "hearts", 1, "solo", q.seat, threads, 2 * workers
-            ):
-                tricks[live[start : start + len(block)]] = block
-                solved += len(block)
+
+            def done(fraction: float, first=first, count=count) -> None:
                 if progress:
-                    progress(first * chunk + start + len(block), n_chunks * chunk)
+                    progress(first * chunk + int(fraction * count * chunk), n_chunks * chunk)
                 if stop():
                     raise Interrupted("interrupted")
+
+            tricks, made = results(q, rules, hands, weights, later, scores, threads, done)
             out = kr.score_solved(
-                rules, hands, weights, later, tricks, seat, scores, candidates, count, chunk
+                rules, hands, weights, later, tricks, made, seat, scores, candidates, count, chunk
             )
             totals.add(*out, deals=count * chunk)
     return totals, _max_p_make_se(totals) <= target_se
+
+
+def _solo_dd_results(q: _Query, rules, hands, weights, later, scores, threads, done):
+    """(tricks int64[n], made bool[n, m]): the player's solo double-dummy tricks, for every bid."""
+    from analyzer.core.runtime import check_threads
+    from analyzer.core.solve import solve_blocks
+
+    live = np.flatnonzero(weights > 0)
+    tricks = np.zeros(len(weights), dtype=np.int64)
+    workers = min(check_threads(threads), max(1, len(live)))
+    for start, block in solve_blocks(
+        np.ascontiguousarray(hands[live]), "hearts", 1, "solo", q.seat, threads, 2 * workers
+    ):
+        tricks[live[start : start + len(block)]] = block
+        done((start + len(block)) / max(len(live), 1))
+    return tricks, tricks[:, None] >= np.asarray(q.candidates)[None, :]
+
+
+def _bids_dd_results(q: _Query, rules, hands, weights, later, scores, threads, done):
+    """(tricks int64[n], made bool[n, m]): whether the player makes each candidate bid on a line
+    of best play of 400 double dummy with the bids (the later seats' bids are the bots', for that
+    candidate; dead hands are not solved); the "tricks" of a deal are the highest bid the player
+    makes on it (one below the lowest candidate if none)."""
+    from analyzer.core.solve import made_on_best_lines
+
+    deals, cands, values = kr.hands_to_solve(rules, weights, later, scores)
+    made = np.zeros((len(weights), len(q.candidates)), dtype=np.bool_)
+    made[deals, cands] = made_on_best_lines(
+        np.ascontiguousarray(hands[deals]), np.ascontiguousarray(later[deals, cands]), values, q.seat,
+        "hearts", 1, threads, lambda finished, total: done(finished / max(total, 1)),
+    )  # fmt: skip
+    candidates = np.asarray(q.candidates)
+    tricks = np.where(made, candidates[None, :], candidates[0] - 1).max(axis=1)
+    return tricks.astype(np.int64), made
