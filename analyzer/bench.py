@@ -61,9 +61,9 @@ def _warm_bid() -> None:
     args = (rules, lineup_array(), bot_array(variant), np.uint64(0x1FFF), 1, zeros, np.array([3]), np.arange(2, 5),
             True, 2.0)  # fmt: skip
     hands, weights, later = kr.deal_and_bid(1, 0, 1, 4, *args)
-    kr.score_solved(
-        rules, hands, weights, later, np.zeros(4, dtype=np.int64), 1, zeros, np.arange(2, 5), 1, 4
-    )
+    kr.score_solved(rules, hands, weights, later, np.zeros(4, dtype=np.int64), np.zeros((4, 3), dtype=np.bool_),
+                    1, zeros, np.arange(2, 5), 1, 4)  # fmt: skip
+    kr.hands_to_solve(rules, weights, later, zeros)
 
 
 def _match_args(variant: Variant):
@@ -121,11 +121,15 @@ def _warm_tarneeb_bid() -> None:
 
 
 def _warm_double_dummy() -> None:
-    from analyzer.core.solve import card_scores, solve
+    from analyzer.core.solve import card_scores, deals_array, made_on_best_lines, solve, solve_targets
 
     ending = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
     solve(ending, trump="none")
     card_scores(ending, trump="none")
+    # the with-bids solver: its cached node kernels (the recursive search compiles in every process)
+    solve_targets(ending, [2, 1, 1, 1], [2, 1, 1, 1], trump="none")
+    bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
+    made_on_best_lines(deals_array([ending]), bids, bids, 1, trump="hearts", threads=1)
 
 
 #: Kernel groups, compiled in parallel processes by :func:`cold_compile_seconds`.

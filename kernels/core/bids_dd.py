@@ -381,6 +381,44 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
 
 
 @JIT
+def _last_trick(H, won, target, value, scores, n_scores, trump, leader, favoured, beta):
+    """The index of the score when each player has one card left, and the trick's rank winner
+    (none when any seat winning the trick would give the same answer to the test at ``beta``)."""
+    best = lowest_bit(H[leader])
+    winner = leader
+    led = best >> 4
+    same = 1
+    for k in range(1, 4):
+        seat = (leader + k) & 3
+        c = lowest_bit(H[seat])
+        if (c >> 4) == led:
+            same += 1
+        if power(c, led, trump) > power(best, led, trump):
+            best = c
+            winner = seat
+    if (best >> 4) != led:  # a trump won: its rank matters if another trump is in the trick
+        same = 0
+        for seat in range(4):
+            if (lowest_bit(H[seat]) >> 4) == (best >> 4):
+                same += 1
+    result = np.int64(0)
+    relevant = False
+    for pass_ in range(2):
+        for w in range(4):
+            m = 0
+            for p in range(4):
+                if won[p] + (1 if p == w else 0) >= target[p]:
+                    m |= 1 << p
+            i = _index_at_most(scores, n_scores, _outcome_score(m, value, favoured))
+            if pass_ == 0 and w == winner:
+                result = i
+            if pass_ == 1 and (i >= beta) != (result >= beta):
+                relevant = True
+    rw = (_ONE << U64(best)) if same > 1 and relevant else U64(0)
+    return result, rw
+
+
+@JIT
 def _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_suit, hint_index, T, ctx):
     """The moves worth trying, best first, into the team solver's move list of ``depth`` (seats
     1+3 as its max side: its rules of thumb and cut-off cache); returns how many."""
@@ -441,6 +479,10 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
     hint_suit = -1
     hint_index = -1
     if k == 0:
+        if popcount(H[leader]) == 1:
+            return _last_trick(
+                H, won, target, value, scores, n_scores, trump, leader, ctx[CTX_FAVOURED], beta
+            )
         done, v, rw, shape, extra, hint_suit, hint_index = _trick_start(
             H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx
         )
