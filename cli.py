@@ -832,7 +832,7 @@ def _print_bid(r, variant) -> None:
     when = "the search in every run" if r.model == "dd" else "first run only"
     compiled = f" (and {r.compile_s:.0f} s compiling the kernels, {when})" if r.compile_s >= 1 else ""
     click.echo(f"Model: {model}; {r.samples:,} deal{'s' if r.samples != 1 else ''} (seed {r.seed}), {r.elapsed_s:.2f} s{compiled}"
-               + ("" if r.target_met else "; precision target not reached (cap)"))  # fmt: skip
+               + ("" if r.target_met or r.model != "rollout" else "; precision target not reached (cap)"))  # fmt: skip
     click.echo(f"Objective: {r.objective_note}")
     if r.note:
         click.echo(f"Note: {r.note}")
