@@ -20,6 +20,14 @@ def test_thirteen_hearts_make_thirteen_and_recommend_a_bid_worth_40():
     assert a.tricks[13] == 1.0
 
 
+@pytest.mark.parametrize("model", ["dd", "solo-dd"])
+def test_thirteen_hearts_make_thirteen_under_double_dummy_too(model):
+    a = recommend_bid("-.AKQJT98765432.-.-", model=model, samples=16)
+    assert a.row(13).p_make == 1.0 and a.tricks[13] == 1.0
+    assert a.recommended == 10 and a.tied == [10, 11, 12, 13]
+    assert a.note.startswith(f"{model}: ")
+
+
 def test_twos_and_threes_without_hearts_recommend_the_minimum():
     a = recommend_bid("5432.-.5432.65432", samples=4096)
     assert a.recommended == 2
