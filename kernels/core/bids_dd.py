@@ -152,89 +152,6 @@ def _meta(won, target, leader, left):
     return meta
 
 
-@hot
-def _candidates(H, seat, k, led, best, best_seat, trick_bits, trump, out):
-    """The cards worth trying for ``seat`` (one per run of equivalent cards), ordered; returns
-    how many were written to ``out``."""
-    hand = H[seat]
-    moves = legal_moves(hand, k, led)
-    universe = H[0] | H[1] | H[2] | H[3] | trick_bits
-    kept = U64(0)
-    rest = moves
-    while rest:
-        c = lowest_bit(rest)
-        rest &= rest - _ONE
-        nxt = above(c) & universe
-        if nxt and (hand >> U64(lowest_bit(nxt))) & _ONE:
-            continue  # the next card up is ours too: the same card for every purpose
-        kept |= _ONE << U64(c)
-    n = 0
-    if k == 0:  # lead: highest first
-        while kept:
-            c = 63 - _leading(kept)
-            kept &= ~(_ONE << U64(c))
-            out[n] = c
-            n += 1
-        return n
-    partner_wins = (best_seat & 1) == (seat & 1)
-    if not partner_wins:
-        bp = power(best, led, trump)
-        winners = U64(0)
-        scan = kept
-        while scan:
-            c = lowest_bit(scan)
-            scan &= scan - _ONE
-            if power(c, led, trump) > bp:
-                winners |= _ONE << U64(c)
-        kept &= ~winners
-        while winners:  # the cheapest winner first
-            c = _cheapest(winners, led, trump)
-            winners &= ~(_ONE << U64(c))
-            out[n] = c
-            n += 1
-    while kept:
-        c = _cheapest(kept, led, trump)
-        kept &= ~(_ONE << U64(c))
-        out[n] = c
-        n += 1
-    return n
-
-
-@hot
-def _to_front(moves, n, card):
-    """Move ``card`` to the front of ``moves[:n]`` if it is there (the rest keep their order)."""
-    for i in range(n):
-        if moves[i] == card:
-            for j in range(i, 0, -1):
-                moves[j] = moves[j - 1]
-            moves[0] = card
-            return
-
-
-@hot
-def _leading(x):
-    n = 0
-    while not (x >> U64(63 - n)) & _ONE:
-        n += 1
-    return n
-
-
-@hot
-def _cheapest(cards, led, trump):
-    """The card of ``cards`` with the least power (ties: the lowest index)."""
-    best = -1
-    best_power = 1 << 20
-    scan = cards
-    while scan:
-        c = lowest_bit(scan)
-        scan &= scan - _ONE
-        p = power(c, led, trump) * 4 + (c & 15) // 4
-        if p < best_power:
-            best_power = p
-            best = c
-    return best
-
-
 # The search is recursive, and Numba cannot load a recursive function from its on-disk cache
 # (the symbol of the recursive call stays unresolved), so these compile in each process.
 NO_CACHE = jit(cache=False)
@@ -609,7 +526,6 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     at = _index_at_most(scores, n_scores, score)
     H = hands.copy()
     w = won.copy()
-    moves = np.empty(13, dtype=np.int64)
     n_cards = 4 * popcount(hands[0])
     lead = leader
     k = 0
@@ -619,10 +535,12 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     trick_bits = U64(0)
     for i in range(n_cards):
         seat = (lead + k) & 3
-        n = _candidates(H, seat, k, led, best, best_seat, trick_bits, trump, moves)
-        chosen = moves[0]
+        # the search's move list for this many cards played (its children use deeper ones)
+        n = _ordered_moves(H, lead, k, led, best, best_seat, trick_bits, i, -1, -1, T, ctx)
+        base = dd.MOVES + 16 * i
+        chosen = ctx[base]
         for j in range(n):
-            c = moves[j]
+            c = ctx[base + j]
             bit = _ONE << U64(c)
             H[seat] &= ~bit
             nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
