@@ -242,7 +242,7 @@ function showBid(r, body) {
   $("killing").textContent = killers.length
     ? `Bid${killers.length > 1 ? "s" : ""} ${killers.join(", ")} kill${killers.length > 1 ? "" : "s"} the hand (the total stays short of the table minimum).`
     : "";
-  $("sample-line").textContent = `${r.model === "rollout" ? `Rollout (bots bid, all play ${r.policy})` : "Solo double dummy"}: ` +
+  $("sample-line").textContent = `${r.model === "rollout" ? `Rollout (bots bid, all play ${r.policy})` : r.model === "dd" ? "400 double dummy with the bids" : "Solo double dummy"}: ` +
     `${r.samples.toLocaleString("en")} deals, seed ${r.seed}, ${r.elapsed_s.toFixed(2)} s` +
     (r.precision_target_met ? "" : "; precision target not reached");
   $("command").textContent = commandLine("bid", body, "hand");
