@@ -121,7 +121,8 @@ def _warm_tarneeb_bid() -> None:
 
 
 def _warm_double_dummy() -> None:
-    from analyzer.core.solve import card_scores, deals_array, made_on_best_lines, solve, solve_targets
+    from analyzer.core.solve import card_scores, deals_array, solve, solve_targets
+    from kernels.core import bids_dd
 
     ending = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
     solve(ending, trump="none")
@@ -129,7 +130,7 @@ def _warm_double_dummy() -> None:
     # the with-bids solver: its cached node kernels (the recursive search compiles in every process)
     solve_targets(ending, [2, 1, 1, 1], [2, 1, 1, 1], trump="none")
     bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
-    made_on_best_lines(deals_array([ending]), bids, bids, 1, trump="hearts", threads=1)
+    bids_dd.settled_players(deals_array([ending]), 1, 0, bids, 0, bids_dd.new_table()[1])
 
 
 #: Kernel groups, compiled in parallel processes by :func:`cold_compile_seconds`.

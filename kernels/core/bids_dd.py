@@ -297,6 +297,16 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
     return False, np.int64(0), U64(0), shape, extra, look[2], look[3]
 
 
+@hot
+def _index_if_won(won, target, value, scores, n_scores, favoured, winner):
+    """The index of the score if ``winner`` takes the one trick left."""
+    m = 0
+    for p in range(4):
+        if won[p] + (1 if p == winner else 0) >= target[p]:
+            m |= 1 << p
+    return _index_at_most(scores, n_scores, _outcome_score(m, value, favoured))
+
+
 @JIT
 def _last_trick(H, won, target, value, scores, n_scores, trump, leader, favoured, beta):
     """The index of the score when each player has one card left, and the trick's rank winner
@@ -318,19 +328,12 @@ def _last_trick(H, won, target, value, scores, n_scores, trump, leader, favoured
         for seat in range(4):
             if (lowest_bit(H[seat]) >> 4) == (best >> 4):
                 same += 1
-    result = np.int64(0)
+    result = _index_if_won(won, target, value, scores, n_scores, favoured, winner)
     relevant = False
-    for pass_ in range(2):
-        for w in range(4):
-            m = 0
-            for p in range(4):
-                if won[p] + (1 if p == w else 0) >= target[p]:
-                    m |= 1 << p
-            i = _index_at_most(scores, n_scores, _outcome_score(m, value, favoured))
-            if pass_ == 0 and w == winner:
-                result = i
-            if pass_ == 1 and (i >= beta) != (result >= beta):
-                relevant = True
+    for w in range(4):
+        if w != winner:
+            other = _index_if_won(won, target, value, scores, n_scores, favoured, w)
+            relevant = relevant or (other >= beta) != (result >= beta)
     rw = (_ONE << U64(best)) if same > 1 and relevant else U64(0)
     return result, rw
 
