@@ -200,6 +200,7 @@ def _team_tricks(W, T, hands, strain, leader, trump_lead):
     """Double-dummy tricks of ``leader``'s team with ``leader`` on lead in ``strain``; with
     ``trump_lead`` (the variant's rule) the opening lead is the best of the leader's trumps."""
     mask = dd.ms_mask_for(dd.TEAM, leader)
+    dd.start_deal(T)
     guess = dd.guess_tricks(hands, strain, mask)
     trick = np.zeros(4, dtype=np.int64)
     trumps = hands[leader] & lane(strain) if trump_lead and strain < 4 else np.uint64(0)
