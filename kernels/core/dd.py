@@ -511,8 +511,39 @@ def depth_vector(p0, p1):
 
 
 @hot
-def pt_bucket(shape, extra, p0, p1):
-    return np.int64(mix(shape, U64(extra), U64(p0), U64(p1)) >> U64(64 - PT_BUCKET_BITS)) * PT_WAYS
+def shape_hash(shape, extra):
+    """The part of a pattern's hash that a look-up's patterns share (as in :func:`mix`)."""
+    return shape * U64(0x9E3779B97F4A7C15) ^ U64(extra) * U64(0xC2B2AE3D27D4EB4F)
+
+
+@hot
+def pt_bucket(hs, p0, p1):
+    """The first entry of a pattern's bucket, from :func:`shape_hash` ``hs``: the bucket of
+    ``mix(shape, extra, p0, p1)``."""
+    h = hs ^ U64(p0) * U64(0x165667B19E3779F9) ^ U64(p1) * U64(0xD6E8FEB86659FD93)
+    h ^= h >> U64(29)
+    h *= U64(0xBF58476D1CE4E5B9)
+    h ^= h >> U64(32)
+    return np.int64(h >> U64(64 - PT_BUCKET_BITS)) * PT_WAYS
+
+
+# a look-up prefetches the buckets of this many patterns ahead of the one it compares: enough for
+# the cache misses to overlap, few enough that a look-up cut by an early pattern fetches little
+LOOKAHEAD = 6
+
+
+@hot
+def probe_prepare(W, T, j, k, shape, codes, hs):
+    """The pattern of depth vector ``k`` of shape entry ``j``: kept in the workspace with its
+    bucket, which is prefetched (two cache lines)."""
+    p0, p1 = pattern_at(shape, codes, st_vector(T, j, k))
+    base = PT_BASE + PT_WORDS * pt_bucket(hs, p0, p1)
+    W[PROBES + 3 * k] = p0
+    W[PROBES + 3 * k + 1] = p1
+    W[PROBES + 3 * k + 2] = base
+    first = T.ctypes.data + 8 * base
+    _prefetch(first)
+    _prefetch(first + 64)
 
 
 # value word: lo 0-3, hi 4-7, remaining 8-11, hint valid 12, hint suit 13-14, hint index from
@@ -535,18 +566,12 @@ def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
     j = st_find(T, shape, extra, False)
     if j >= 0:
         count = min(st_count(T, j), ST_VECTORS)
-        address = T.ctypes.data
-        for k in range(count):  # every bucket first, prefetched, so that the cache misses overlap
-            p0, p1 = pattern_at(shape, codes, st_vector(T, j, k))
-            base = PT_BASE + PT_WORDS * pt_bucket(shape, extra, p0, p1)
-            W[PROBES + 3 * k] = p0
-            W[PROBES + 3 * k + 1] = p1
-            W[PROBES + 3 * k + 2] = base
-            first = address + 8 * base
-            _prefetch(first)  # a bucket is 128 bytes: two or three cache lines
-            _prefetch(first + 64)
-            _prefetch(first + 8 * PT_WORDS * PT_WAYS - 1)
+        hs = shape_hash(shape, extra)
+        for k in range(min(count, LOOKAHEAD)):
+            probe_prepare(W, T, j, k, shape, codes, hs)
         for k in range(count):
+            if k + LOOKAHEAD < count:
+                probe_prepare(W, T, j, k + LOOKAHEAD, shape, codes, hs)
             p0 = W[PROBES + 3 * k]
             p1 = W[PROBES + 3 * k + 1]
             base = W[PROBES + 3 * k + 2]
@@ -579,7 +604,7 @@ def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
 def tt_store(T, shape, extra, p0, p1, remaining, lo, hi, hint_suit, hint_index):
     """Store bounds for a pattern: into its own entry if present, else over the bucket's entry
     with the fewest tricks to go (an empty one or one stamped for another deal first)."""
-    base = PT_BASE + PT_WORDS * pt_bucket(shape, extra, p0, p1)
+    base = PT_BASE + PT_WORDS * pt_bucket(shape_hash(shape, extra), p0, p1)
     slot = -1
     worst = base
     worst_rem = 99
