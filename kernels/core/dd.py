@@ -19,7 +19,7 @@ Technique (ideas from DDS, Ginsberg's partition search and macroxue's bridge-sol
   and max side, so one entry answers for every position sharing the relevant ranks;
 * quick tricks (top winners the side on lead can cash at once, ruff risks respected) and sure
   trump tricks (a trump above all the other side's always wins a trick) bound a trick before it
-  is searched;
+  is looked up or searched; the last two tricks are searched without the table;
 * one card of each run of equivalent cards (adjacent among the cards in play, the table
   included), and after a card whose rank proved irrelevant no lower card of its suit;
 * moves ordered by double-dummy rules of thumb (finesses, partner's ruffs, second hand low,
@@ -29,7 +29,8 @@ Technique (ideas from DDS, Ginsberg's partition search and macroxue's bridge-sol
 Memory is fixed: :data:`TT_MEMORY_BYTES` (41 MiB) per solver, in one int64 array: a shape table
 of 65,536 entries with up to 64 depth vectors each, a 4-way pattern table of 2^20 entries and a
 2^14-entry cut-off cache. Entries are replaced, never added, so a long batch never grows it;
-they hold for any deal, so one table serves a whole batch.
+they hold for any deal, so one table serves a whole batch, but each is stamped with its deal
+(:func:`start_deal`) and those of earlier deals are replaced first.
 """
 
 import numpy as np
