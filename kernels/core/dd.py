@@ -112,13 +112,12 @@ STAMP_AT = CUT_BASE + (1 << CUT_BITS)
 T_SIZE = STAMP_AT + 1
 TT_MEMORY_BYTES = T_SIZE * 8
 # 'extra' (the key beside shape and pattern): leader 2 bits, trump 3, max side 4 (team and solo);
-# the bids solver (kernels.core.bids_dd) adds the players' needs and a generation above, with an
-# empty max side
+# the bids solver (kernels.core.bids_dd) adds the players' needs above, with an empty max side
 EXTRA_BITS = 40
+EXTRA_MASK = (1 << EXTRA_BITS) - 1
 # positions with this few tricks left are searched, not looked up: searching two tricks costs
 # less than a look-up
 TT_MIN_TRICKS = 2
-EXTRA_MASK = (1 << EXTRA_BITS) - 1
 _EMPTY = 511  # an impossible 'extra' marks an empty slot
 
 
@@ -412,8 +411,19 @@ def pattern_cards(W, p0, p1):
 
 @hot
 def mix(a, b, c, d):
-    h = a * U64(0x9E3779B97F4A7C15) ^ b * U64(0xC2B2AE3D27D4EB4F) ^ c * U64(0x165667B19E3779F9)
-    h ^= d * U64(0xD6E8FEB86659FD93)
+    return mix_onto(shape_hash(a, b), c, d)
+
+
+@hot
+def shape_hash(a, b):
+    """The first two words' share of :func:`mix` (a look-up's patterns share their shape's)."""
+    return a * U64(0x9E3779B97F4A7C15) ^ U64(b) * U64(0xC2B2AE3D27D4EB4F)
+
+
+@hot
+def mix_onto(h, c, d):
+    """:func:`mix` from the :func:`shape_hash` of its first two words."""
+    h ^= U64(c) * U64(0x165667B19E3779F9) ^ U64(d) * U64(0xD6E8FEB86659FD93)
     h ^= h >> U64(29)
     h *= U64(0xBF58476D1CE4E5B9)
     return h ^ (h >> U64(32))
@@ -512,20 +522,10 @@ def depth_vector(p0, p1):
 
 
 @hot
-def shape_hash(shape, extra):
-    """The part of a pattern's hash that a look-up's patterns share (as in :func:`mix`)."""
-    return shape * U64(0x9E3779B97F4A7C15) ^ U64(extra) * U64(0xC2B2AE3D27D4EB4F)
-
-
-@hot
 def pt_bucket(hs, p0, p1):
-    """The first entry of a pattern's bucket, from :func:`shape_hash` ``hs``: the bucket of
-    ``mix(shape, extra, p0, p1)``."""
-    h = hs ^ U64(p0) * U64(0x165667B19E3779F9) ^ U64(p1) * U64(0xD6E8FEB86659FD93)
-    h ^= h >> U64(29)
-    h *= U64(0xBF58476D1CE4E5B9)
-    h ^= h >> U64(32)
-    return np.int64(h >> U64(64 - PT_BUCKET_BITS)) * PT_WAYS
+    """The first entry of a pattern's bucket, from ``hs``, the :func:`shape_hash` of its shape
+    and extra."""
+    return np.int64(mix_onto(hs, p0, p1) >> U64(64 - PT_BUCKET_BITS)) * PT_WAYS
 
 
 # a look-up prefetches the buckets of this many patterns ahead of the one it compares: enough for
@@ -1326,14 +1326,14 @@ def finish(W, T, depth, beta, value, rw, cut_card):
     remaining = W[REM_AT + depth]
     ms = W[MS_WON]
     p0, p1, fixed = make_pattern(W, shape, CODES_AT + 4 * depth, rw)
+    if remaining <= TT_MIN_TRICKS:
+        return fixed
     hs = -1
     hi_ = -1
     if cut_card >= 0:
         hs = cut_card >> 4
         hi_ = popcount(all_cards(W) & above_card(cut_card))
-    if remaining <= TT_MIN_TRICKS:
-        pass
-    elif value >= beta:
+    if value >= beta:
         tt_store(T, shape, extra, p0, p1, remaining, min(value - ms, remaining), remaining, hs, hi_)
     else:
         tt_store(T, shape, extra, p0, p1, remaining, 0, max(value - ms, 0), hs, hi_)

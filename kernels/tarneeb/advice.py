@@ -200,7 +200,6 @@ def _team_tricks(W, T, hands, strain, leader, trump_lead):
     """Double-dummy tricks of ``leader``'s team with ``leader`` on lead in ``strain``; with
     ``trump_lead`` (the variant's rule) the opening lead is the best of the leader's trumps."""
     mask = dd.ms_mask_for(dd.TEAM, leader)
-    dd.start_deal(T)
     guess = dd.guess_tricks(hands, strain, mask)
     trick = np.zeros(4, dtype=np.int64)
     trumps = hands[leader] & lane(strain) if trump_lead and strain < 4 else np.uint64(0)
@@ -230,6 +229,8 @@ def solve_team_tasks(hands, tasks, trump_lead, workspaces, tables):
     out = np.empty(t, dtype=np.int64)
     for w in prange(k):
         for i in range(w, t, k):
+            if i < k or tasks[i, 0] != tasks[i - k, 0]:  # a new deal for this worker's table
+                dd.start_deal(tables[w])
             out[i] = _team_tricks(
                 workspaces[w], tables[w], hands[tasks[i, 0]], tasks[i, 1], tasks[i, 2], trump_lead
             )
