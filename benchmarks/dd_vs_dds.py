@@ -79,7 +79,7 @@ def main() -> None:
 
     threads = max_threads()
     workspaces = np.zeros((threads, dd.W_SIZE), dtype=np.int64)
-    tables = np.stack([dd.new_table() for _ in range(threads)])
+    tables = dd.new_tables(threads)
     with threads_used(threads):
         dd.solve_batch(hands[:2], 1, 0, dd.TEAM, 0, workspaces, tables)
         for t in tables:

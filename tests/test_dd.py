@@ -180,6 +180,50 @@ def test_table_memory_is_fixed():
     assert table.nbytes == dd.TT_MEMORY_BYTES
 
 
+def test_a_table_whose_pool_runs_out_during_a_search_is_emptied_and_the_answer_stays_exact():
+    r = random.Random(12)
+    table = dd.new_table()
+    w = dd.new_workspace()
+    emptied = 0
+    for k in range(10):
+        bits = random_bits(r, 10)
+        strain, leader = k % 5, r.randrange(4)
+        hands = np.array(bits, dtype=np.uint64)
+        table[dd.POOL_NEXT_AT] = dd.POOL_CHUNKS - 40  # a few chunks left
+        dd.setup(w, hands, strain, leader, dd.ms_mask_for(dd.TEAM, leader), np.zeros(4, dtype=np.int64), 0)
+        got = dd.solve_position(w, table, 6)
+        emptied += table[dd.POOL_NEXT_AT] < dd.POOL_CHUNKS - 40
+        assert got == dds_tricks(bits, strain, leader)
+    assert emptied >= 5
+
+
+def test_a_shape_lists_at_most_its_limit_of_patterns_the_newest_replacing_the_last():
+    """One shape (every spade in seat 1), patterns fixing all 13 spades' owners, bounds 5-5."""
+    table = dd.new_table()
+    w = dd.new_workspace()
+    shape = np.uint64(13)
+    mask = np.uint64(dd.field_mask(13) << np.uint64(32))
+    extra = 7
+    total = dd.ST_MAX_PATTERNS + 20
+
+    def codes(i):
+        return np.array([3 * i, 0, 0, 0], dtype=np.int64)
+
+    for i in range(total):
+        k0, k1 = dd.key_words(shape, codes(i))
+        dd.tt_store(table, shape, extra, mask, k0, np.uint64(0), k1, 5, 5, -1, -1)
+    assert dd.st_count(table, dd.st_find(table, shape, extra, False)) == dd.ST_MAX_PATTERNS
+
+    def found(i):
+        out = np.zeros(5, dtype=np.int64)
+        dd.tt_lookup(w, table, shape, codes(i), extra, 5, 0, out)
+        return out[4] == 1
+
+    assert all(found(i) for i in range(dd.ST_MAX_PATTERNS - 1))
+    assert [found(i) for i in range(dd.ST_MAX_PATTERNS - 1, total)] == [False] * 20 + [True]
+    assert not found(total)
+
+
 def test_bit_helpers_loop_and_bmi2_versions_agree_with_plain_python():
     """The solver's bit helpers (runs of equivalent cards, top-card runs) in their portable loop
     form and, where the CPU has BMI2, their pext/pdep form, against plain Python: the same cards."""

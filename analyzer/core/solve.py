@@ -49,9 +49,7 @@ class _Solvers(threading.local):
     def get(self, workers: int):
         if self.tables.shape[0] != workers:
             self.workspaces = np.zeros((workers, dd.W_SIZE), dtype=np.int64)
-            self.tables = np.empty((workers, dd.T_SIZE), dtype=np.int64)
-            for t in self.tables:
-                dd.clear_table(t)
+            self.tables = dd.new_tables(workers)
         return self.workspaces, self.tables
 
 

@@ -363,16 +363,16 @@ def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, c
     for s in range(4):
         ctx[s] = np.int64(H[s])
     left = popcount(H[0])
-    p0, p1, fixed = dd.make_pattern(ctx, shape, dd.CODES_AT + 4 * left, rank_winners)
+    m0, v0, m1, v1, fixed = dd.make_pattern(ctx, shape, dd.CODES_AT + 4 * left, rank_winners)
     hs = -1
     hi_ = -1
     if cut_card >= 0:
         hs = cut_card >> 4
         hi_ = popcount((H[0] | H[1] | H[2] | H[3]) & above(cut_card))
     if result >= beta:
-        dd.tt_store(T, shape, extra, p0, p1, left, result, n_scores - 1, hs, hi_)
+        dd.tt_store(T, shape, extra, m0, v0, m1, v1, result, n_scores - 1, hs, hi_)
     else:
-        dd.tt_store(T, shape, extra, p0, p1, left, 0, result, hs, hi_)
+        dd.tt_store(T, shape, extra, m0, v0, m1, v1, 0, result, hs, hi_)
     return fixed
 
 
