@@ -86,7 +86,7 @@ REM_AT = EXTRA_AT + DEPTHS
 MINREL = REM_AT + DEPTHS  # [depth x 4]: lowest rank per suit still worth trying at a node
 CUTKEY = MINREL + 4 * DEPTHS  # [depth]: cut-off cache key of the node
 CHAIN = CUTKEY + DEPTHS  # [ST_MAX_CHUNKS]: the chunks of the list a look-up scans
-W_SIZE = CHAIN + 140
+W_SIZE = CHAIN + 2000
 
 # -- transposition table -------------------------------------------------------------------------
 # A *shape table* keyed by (shape, extra) lists each shape's patterns, each two masks and two
@@ -96,17 +96,20 @@ W_SIZE = CHAIN + 140
 # of probing a hash bucket per pattern. When the pool runs out the table is emptied.
 ST_BITS = 16
 ST_ENTRIES = 1 << ST_BITS
-# entry: shape; extra | count << 40 | stamp << 50; first chunk | last chunk << 32; unused;
+# entry: shape; extra | count << 40 | stamp << 55; first chunk | last chunk << 32; unused;
 # the first pattern
 ST_WORDS = 8
 ST_PATTERN = 4
 PAT_WORDS = 4  # mask0, value0, mask1, value1 (bounds and hint in the values' spare bits)
 CHUNK_PATTERNS = 7
 CHUNK_WORDS = 4 + CHUNK_PATTERNS * PAT_WORDS  # next chunk (0: none), unused x 3, the patterns
-# a list's length limit, within the count's 10 bits (140 chunks: 253 patterns cost 8% more nodes)
-ST_MAX_CHUNKS = 140
+# a list's length limit, within the count's 14 bits: in solo mode (one player against three) a shape
+# may gather thousands of patterns; a limit of 981 cost 34% more nodes than 14,001 on the
+# benchmark's first 100 deals, 253 four times as many (team mode: no shape passed 400 patterns on
+# its first 20)
+ST_MAX_CHUNKS = 2000
 ST_MAX_PATTERNS = 1 + CHUNK_PATTERNS * ST_MAX_CHUNKS
-ST_STAMP_SHIFT = 50
+ST_STAMP_SHIFT = 55
 POOL_BITS = 17
 POOL_BASE = ST_ENTRIES * ST_WORDS
 POOL_CHUNKS = 1 << POOL_BITS  # chunk 0 is never used: 0 ends a list
@@ -491,12 +494,12 @@ def st_find(T, shape, extra, create):
 @hot
 def st_count(T, j):
     """How many patterns shape entry ``j`` lists."""
-    return (T[ST_WORDS * j + 1] >> EXTRA_BITS) & 1023
+    return (T[ST_WORDS * j + 1] >> EXTRA_BITS) & 16383
 
 
 @hot
 def st_set_count(T, j, count):
-    T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & ~(np.int64(1023) << EXTRA_BITS)) | (count << EXTRA_BITS)
+    T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & ~(np.int64(16383) << EXTRA_BITS)) | (count << EXTRA_BITS)
 
 
 @hot
