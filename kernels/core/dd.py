@@ -372,11 +372,6 @@ def suit_lengths(shape):
 
 
 @hot
-def suit_len(shape, s):
-    return np.int64((suit_lengths(shape) >> U64(4 * s)) & U64(15))
-
-
-@hot
 def field_mask(depth):
     """The mask of a suit's top ``depth`` owners in its 32-bit field (the top 2 * depth bits)."""
     return (U64(0xFFFFFFFF) << U64(32 - 2 * depth)) & U64(0xFFFFFFFF)
