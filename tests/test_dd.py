@@ -208,17 +208,17 @@ def test_a_shape_lists_at_most_its_limit_of_patterns_the_newest_replacing_the_la
     extra = 7
     total = dd.ST_MAX_PATTERNS + 20
 
-    def codes(i):
-        return np.array([3 * i, 0, 0, 0], dtype=np.int64)
+    def keys(i):  # owner codes 3 * i for the 13 spades
+        return dd.key_field(0, 3 * i, 13), np.uint64(0)
 
     for i in range(total):
-        k0, k1 = dd.key_words(shape, codes(i))
+        k0, k1 = keys(i)
         dd.tt_store(table, shape, extra, mask, k0, np.uint64(0), k1, 5, 5, -1, -1)
     assert dd.st_count(table, dd.st_find(table, shape, extra, False)) == dd.ST_MAX_PATTERNS
 
     def found(i):
         out = np.zeros(5, dtype=np.int64)
-        dd.tt_lookup(w, table, shape, codes(i), extra, 5, 0, out)
+        dd.tt_lookup(w, table, shape, *keys(i), extra, 5, 0, out)
         return out[4] == 1
 
     assert all(found(i) for i in range(dd.ST_MAX_PATTERNS - 1))

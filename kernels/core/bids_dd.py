@@ -47,7 +47,7 @@ _ONE = U64(1)
 
 TT_MEMORY_BYTES = dd.TT_MEMORY_BYTES
 
-# the context array: the workspace the pattern table's helpers read (hands, trick-start codes,
+# the context array: the workspace the pattern table's helpers read (hands, trick-start key words,
 # probes, move lists), then counters, the table look-up's answer, the solve's outcome scores and
 # the players' sure tricks
 CTX_NODES = dd.W_SIZE
@@ -285,11 +285,12 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
         done, v = _decided(lo, hi, beta, scores, n_scores, scale, favoured, won, target, left, sure)
         if done:
             return True, v, sure_rw | cash_rw, U64(0), np.int64(0), -1, -1
-    codes = ctx[dd.CODES_AT + 4 * left : dd.CODES_AT + 4 * left + 4]
-    shape = dd.shape_and_codes(ctx, codes)
+    shape, k0, k1 = dd.shape_and_keys(ctx)
+    ctx[dd.KEYS_AT + 2 * left] = np.int64(k0)
+    ctx[dd.KEYS_AT + 2 * left + 1] = np.int64(k1)
     extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << 7)
     look = ctx[CTX_LOOK : CTX_LOOK + 5]
-    rw = dd.tt_lookup(ctx, T, shape, codes, extra, beta, 0, look)
+    rw = dd.tt_lookup(ctx, T, shape, k0, k1, extra, beta, 0, look)
     if look[4] == 1:
         return True, look[0], rw, shape, extra, -1, -1
     if look[4] == 2:
@@ -363,7 +364,9 @@ def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, c
     for s in range(4):
         ctx[s] = np.int64(H[s])
     left = popcount(H[0])
-    m0, v0, m1, v1, fixed = dd.make_pattern(ctx, shape, dd.CODES_AT + 4 * left, rank_winners)
+    m0, m1, fixed = dd.pattern_masks(ctx, rank_winners)
+    v0 = U64(ctx[dd.KEYS_AT + 2 * left]) & m0
+    v1 = U64(ctx[dd.KEYS_AT + 2 * left + 1]) & m1
     hs = -1
     hi_ = -1
     if cut_card >= 0:

@@ -79,9 +79,9 @@ SV_BEST_SEAT = SV_BEST + DEPTHS
 SV_LED = SV_BEST_SEAT + DEPTHS
 SV_SET = SV_LED + DEPTHS
 CARD_AT = SV_SET + DEPTHS  # the card played at depth d is at CARD_AT + d + 4
-SHAPE_AT = CARD_AT + DEPTHS + 4  # trick-start nodes: shape, codes, extra, remaining
-CODES_AT = SHAPE_AT + DEPTHS  # [depth x 4]
-EXTRA_AT = CODES_AT + 4 * DEPTHS
+SHAPE_AT = CARD_AT + DEPTHS + 4  # trick-start nodes: shape, key words, extra, remaining
+KEYS_AT = SHAPE_AT + DEPTHS  # [depth x 2]
+EXTRA_AT = KEYS_AT + 2 * DEPTHS
 REM_AT = EXTRA_AT + DEPTHS
 MINREL = REM_AT + DEPTHS  # [depth x 4]: lowest rank per suit still worth trying at a node
 CUTKEY = MINREL + 4 * DEPTHS  # [depth]: cut-off cache key of the node
@@ -90,7 +90,7 @@ W_SIZE = CHAIN + 2000
 
 # -- transposition table -------------------------------------------------------------------------
 # A *shape table* keyed by (shape, extra) lists each shape's patterns, each two masks and two
-# values over the position's key words (:func:`key_words`): the first pattern in the entry itself
+# values over the position's key words (:func:`shape_and_keys`): the first pattern in the entry itself
 # (one cache line with the key), the others in chunks of CHUNK_PATTERNS, linked in order, taken
 # from a pool. A look-up finds the entry and scans its list, a few stretches of memory, instead
 # of probing a hash bucket per pattern. When the pool runs out the table is emptied.
@@ -193,9 +193,10 @@ def owner_of(W, b):
 
 
 @hot
-def shape_and_codes(W, codes):
-    """Shape (4-bit suit lengths of every hand) and, per suit, the owners of the remaining cards
-    from the top down (2 bits each) into ``codes[0:4]``."""
+def shape_and_keys(W):
+    """(shape, key word 0, key word 1) of the position: the shape holds 4-bit suit lengths of
+    every hand; the key words, per suit, the owners of its remaining cards from the top down
+    (2 bits each, :func:`key_field`)."""
     shape = U64(0)
     h0 = get_hand(W, 0)
     h1 = get_hand(W, 1)
@@ -205,14 +206,20 @@ def shape_and_codes(W, codes):
         h = get_hand(W, q)
         for s in range(4):
             shape |= U64(popcount(h & lane_of(s))) << U64(4 * (4 * q + s))
+    k0 = U64(0)
+    k1 = U64(0)
     for s in range(4):
         sh = U64(16 * s)
         rem = ((h0 | h1 | h2 | h3) >> sh) & _LANE
         # owner (2 bits) per remaining card, the top card in the highest field
         c1 = spread2(pext(((h1 | h3) >> sh) & _LANE, rem))  # low bit of the owner: seats 1, 3
         c2 = spread2(pext(((h2 | h3) >> sh) & _LANE, rem))  # high bit: seats 2, 3
-        codes[s] = np.int64(c1 | (c2 << U64(1)))
-    return shape
+        field = key_field(s, c1 | (c2 << U64(1)), popcount(rem))
+        if s < 2:
+            k0 |= field
+        else:
+            k1 |= field
+    return shape, k0, k1
 
 
 def _bmi2_intrinsic(name):
@@ -384,27 +391,18 @@ def field_shift(s):
 
 
 @hot
-def key_words(shape, codes):
-    """The position's two key words: per suit, the owners of its cards from the top (2 bits each,
-    :func:`shape_and_codes`'s codes) at the high end of a 32-bit field, suits 0 and 1 in the first
-    word, 2 and 3 in the second. At most 26 bits of a field are used: its low 6 bits are spare."""
-    lengths = suit_lengths(shape)
-    k0 = U64(0)
-    k1 = U64(0)
-    for s in range(4):
-        n = (lengths >> U64(4 * s)) & U64(15)
-        field = (U64(codes[s]) << (U64(32) - U64(2) * n)) << field_shift(s)
-        if s < 2:
-            k0 |= field
-        else:
-            k1 |= field
-    return k0, k1
+def key_field(s, code, n):
+    """Suit ``s``'s part of its key word: ``code``, the owners of its ``n`` remaining cards from
+    the top (2 bits each, the top card's highest), at the high end of the suit's 32-bit field.
+    Suits 0 and 1 are in the first key word, 2 and 3 in the second. At most 26 bits of a field are
+    used: its low 6 bits are spare (:data:`SPARE`)."""
+    return (U64(code) << (U64(32) - U64(2) * U64(n))) << field_shift(s)
 
 
 @hot
-def make_pattern(W, shape, codes_at, rank_winners):
-    """(mask0, value0, mask1, value1, cards the pattern fixes) from the rank winners at a trick
-    start: a position matches if its key words agree with the values under the masks.
+def pattern_masks(W, rank_winners):
+    """(mask0, mask1, cards the pattern fixes) from the rank winners at a trick start: a position
+    matches the pattern if its key words agree with the pattern's values under the masks.
 
     For each suit the pattern keeps the owners of the top cards down to the lowest relevant one,
     extended down through that card's holder's next equivalent cards.
@@ -433,8 +431,7 @@ def make_pattern(W, shape, codes_at, rank_winners):
             m0 |= field_mask(depth) << field_shift(s)
         else:
             m1 |= field_mask(depth) << field_shift(s)
-    k0, k1 = key_words(shape, W[codes_at : codes_at + 4])
-    return m0, k0 & m0, m1, k1 & m1, fixed
+    return m0, m1, fixed
 
 
 @hot
@@ -518,8 +515,8 @@ def swap_patterns(T, ea, eb):
 
 
 @hot
-def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
-    """Look the position up. ``out`` receives [lo, hi, hint suit, hint index, cut (0 none,
+def tt_lookup(W, T, shape, k0, k1, extra, beta, ms, out):
+    """Look the position up (its shape and key words, :func:`shape_and_keys`). ``out`` receives [lo, hi, hint suit, hint index, cut (0 none,
     1 lower bound reaches beta, 2 upper bound below beta)]; the cards fixed by a cutting pattern
     are returned."""
     lo = 0
@@ -532,7 +529,6 @@ def tt_lookup(W, T, shape, codes, extra, beta, ms, out):
         out[0] = lo
         out[1] = hi
         return U64(0)
-    k0, k1 = key_words(shape, codes)
     count = st_count(T, j)
     chunk = T[ST_WORDS * j + 2] & 0xFFFFFFFF
     e = ST_WORDS * j + ST_PATTERN
@@ -590,7 +586,7 @@ def reset_table(T):
 
 @hot
 def tt_store(T, shape, extra, m0, v0, m1, v1, lo, hi, hint_suit, hint_index):
-    """Store bounds for a pattern (:func:`make_pattern`'s masks and values): into its own place
+    """Store bounds for a pattern (:func:`pattern_masks`' masks, the key words under them): into its own place
     in the shape's list if there, else at the list's end (over its last pattern when full)."""
     j = st_find(T, shape, extra, True)
     count = st_count(T, j)
@@ -1218,7 +1214,7 @@ def trick_rank_winner(W, depth):
 
 
 @hot
-def enter(W, T, beta, depth, codes, look):
+def enter(W, T, beta, depth, look):
     """Evaluate a node on entry: (resolved, value, rank winners). ``value`` is a fail-soft bound
     on the max side's final tricks: >= beta proves the target, < beta refutes it. If unresolved,
     the move list of ``depth`` is ready."""
@@ -1236,15 +1232,15 @@ def enter(W, T, beta, depth, codes, look):
         if remaining == 1:
             won, rw = last_trick(W)
             return True, ms + won, rw
-        shape = shape_and_codes(W, codes)
+        shape, k0, k1 = shape_and_keys(W)
         extra = leader | (W[TRUMP] << 2) | (W[MS_MASK] << 5)
         W[SHAPE_AT + depth] = np.int64(shape)
-        for s in range(4):
-            W[CODES_AT + 4 * depth + s] = codes[s]
+        W[KEYS_AT + 2 * depth] = np.int64(k0)
+        W[KEYS_AT + 2 * depth + 1] = np.int64(k1)
         W[EXTRA_AT + depth] = extra
         W[REM_AT + depth] = remaining
         if remaining > TT_MIN_TRICKS:
-            rw = tt_lookup(W, T, shape, codes, extra, beta, ms, look)
+            rw = tt_lookup(W, T, shape, k0, k1, extra, beta, ms, look)
             if look[4] == 1:
                 return True, ms + look[0], rw
             if look[4] == 2:
@@ -1343,13 +1339,15 @@ def finish(W, T, depth, beta, value, rw, cut_card):
     """Store a trick-start node's result; returns the rank winners to pass up."""
     if W[NTRICK] != 0:
         return rw
-    shape = U64(W[SHAPE_AT + depth])
-    extra = W[EXTRA_AT + depth]
+    m0, m1, fixed = pattern_masks(W, rw)
     remaining = W[REM_AT + depth]
-    ms = W[MS_WON]
-    m0, v0, m1, v1, fixed = make_pattern(W, shape, CODES_AT + 4 * depth, rw)
     if remaining <= TT_MIN_TRICKS:
         return fixed
+    shape = U64(W[SHAPE_AT + depth])
+    extra = W[EXTRA_AT + depth]
+    v0 = U64(W[KEYS_AT + 2 * depth]) & m0
+    v1 = U64(W[KEYS_AT + 2 * depth + 1]) & m1
+    ms = W[MS_WON]
     hs = -1
     hi_ = -1
     if cut_card >= 0:
@@ -1366,21 +1364,20 @@ def finish(W, T, depth, beta, value, rw, cut_card):
 def reach(W, T, beta):
     """A fail-soft bound on the max side's tricks from the loaded position: at least ``beta``
     if the max side can reach ``beta`` (then it is a lower bound), else an upper bound."""
-    return _reach(unmanaged(W), unmanaged(T), beta, np.empty(4 + 5 + 3 * DEPTHS, dtype=np.int64))
+    return _reach(unmanaged(W), unmanaged(T), beta, np.empty(5 + 3 * DEPTHS, dtype=np.int64))
 
 
 @JIT
 def _reach(W, T, beta, scratch):
     scratch = unmanaged(scratch)
-    codes = scratch[0:4]
-    look = scratch[4:9]
+    look = scratch[0:5]
     # per-depth state needed to undo: leader, cards in trick, max-side tricks before the move
-    leaders = scratch[9 : 9 + DEPTHS]
-    n_ins = scratch[9 + DEPTHS : 9 + 2 * DEPTHS]
-    mss = scratch[9 + 2 * DEPTHS : 9 + 3 * DEPTHS]
+    leaders = scratch[5 : 5 + DEPTHS]
+    n_ins = scratch[5 + DEPTHS : 5 + 2 * DEPTHS]
+    mss = scratch[5 + 2 * DEPTHS : 5 + 3 * DEPTHS]
     depth = 0
     W[NODES] += 1
-    resolved, value, rw = enter(W, T, beta, depth, codes, look)
+    resolved, value, rw = enter(W, T, beta, depth, look)
     if resolved:
         return value
     while True:
@@ -1401,7 +1398,7 @@ def _reach(W, T, beta, scratch):
             play(W, depth, card)
             depth += 1
             W[NODES] += 1
-            resolved, value, rw = enter(W, T, beta, depth, codes, look)
+            resolved, value, rw = enter(W, T, beta, depth, look)
             if not resolved:
                 continue
         else:
