@@ -28,12 +28,12 @@ Technique (ideas from DDS, Ginsberg's partition search and macroxue's bridge-sol
   card that last refuted a position with the same holdings (a cut-off cache).
 
 Memory is fixed: :data:`TT_MEMORY_BYTES` (36 MiB) per solver, in one int64 array: a shape table
-of 65,536 entries of one cache line (key and first pattern), a pool of 131,072 chunks of four
-cache lines (7 patterns each) holding the entries' further patterns, and a 2^14-entry cut-off
-cache. When the pool runs out the table is emptied and filled again, so a long batch never grows
-it; patterns hold for any deal, so one table serves a whole batch, but each entry is stamped with
-its deal (:func:`start_deal`), those of earlier deals are replaced first, and a deal starts with
-an empty table when more than half the pool is used.
+of 65,536 entries of one cache line (key and first two patterns), a pool of 131,072 chunks of
+four cache lines (14 patterns each, 16 bytes a pattern) holding the entries' further patterns,
+and a 2^14-entry cut-off cache. When the pool runs out the table is emptied and filled again, so
+a long batch never grows it; patterns hold for any deal, so one table serves a whole batch, but
+each entry is stamped with its deal (:func:`start_deal`), those of earlier deals are replaced
+first, and a deal starts with an empty table when more than half the pool is used.
 """
 
 import numpy as np
@@ -86,29 +86,38 @@ REM_AT = EXTRA_AT + DEPTHS
 MINREL = REM_AT + DEPTHS  # [depth x 4]: lowest rank per suit still worth trying at a node
 CUTKEY = MINREL + 4 * DEPTHS  # [depth]: cut-off cache key of the node
 CHAIN = CUTKEY + DEPTHS  # [ST_MAX_CHUNKS]: the chunks of the list a look-up scans
-W_SIZE = CHAIN + 2000
+W_SIZE = CHAIN + 1000
 
 # -- transposition table -------------------------------------------------------------------------
-# A *shape table* keyed by (shape, extra) lists each shape's patterns, each two masks and two
-# values over the position's key words (:func:`shape_and_keys`): the first pattern in the entry itself
-# (one cache line with the key), the others in chunks of CHUNK_PATTERNS, linked in order, taken
-# from a pool. A look-up finds the entry and scans its list, a few stretches of memory, instead
-# of probing a hash bucket per pattern. When the pool runs out the table is emptied.
+# A *shape table* keyed by (shape, extra) lists each shape's patterns: the first two in the entry
+# itself (one cache line with the key), the others in chunks of CHUNK_PATTERNS, linked in order,
+# taken from a pool. A look-up finds the entry and scans its list, a few stretches of memory. When
+# the pool runs out the table is emptied.
+#
+# A pattern is two words, one per key word (:func:`shape_and_keys`): the key word's bits under the
+# pattern's mask, and in each suit field's spare low bits (:data:`SPARE`) the field's depth (how
+# many top cards the mask covers, 4 bits) and 2 bits of a bound (the lower bound in word 0, the
+# upper in word 1). The masks follow from the depths (:func:`word_mask`), so a compare reads 16
+# bytes. Each pattern's hint (best lead: valid | suit << 1 | index << 3) is a byte apart, read only
+# when the pattern matches.
 ST_BITS = 16
 ST_ENTRIES = 1 << ST_BITS
-# entry: shape; extra | count << 40 | stamp << 55; first chunk | last chunk << 32; unused;
-# the first pattern
+# entry: shape; extra | count << 40 | stamp << 55; first chunk | last chunk << 32; the hints of
+# its patterns; two patterns
 ST_WORDS = 8
+ST_HINTS = 3
 ST_PATTERN = 4
-PAT_WORDS = 4  # mask0, value0, mask1, value1 (bounds and hint in the values' spare bits)
-CHUNK_PATTERNS = 7
-CHUNK_WORDS = 4 + CHUNK_PATTERNS * PAT_WORDS  # next chunk (0: none), unused x 3, the patterns
+ENTRY_PATTERNS = 2
+PAT_WORDS = 2
+CHUNK_HEAD = 4  # next chunk (0: none), the patterns' hints (a byte each), unused
+CHUNK_PATTERNS = 14
+CHUNK_WORDS = CHUNK_HEAD + CHUNK_PATTERNS * PAT_WORDS
 # a list's length limit, within the count's 14 bits: in solo mode (one player against three) a shape
 # may gather thousands of patterns; a limit of 981 cost 34% more nodes than 14,001 on the
 # benchmark's first 100 deals, 253 four times as many (team mode: no shape passed 400 patterns on
 # its first 20)
-ST_MAX_CHUNKS = 2000
-ST_MAX_PATTERNS = 1 + CHUNK_PATTERNS * ST_MAX_CHUNKS
+ST_MAX_CHUNKS = 1000
+ST_MAX_PATTERNS = ENTRY_PATTERNS + CHUNK_PATTERNS * ST_MAX_CHUNKS
 ST_STAMP_SHIFT = 55
 POOL_BITS = 17
 POOL_BASE = ST_ENTRIES * ST_WORDS
@@ -496,14 +505,70 @@ def st_set_count(T, j, count):
 
 @hot
 def chunk_at(c):
-    """The word of chunk ``c``'s first pattern."""
-    return POOL_BASE + CHUNK_WORDS * c + 4
+    """The word of chunk ``c``'s first pattern (its header is the CHUNK_HEAD words before)."""
+    return POOL_BASE + CHUNK_WORDS * c + CHUNK_HEAD
 
 
-# the spare bits of a pattern's value words (below every suit's owners): value0 holds the lower
-# bound in bits 0-3 and the upper in 32-35, value1 the hint (valid | suit << 1) in bits 0-2 and
-# the hint's index from the top in 32-35
+# the spare bits of a key word (below every suit's owners): in a pattern, each field's depth in
+# the low 4 (DEPTH_BITS) and 2 bits of a bound above them (BOUND_BITS)
 SPARE = U64(0x0000003F0000003F)
+DEPTH_BITS = U64(0x0000000F0000000F)
+BOUND_BITS = U64(0x0000003000000030)
+
+
+def _word_masks():
+    fields = [(0xFFFFFFFF << (32 - 2 * d)) & 0xFFFFFFFF for d in range(16)]
+    return np.array([(fields[i >> 4] << 32) | fields[i & 15] for i in range(256)], dtype=np.uint64)
+
+
+# the mask of a pattern word by its two depths (high field's << 4 | low field's)
+WORD_MASKS = _word_masks()
+
+
+@hot
+def word_mask(p):
+    """The mask of pattern word ``p`` (uint64), from the depths in its spare bits."""
+    return WORD_MASKS[(p & U64(15)) | ((p >> U64(28)) & U64(0xF0))]
+
+
+@hot
+def depth_bits(m):
+    """The spare bits holding mask word ``m``'s two depths."""
+    return (U64(popcount(m >> U64(32)) >> 1) << U64(32)) | U64(popcount(m & U64(0xFFFFFFFF)) >> 1)
+
+
+@hot
+def bound_bits(b):
+    """Bound ``b`` (0..13) in a pattern word's bound bits."""
+    return (U64(b & 3) << U64(4)) | (U64(b >> 2) << U64(36))
+
+
+@hot
+def bound_of(p):
+    """The bound held in pattern word ``p`` (uint64)."""
+    return np.int64(((p >> U64(4)) & U64(3)) | (((p >> U64(36)) & U64(3)) << U64(2)))
+
+
+@hot
+def hint_place(e):
+    """(word, shift) of the hint byte of the pattern at word ``e``."""
+    if e < POOL_BASE:
+        return (e & ~7) + ST_HINTS, 8 * (((e & 7) - ST_PATTERN) >> 1)
+    offset = (e - POOL_BASE) & (CHUNK_WORDS - 1)
+    i = (offset - CHUNK_HEAD) >> 1
+    return e - offset + 1 + (i >> 3), 8 * (i & 7)
+
+
+@hot
+def get_hint(T, e):
+    w, shift = hint_place(e)
+    return (T[w] >> shift) & 255
+
+
+@hot
+def set_hint(T, e, hint):
+    w, shift = hint_place(e)
+    T[w] = (T[w] & ~(np.int64(255) << shift)) | (np.int64(hint) << shift)
 
 
 @hot
@@ -512,66 +577,94 @@ def swap_patterns(T, ea, eb):
         t = T[ea + w]
         T[ea + w] = T[eb + w]
         T[eb + w] = t
+    ha = get_hint(T, ea)
+    set_hint(T, ea, get_hint(T, eb))
+    set_hint(T, eb, ha)
+
+
+@hot
+def _matches(T, e, k0, k1):
+    """Whether the pattern at word ``e`` matches key words ``k0``, ``k1``."""
+    p0 = U64(T[e])
+    p1 = U64(T[e + 1])
+    return not (((k0 ^ p0) & word_mask(p0)) | ((k1 ^ p1) & word_mask(p1)))
+
+
+@hot
+def _cuts_or_narrows(T, e, beta, ms, out):
+    """A matching pattern's bounds: True if they decide the test at ``beta`` (``out`` as in
+    :func:`tt_lookup`), else they narrow ``out``'s bounds and give a hint if it has none."""
+    elo = bound_of(U64(T[e]))
+    ehi = bound_of(U64(T[e + 1]))
+    cut = 1 if ms + elo >= beta else (2 if ms + ehi < beta else 0)
+    if cut:
+        out[0] = elo
+        out[1] = ehi
+        out[4] = cut
+        return True
+    out[0] = max(out[0], elo)
+    out[1] = min(out[1], ehi)
+    if out[2] < 0:
+        h = get_hint(T, e)
+        if h & 1:
+            out[2] = (h >> 1) & 3
+            out[3] = (h >> 3) & 15
+    return False
+
+
+@hot
+def _slot(W, entry, k):
+    """The word of the ``k``-th pattern of the list a look-up is scanning (its chunks in CHAIN)."""
+    if k < ENTRY_PATTERNS:
+        return entry + PAT_WORDS * k
+    k -= ENTRY_PATTERNS
+    return chunk_at(W[CHAIN + k // CHUNK_PATTERNS]) + PAT_WORDS * (k % CHUNK_PATTERNS)
 
 
 @hot
 def tt_lookup(W, T, shape, k0, k1, extra, beta, ms, out):
-    """Look the position up (its shape and key words, :func:`shape_and_keys`). ``out`` receives [lo, hi, hint suit, hint index, cut (0 none,
-    1 lower bound reaches beta, 2 upper bound below beta)]; the cards fixed by a cutting pattern
-    are returned."""
-    lo = 0
-    hi = 13
+    """Look the position up (its shape and key words, :func:`shape_and_keys`). ``out`` receives
+    [lo, hi, hint suit, hint index, cut (0 none, 1 lower bound reaches beta, 2 upper bound below
+    beta)]; the cards fixed by a cutting pattern are returned. A pattern that cuts moves halfway
+    to the front of the list, so that such patterns are tried early."""
+    out[0] = 0
+    out[1] = 13
     out[2] = -1
     out[3] = -1
     out[4] = 0
     j = st_find(T, shape, extra, False)
     if j < 0:
-        out[0] = lo
-        out[1] = hi
         return U64(0)
     count = st_count(T, j)
+    entry = ST_WORDS * j + ST_PATTERN
+    in_entry = min(count, ENTRY_PATTERNS)
+    for i in range(in_entry):
+        e = entry + PAT_WORDS * i
+        if _matches(T, e, k0, k1) and _cuts_or_narrows(T, e, beta, ms, out):
+            fixed = pattern_cards(W, word_mask(U64(T[e])), word_mask(U64(T[e + 1])))
+            swap_patterns(T, e, entry)
+            return fixed
+    left = count - in_entry
     chunk = T[ST_WORDS * j + 2] & 0xFFFFFFFF
-    e = ST_WORDS * j + ST_PATTERN
     n_chunk = 0
-    for k in range(count):
-        if k > 0 and (k - 1) % CHUNK_PATTERNS == 0:  # the next chunk
-            W[CHAIN + n_chunk] = chunk
-            n_chunk += 1
-            e = chunk_at(chunk)
-            chunk = T[e - 4]
-            if chunk:
-                ahead = T.ctypes.data + 8 * (chunk_at(chunk) - 4)
-                for line in range(CHUNK_WORDS // 8):
-                    _prefetch(ahead + 64 * line)
-        if not (((k0 ^ U64(T[e + 1])) & U64(T[e])) | ((k1 ^ U64(T[e + 3])) & U64(T[e + 2]))):
-            v0 = T[e + 1]
-            elo = v0 & 15
-            ehi = (v0 >> 32) & 15
-            cut = 1 if ms + elo >= beta else (2 if ms + ehi < beta else 0)
-            if cut:
-                out[0] = elo
-                out[1] = ehi
-                out[4] = cut
-                fixed = pattern_cards(W, U64(T[e]), U64(T[e + 2]))
-                if k > 0:  # halfway to the front: patterns that cut are tried early
-                    t = k >> 1
-                    if t == 0:
-                        front = ST_WORDS * j + ST_PATTERN
-                    else:
-                        front = chunk_at(W[CHAIN + (t - 1) // CHUNK_PATTERNS]) + PAT_WORDS * (
-                            (t - 1) % CHUNK_PATTERNS
-                        )
-                    swap_patterns(T, e, front)
+    while left > 0:
+        W[CHAIN + n_chunk] = chunk
+        n_chunk += 1
+        base = chunk_at(chunk)
+        chunk = T[base - CHUNK_HEAD]
+        if chunk:
+            ahead = T.ctypes.data + 8 * (chunk_at(chunk) - CHUNK_HEAD)
+            for line in range(CHUNK_WORDS // 8):
+                _prefetch(ahead + 64 * line)
+        n = min(left, CHUNK_PATTERNS)
+        left -= n
+        for i in range(n):
+            e = base + PAT_WORDS * i
+            if _matches(T, e, k0, k1) and _cuts_or_narrows(T, e, beta, ms, out):
+                fixed = pattern_cards(W, word_mask(U64(T[e])), word_mask(U64(T[e + 1])))
+                k = ENTRY_PATTERNS + CHUNK_PATTERNS * (n_chunk - 1) + i
+                swap_patterns(T, e, _slot(W, entry, k >> 1))
                 return fixed
-            lo = max(lo, elo)
-            hi = min(hi, ehi)
-            v1 = T[e + 3]
-            if v1 & 1 and out[2] < 0:
-                out[2] = (v1 >> 1) & 3
-                out[3] = (v1 >> 32) & 15
-        e += PAT_WORDS
-    out[0] = lo
-    out[1] = hi
     return U64(0)
 
 
@@ -586,35 +679,36 @@ def reset_table(T):
 
 @hot
 def tt_store(T, shape, extra, m0, v0, m1, v1, lo, hi, hint_suit, hint_index):
-    """Store bounds for a pattern (:func:`pattern_masks`' masks, the key words under them): into its own place
-    in the shape's list if there, else at the list's end (over its last pattern when full)."""
+    """Store bounds for a pattern (:func:`pattern_masks`' masks, the key words under them): into
+    its own place in the shape's list if there, else at the list's end (over its last pattern when
+    full)."""
     j = st_find(T, shape, extra, True)
     count = st_count(T, j)
+    w0 = v0 | depth_bits(m0)
+    w1 = v1 | depth_bits(m1)
     chunk = T[ST_WORDS * j + 2] & 0xFFFFFFFF
     e = ST_WORDS * j + ST_PATTERN
     slot = -1
     for k in range(count):
-        if k > 0 and (k - 1) % CHUNK_PATTERNS == 0:
+        if k >= ENTRY_PATTERNS and (k - ENTRY_PATTERNS) % CHUNK_PATTERNS == 0:
             e = chunk_at(chunk)
-            chunk = T[e - 4]
-        if (
-            U64(T[e]) == m0
-            and U64(T[e + 2]) == m1
-            and U64(T[e + 1]) & ~SPARE == v0
-            and U64(T[e + 3]) & ~SPARE == v1
-        ):
+            chunk = T[e - CHUNK_HEAD]
+        q0 = U64(T[e])
+        q1 = U64(T[e + 1])
+        if (q0 & ~BOUND_BITS) == w0 and (q1 & ~BOUND_BITS) == w1:
             slot = e
-            lo = max(lo, T[e + 1] & 15)
-            hi = min(hi, (T[e + 1] >> 32) & 15)
-            if hint_suit < 0 and T[e + 3] & 1:
-                hint_suit = (T[e + 3] >> 1) & 3
-                hint_index = (T[e + 3] >> 32) & 15
+            lo = max(lo, bound_of(q0))
+            hi = min(hi, bound_of(q1))
+            h = get_hint(T, e)
+            if hint_suit < 0 and h & 1:
+                hint_suit = (h >> 1) & 3
+                hint_index = (h >> 3) & 15
             break
         e += PAT_WORDS
     if slot < 0:
         if count >= ST_MAX_PATTERNS:
             slot = e - PAT_WORDS  # the list's last pattern
-        elif count == 0 or (count - 1) % CHUNK_PATTERNS != 0:
+        elif count < ENTRY_PATTERNS or (count - ENTRY_PATTERNS) % CHUNK_PATTERNS != 0:
             slot = e
             st_set_count(T, j, count + 1)
         else:  # a new chunk at the end of the list
@@ -626,23 +720,22 @@ def tt_store(T, shape, extra, m0, v0, m1, v1, lo, hi, hint_suit, hint_index):
                 st_set_count(T, j, 1)
             else:
                 T[POOL_NEXT_AT] = c + 1
-                T[chunk_at(c) - 4] = 0
+                T[chunk_at(c) - CHUNK_HEAD] = 0
                 links = T[ST_WORDS * j + 2]
                 last = links >> 32
                 if last:
-                    T[chunk_at(last) - 4] = c
+                    T[chunk_at(last) - CHUNK_HEAD] = c
                     T[ST_WORDS * j + 2] = (links & 0xFFFFFFFF) | (c << 32)
                 else:
                     T[ST_WORDS * j + 2] = c | (c << 32)
                 slot = chunk_at(c)
                 st_set_count(T, j, count + 1)
-    T[slot] = np.int64(m0)
-    T[slot + 1] = np.int64(v0) | lo | (np.int64(hi) << 32)
-    T[slot + 2] = np.int64(m1)
+    T[slot] = np.int64(w0 | bound_bits(lo))
+    T[slot + 1] = np.int64(w1 | bound_bits(hi))
     hint = 0
     if hint_suit >= 0:
-        hint = 1 | (hint_suit << 1) | (np.int64(hint_index) << 32)
-    T[slot + 3] = np.int64(v1) | hint
+        hint = 1 | (hint_suit << 1) | (hint_index << 3)
+    set_hint(T, slot, hint)
 
 
 @JIT
