@@ -49,6 +49,9 @@ from kernels.core.cards import highest_bit, lowest_bit, popcount
 from kernels.core.cards import lane as lane_of
 
 hot = jit(forceinline=True)
+# Indices into arrays are made unsigned here (``W[U64(i)]``) wherever they are not constants: for
+# a signed index Numba adds a negative-index wraparound (a compare and a conditional move) to
+# every access, and without them a solve took 0.89 of the time (paired, same nodes).
 U64 = np.uint64
 _ONE = U64(1)
 _LANE = U64(0x1FFF)
@@ -180,7 +183,7 @@ def unmanaged(a):
 
 @hot
 def get_hand(W, seat):
-    return U64(W[seat])
+    return U64(W[U64(seat)])
 
 
 @hot
@@ -472,9 +475,9 @@ def st_find(T, shape, extra, create):
     h = np.int64(mix(shape, U64(extra), U64(1), U64(0)) >> U64(64 - ST_BITS))
     for k in range(4):
         j = (h + k) & (ST_ENTRIES - 1)
-        if U64(T[ST_WORDS * j]) == shape and (T[ST_WORDS * j + 1] & EXTRA_MASK) == extra:
+        if U64(T[U64(ST_WORDS * j)]) == shape and (T[U64(ST_WORDS * j + 1)] & EXTRA_MASK) == extra:
             if create:  # in use for this deal
-                T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & ~(np.int64(31) << ST_STAMP_SHIFT)) | (
+                T[U64(ST_WORDS * j + 1)] = (T[U64(ST_WORDS * j + 1)] & ~(np.int64(31) << ST_STAMP_SHIFT)) | (
                     T[STAMP_AT] << ST_STAMP_SHIFT
                 )
             return j
@@ -483,25 +486,27 @@ def st_find(T, shape, extra, create):
     j = h
     stamp = T[STAMP_AT]
     for k in range(4):  # an empty slot, else one stamped for another deal, else the first
-        word = T[ST_WORDS * ((h + k) & (ST_ENTRIES - 1)) + 1]
+        word = T[U64(ST_WORDS * ((h + k) & (ST_ENTRIES - 1)) + 1)]
         if (word & EXTRA_MASK) == _EMPTY or ((word >> ST_STAMP_SHIFT) & 31) != stamp:
             j = (h + k) & (ST_ENTRIES - 1)
             break
-    T[ST_WORDS * j] = np.int64(shape)
-    T[ST_WORDS * j + 1] = extra | (stamp << ST_STAMP_SHIFT)
-    T[ST_WORDS * j + 2] = 0
+    T[U64(ST_WORDS * j)] = np.int64(shape)
+    T[U64(ST_WORDS * j + 1)] = extra | (stamp << ST_STAMP_SHIFT)
+    T[U64(ST_WORDS * j + 2)] = 0
     return j
 
 
 @hot
 def st_count(T, j):
     """How many patterns shape entry ``j`` lists."""
-    return (T[ST_WORDS * j + 1] >> EXTRA_BITS) & 16383
+    return (T[U64(ST_WORDS * j + 1)] >> EXTRA_BITS) & 16383
 
 
 @hot
 def st_set_count(T, j, count):
-    T[ST_WORDS * j + 1] = (T[ST_WORDS * j + 1] & ~(np.int64(16383) << EXTRA_BITS)) | (count << EXTRA_BITS)
+    T[U64(ST_WORDS * j + 1)] = (T[U64(ST_WORDS * j + 1)] & ~(np.int64(16383) << EXTRA_BITS)) | (
+        count << EXTRA_BITS
+    )
 
 
 @hot
@@ -563,21 +568,21 @@ def hint_place(e):
 @hot
 def get_hint(T, e):
     w, shift = hint_place(e)
-    return (T[w] >> shift) & 255
+    return (T[U64(w)] >> shift) & 255
 
 
 @hot
 def set_hint(T, e, hint):
     w, shift = hint_place(e)
-    T[w] = (T[w] & ~(np.int64(255) << shift)) | (np.int64(hint) << shift)
+    T[U64(w)] = (T[U64(w)] & ~(np.int64(255) << shift)) | (np.int64(hint) << shift)
 
 
 @hot
 def swap_patterns(T, ea, eb):
     for w in range(PAT_WORDS):
-        t = T[ea + w]
-        T[ea + w] = T[eb + w]
-        T[eb + w] = t
+        t = T[U64(ea + w)]
+        T[U64(ea + w)] = T[U64(eb + w)]
+        T[U64(eb + w)] = t
     ha = get_hint(T, ea)
     set_hint(T, ea, get_hint(T, eb))
     set_hint(T, eb, ha)
@@ -586,8 +591,8 @@ def swap_patterns(T, ea, eb):
 @hot
 def _matches(T, e, k0, k1):
     """Whether the pattern at word ``e`` matches key words ``k0``, ``k1``."""
-    p0 = U64(T[e])
-    p1 = U64(T[e + 1])
+    p0 = U64(T[U64(e)])
+    p1 = U64(T[U64(e + 1)])
     return not (((k0 ^ p0) & word_mask(p0)) | ((k1 ^ p1) & word_mask(p1)))
 
 
@@ -595,8 +600,8 @@ def _matches(T, e, k0, k1):
 def _cuts_or_narrows(T, e, beta, ms, out):
     """A matching pattern's bounds: True if they decide the test at ``beta`` (``out`` as in
     :func:`tt_lookup`), else they narrow ``out``'s bounds and give a hint if it has none."""
-    elo = bound_of(U64(T[e]))
-    ehi = bound_of(U64(T[e + 1]))
+    elo = bound_of(U64(T[U64(e)]))
+    ehi = bound_of(U64(T[U64(e + 1)]))
     cut = 1 if ms + elo >= beta else (2 if ms + ehi < beta else 0)
     if cut:
         out[0] = elo
@@ -619,7 +624,7 @@ def _slot(W, entry, k):
     if k < ENTRY_PATTERNS:
         return entry + PAT_WORDS * k
     k -= ENTRY_PATTERNS
-    return chunk_at(W[CHAIN + k // CHUNK_PATTERNS]) + PAT_WORDS * (k % CHUNK_PATTERNS)
+    return chunk_at(W[U64(CHAIN + k // CHUNK_PATTERNS)]) + PAT_WORDS * (k % CHUNK_PATTERNS)
 
 
 @hot
@@ -642,17 +647,17 @@ def tt_lookup(W, T, shape, k0, k1, extra, beta, ms, out):
     for i in range(in_entry):
         e = entry + PAT_WORDS * i
         if _matches(T, e, k0, k1) and _cuts_or_narrows(T, e, beta, ms, out):
-            fixed = pattern_cards(W, word_mask(U64(T[e])), word_mask(U64(T[e + 1])))
+            fixed = pattern_cards(W, word_mask(U64(T[U64(e)])), word_mask(U64(T[U64(e + 1)])))
             swap_patterns(T, e, entry)
             return fixed
     left = count - in_entry
-    chunk = T[ST_WORDS * j + 2] & 0xFFFFFFFF
+    chunk = T[U64(ST_WORDS * j + 2)] & 0xFFFFFFFF
     n_chunk = 0
     while left > 0:
-        W[CHAIN + n_chunk] = chunk
+        W[U64(CHAIN + n_chunk)] = chunk
         n_chunk += 1
         base = chunk_at(chunk)
-        chunk = T[base - CHUNK_HEAD]
+        chunk = T[U64(base - CHUNK_HEAD)]
         if chunk:
             ahead = T.ctypes.data + 8 * (chunk_at(chunk) - CHUNK_HEAD)
             for line in range(CHUNK_WORDS // 8):
@@ -662,7 +667,7 @@ def tt_lookup(W, T, shape, k0, k1, extra, beta, ms, out):
         for i in range(n):
             e = base + PAT_WORDS * i
             if _matches(T, e, k0, k1) and _cuts_or_narrows(T, e, beta, ms, out):
-                fixed = pattern_cards(W, word_mask(U64(T[e])), word_mask(U64(T[e + 1])))
+                fixed = pattern_cards(W, word_mask(U64(T[U64(e)])), word_mask(U64(T[U64(e + 1)])))
                 k = ENTRY_PATTERNS + CHUNK_PATTERNS * (n_chunk - 1) + i
                 swap_patterns(T, e, _slot(W, entry, k >> 1))
                 return fixed
@@ -673,8 +678,8 @@ def tt_lookup(W, T, shape, k0, k1, extra, beta, ms, out):
 def reset_table(T):
     """Empty the shape table and the pool (the cut-off cache stays: it only orders moves)."""
     for j in range(ST_ENTRIES):
-        T[ST_WORDS * j] = 0
-        T[ST_WORDS * j + 1] = _EMPTY
+        T[U64(ST_WORDS * j)] = 0
+        T[U64(ST_WORDS * j + 1)] = _EMPTY
     T[POOL_NEXT_AT] = 1
 
 
@@ -688,15 +693,15 @@ def tt_store(T, shape, extra, m0, v0, m1, v1, lo, hi, hint_suit, hint_index):
     count = st_count(T, j)
     w0 = v0 | depth_bits(m0)
     w1 = v1 | depth_bits(m1)
-    chunk = T[ST_WORDS * j + 2] & 0xFFFFFFFF
+    chunk = T[U64(ST_WORDS * j + 2)] & 0xFFFFFFFF
     e = ST_WORDS * j + ST_PATTERN
     slot = -1
     for k in range(count):
         if k >= ENTRY_PATTERNS and (k - ENTRY_PATTERNS) % CHUNK_PATTERNS == 0:
             e = chunk_at(chunk)
-            chunk = T[e - CHUNK_HEAD]
-        q0 = U64(T[e])
-        q1 = U64(T[e + 1])
+            chunk = T[U64(e - CHUNK_HEAD)]
+        q0 = U64(T[U64(e)])
+        q1 = U64(T[U64(e + 1)])
         if (q0 & ~BOUND_BITS) == w0 and (q1 & ~BOUND_BITS) == w1:
             slot = e
             lo = max(lo, bound_of(q0))
@@ -732,18 +737,18 @@ def tt_store(T, shape, extra, m0, v0, m1, v1, lo, hi, hint_suit, hint_index):
                 st_set_count(T, j, 1)
             else:
                 T[POOL_NEXT_AT] = c + 1
-                T[chunk_at(c) - CHUNK_HEAD] = 0
-                links = T[ST_WORDS * j + 2]
+                T[U64(chunk_at(c) - CHUNK_HEAD)] = 0
+                links = T[U64(ST_WORDS * j + 2)]
                 last = links >> 32
                 if last:
-                    T[chunk_at(last) - CHUNK_HEAD] = c
-                    T[ST_WORDS * j + 2] = (links & 0xFFFFFFFF) | (c << 32)
+                    T[U64(chunk_at(last) - CHUNK_HEAD)] = c
+                    T[U64(ST_WORDS * j + 2)] = (links & 0xFFFFFFFF) | (c << 32)
                 else:
-                    T[ST_WORDS * j + 2] = c | (c << 32)
+                    T[U64(ST_WORDS * j + 2)] = c | (c << 32)
                 slot = chunk_at(c)
                 st_set_count(T, j, count + 1)
-    T[slot] = np.int64(w0 | bound_bits(lo))
-    T[slot + 1] = np.int64(w1 | bound_bits(hi))
+    T[U64(slot)] = np.int64(w0 | bound_bits(lo))
+    T[U64(slot + 1)] = np.int64(w1 | bound_bits(hi))
     hint = 0
     if hint_suit >= 0:
         hint = 1 | (hint_suit << 1) | (hint_index << 3)
@@ -972,7 +977,7 @@ def sure_trump_tricks(W, side):
 
 @hot
 def push(W, base, n, c):
-    W[base + n] = c
+    W[U64(base + n)] = c
     return n + 1
 
 
@@ -1196,13 +1201,13 @@ def order_follow(W, base, seat, moves):
     me = get_hand(W, seat)
     ruffer = trump < 4 and (me & lane_of(trump)) != 0
     for i in range(start + 1, n):  # insertion sort, the first discard first
-        c = W[base + i]
+        c = W[U64(base + i)]
         key = discard_key(me, c, ruffer)
         j = i - 1
-        while j >= start and discard_key(me, W[base + j], ruffer) < key:
-            W[base + j + 1] = W[base + j]
+        while j >= start and discard_key(me, W[U64(base + j)], ruffer) < key:
+            W[U64(base + j + 1)] = W[U64(base + j)]
             j -= 1
-        W[base + j + 1] = c
+        W[U64(base + j + 1)] = c
     n, rest = push_descending(W, base, n, rest, rest)
     return n
 
@@ -1222,14 +1227,14 @@ def order_moves(W, T, depth, seat, moves, hint_suit, hint_index):
     The table's best lead for this pattern, if it is among the moves, goes first."""
     base = MOVES + 16 * depth
     if popcount(moves) == 1:
-        W[base] = lowest_bit(moves)
+        W[U64(base)] = lowest_bit(moves)
         return 1
     if W[NTRICK] == 0:
         n = order_lead(W, base, seat, moves)
         if hint_suit >= 0:
             rem = all_cards(W) & lane_of(hint_suit)
             for i in range(n):
-                c = W[base + i]
+                c = W[U64(base + i)]
                 if (c >> 4) == hint_suit and popcount(rem & above_card(c)) == hint_index:
                     to_front(W, base, i)
                     break
@@ -1238,7 +1243,7 @@ def order_moves(W, T, depth, seat, moves, hint_suit, hint_index):
     cut = cut_card(W, T, depth, seat)
     if cut >= 0 and (moves >> U64(cut)) & _ONE:
         for i in range(n):
-            if W[base + i] == cut:
+            if W[U64(base + i)] == cut:
                 to_front(W, base, i)
                 break
     return n
@@ -1246,10 +1251,10 @@ def order_moves(W, T, depth, seat, moves, hint_suit, hint_index):
 
 @hot
 def to_front(W, base, i):
-    c = W[base + i]
+    c = W[U64(base + i)]
     for k in range(i, 0, -1):
-        W[base + k] = W[base + k - 1]
-    W[base] = c
+        W[U64(base + k)] = W[U64(base + k - 1)]
+    W[U64(base)] = c
 
 
 @hot
@@ -1271,11 +1276,11 @@ def cut_key(W, seat):
 @hot
 def cut_card(W, T, depth, seat):
     if W[NTRICK] == 3:  # the last hand's rules of thumb order better than the cache (1% fewer nodes)
-        W[CUTKEY + depth] = 0
+        W[U64(CUTKEY + depth)] = 0
         return -1
     key = cut_key(W, seat)
-    W[CUTKEY + depth] = np.int64(key)
-    e = T[CUT_BASE + np.int64(key >> U64(64 - CUT_BITS))]
+    W[U64(CUTKEY + depth)] = np.int64(key)
+    e = T[U64(CUT_BASE + np.int64(key >> U64(64 - CUT_BITS)))]
     if (U64(e) >> U64(8)) != (key >> U64(8)):
         return -1
     return e & 63
@@ -1313,7 +1318,7 @@ def trick_rank_winner(W, depth):
     best = W[BEST_CARD]
     same = 0
     for d in range(depth + 1, depth + 5):
-        if (W[CARD_AT + d] >> 4) == (best >> 4):
+        if (W[U64(CARD_AT + d)] >> 4) == (best >> 4):
             same += 1
     return (_ONE << U64(best)) if same > 1 else U64(0)
 
@@ -1339,11 +1344,11 @@ def enter(W, T, beta, depth, look):
             return True, ms + won, rw
         shape, k0, k1 = shape_and_keys(W)
         extra = leader | (W[TRUMP] << 2) | (W[MS_MASK] << 5)
-        W[SHAPE_AT + depth] = np.int64(shape)
-        W[KEYS_AT + 2 * depth] = np.int64(k0)
-        W[KEYS_AT + 2 * depth + 1] = np.int64(k1)
-        W[EXTRA_AT + depth] = extra
-        W[REM_AT + depth] = remaining
+        W[U64(SHAPE_AT + depth)] = np.int64(shape)
+        W[U64(KEYS_AT + 2 * depth)] = np.int64(k0)
+        W[U64(KEYS_AT + 2 * depth + 1)] = np.int64(k1)
+        W[U64(EXTRA_AT + depth)] = extra
+        W[U64(REM_AT + depth)] = remaining
         if remaining > TT_MIN_TRICKS:
             rw = tt_lookup(W, T, shape, k0, k1, extra, beta, ms, look)
             if look[4] == 1:
@@ -1385,12 +1390,12 @@ def enter(W, T, beta, depth, look):
         follow = hand & lane_of(W[LED])
         legal = follow if follow else hand
     moves = representatives(legal, all_cards(W) | U64(W[TRICK_SET]))
-    W[NMOVES + depth] = order_moves(W, T, depth, seat, moves, hint_suit, hint_index)
-    W[IDX + depth] = 0
-    W[RES + depth] = -1 if in_ms(W, seat) else 99
-    W[RW + depth] = 0
+    W[U64(NMOVES + depth)] = order_moves(W, T, depth, seat, moves, hint_suit, hint_index)
+    W[U64(IDX + depth)] = 0
+    W[U64(RES + depth)] = -1 if in_ms(W, seat) else 99
+    W[U64(RW + depth)] = 0
     for s in range(4):
-        W[MINREL + 4 * depth + s] = 0
+        W[U64(MINREL + 4 * depth + s)] = 0
     return False, 0, U64(0)
 
 
@@ -1401,12 +1406,12 @@ def play(W, depth, card):
     leader = W[LEADER]
     seat = (leader + n_in) & 3
     trump = W[TRUMP]
-    W[SV_BEST + depth] = W[BEST_CARD]
-    W[SV_BEST_SEAT + depth] = W[BEST_SEAT]
-    W[SV_LED + depth] = W[LED]
-    W[SV_SET + depth] = W[TRICK_SET]
-    W[CARD_AT + depth + 4] = card
-    W[seat] = np.int64(get_hand(W, seat) & ~(_ONE << U64(card)))
+    W[U64(SV_BEST + depth)] = W[BEST_CARD]
+    W[U64(SV_BEST_SEAT + depth)] = W[BEST_SEAT]
+    W[U64(SV_LED + depth)] = W[LED]
+    W[U64(SV_SET + depth)] = W[TRICK_SET]
+    W[U64(CARD_AT + depth + 4)] = card
+    W[U64(seat)] = np.int64(get_hand(W, seat) & ~(_ONE << U64(card)))
     if n_in == 0:
         W[LED] = card >> 4
         W[BEST_CARD] = card
@@ -1427,13 +1432,13 @@ def play(W, depth, card):
 
 @hot
 def unplay(W, depth, leader_before, n_in_before, ms_before):
-    card = W[CARD_AT + depth + 4]
+    card = W[U64(CARD_AT + depth + 4)]
     seat = (leader_before + n_in_before) & 3
-    W[seat] = np.int64(get_hand(W, seat) | (_ONE << U64(card)))
-    W[BEST_CARD] = W[SV_BEST + depth]
-    W[BEST_SEAT] = W[SV_BEST_SEAT + depth]
-    W[LED] = W[SV_LED + depth]
-    W[TRICK_SET] = W[SV_SET + depth]
+    W[U64(seat)] = np.int64(get_hand(W, seat) | (_ONE << U64(card)))
+    W[BEST_CARD] = W[U64(SV_BEST + depth)]
+    W[BEST_SEAT] = W[U64(SV_BEST_SEAT + depth)]
+    W[LED] = W[U64(SV_LED + depth)]
+    W[TRICK_SET] = W[U64(SV_SET + depth)]
     W[LEADER] = leader_before
     W[NTRICK] = n_in_before
     W[MS_WON] = ms_before
@@ -1445,13 +1450,13 @@ def finish(W, T, depth, beta, value, rw, cut_card):
     if W[NTRICK] != 0:
         return rw
     m0, m1, fixed = pattern_masks(W, rw)
-    remaining = W[REM_AT + depth]
+    remaining = W[U64(REM_AT + depth)]
     if remaining <= TT_MIN_TRICKS:
         return fixed
-    shape = U64(W[SHAPE_AT + depth])
-    extra = W[EXTRA_AT + depth]
-    v0 = U64(W[KEYS_AT + 2 * depth]) & m0
-    v1 = U64(W[KEYS_AT + 2 * depth + 1]) & m1
+    shape = U64(W[U64(SHAPE_AT + depth)])
+    extra = W[U64(EXTRA_AT + depth)]
+    v0 = U64(W[U64(KEYS_AT + 2 * depth)]) & m0
+    v1 = U64(W[U64(KEYS_AT + 2 * depth + 1)]) & m1
     ms = W[MS_WON]
     hs = -1
     hi_ = -1
@@ -1486,20 +1491,20 @@ def _reach(W, T, beta, scratch):
     if resolved:
         return value
     while True:
-        i = W[IDX + depth]
+        i = W[U64(IDX + depth)]
         # partition search: a card below every relevant rank of its suit (as a sibling already
         # searched showed) would give the same result; skip it
-        while i < W[NMOVES + depth]:
-            c = W[MOVES + 16 * depth + i]
-            if (c & 15) >= W[MINREL + 4 * depth + (c >> 4)]:
+        while i < W[U64(NMOVES + depth)]:
+            c = W[U64(MOVES + 16 * depth + i)]
+            if (c & 15) >= W[U64(MINREL + 4 * depth + (c >> 4))]:
                 break
             i += 1
-        W[IDX + depth] = i
-        if i < W[NMOVES + depth]:
-            card = W[MOVES + 16 * depth + i]
-            leaders[depth] = W[LEADER]
-            n_ins[depth] = W[NTRICK]
-            mss[depth] = W[MS_WON]
+        W[U64(IDX + depth)] = i
+        if i < W[U64(NMOVES + depth)]:
+            card = W[U64(MOVES + 16 * depth + i)]
+            leaders[U64(depth)] = W[LEADER]
+            n_ins[U64(depth)] = W[NTRICK]
+            mss[U64(depth)] = W[MS_WON]
             play(W, depth, card)
             depth += 1
             W[NODES] += 1
@@ -1508,38 +1513,40 @@ def _reach(W, T, beta, scratch):
                 continue
         else:
             # every move searched without a cut-off
-            value = W[RES + depth]
-            rw = finish(W, T, depth, beta, value, U64(W[RW + depth]), -1)
+            value = W[U64(RES + depth)]
+            rw = finish(W, T, depth, beta, value, U64(W[U64(RW + depth)]), -1)
             if depth == 0:
                 return value
         # pass (value, rw) up until a node still has moves to try
         while True:
             depth -= 1
-            if n_ins[depth] == 3:
+            if n_ins[U64(depth)] == 3:
                 rw |= trick_rank_winner(W, depth)
-            unplay(W, depth, leaders[depth], n_ins[depth], mss[depth])
-            seat = (leaders[depth] + n_ins[depth]) & 3
+            unplay(W, depth, leaders[U64(depth)], n_ins[U64(depth)], mss[U64(depth)])
+            seat = (leaders[U64(depth)] + n_ins[U64(depth)]) & 3
             maximizing = in_ms(W, seat)
-            card = W[CARD_AT + depth + 4]
+            card = W[U64(CARD_AT + depth + 4)]
             if (value >= beta) == maximizing:
-                if W[IDX + depth] > 0 and W[CUTKEY + depth] != 0:
-                    key = U64(W[CUTKEY + depth])
-                    T[CUT_BASE + np.int64(key >> U64(64 - CUT_BITS))] = np.int64(
+                if W[U64(IDX + depth)] > 0 and W[U64(CUTKEY + depth)] != 0:
+                    key = U64(W[U64(CUTKEY + depth)])
+                    T[U64(CUT_BASE + np.int64(key >> U64(64 - CUT_BITS)))] = np.int64(
                         ((key >> U64(8)) << U64(8)) | U64(card)
                     )
                 rw = finish(W, T, depth, beta, value, rw, card)
                 if depth == 0:
                     return value
                 continue
-            W[RES + depth] = max(W[RES + depth], value) if maximizing else min(W[RES + depth], value)
-            W[RW + depth] |= np.int64(rw)
+            W[U64(RES + depth)] = (
+                max(W[U64(RES + depth)], value) if maximizing else min(W[U64(RES + depth)], value)
+            )
+            W[U64(RW + depth)] |= np.int64(rw)
             suit_rw = rw & lane_of(card >> 4)
             slot = MINREL + 4 * depth + (card >> 4)
             if suit_rw == 0:
-                W[slot] = 16
+                W[U64(slot)] = 16
             elif card < lowest_bit(suit_rw):
-                W[slot] = max(W[slot], lowest_bit(suit_rw) & 15)
-            W[IDX + depth] += 1
+                W[U64(slot)] = max(W[U64(slot)], lowest_bit(suit_rw) & 15)
+            W[U64(IDX + depth)] += 1
             break
 
 
@@ -1557,7 +1564,7 @@ def setup(W, hands, trump, leader, ms_mask, trick_cards, n_trick):
     """Load a position: ``hands`` uint64[4] (cards still held) and the cards already played to
     the current trick, ``trick_cards[:n_trick]`` in order from ``leader``."""
     for s in range(4):
-        W[s] = np.int64(hands[s])
+        W[U64(s)] = np.int64(hands[s])
     W[LEADER] = leader
     W[TRUMP] = trump
     W[MS_MASK] = ms_mask
@@ -1571,7 +1578,7 @@ def setup(W, hands, trump, leader, ms_mask, trick_cards, n_trick):
         for k in range(n_trick):
             c = trick_cards[k]
             W[TRICK_SET] |= np.int64(_ONE << U64(c))
-            W[CARD_AT + 4 - n_trick + k] = c
+            W[U64(CARD_AT + 4 - n_trick + k)] = c
             if k > 0 and beats_card(c, best, trump):
                 best = c
                 best_seat = (leader + k) & 3
