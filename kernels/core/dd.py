@@ -206,19 +206,24 @@ def owner_of(W, b):
 
 
 @hot
-def shape_and_keys(W):
-    """(shape, key word 0, key word 1) of the position: the shape holds 4-bit suit lengths of
-    every hand; the key words, per suit, the owners of its remaining cards from the top down
-    (2 bits each, :func:`key_field`)."""
+def shape_of(W):
+    """The position's shape: the 4-bit suit lengths of every hand."""
     shape = U64(0)
-    h0 = get_hand(W, 0)
-    h1 = get_hand(W, 1)
-    h2 = get_hand(W, 2)
-    h3 = get_hand(W, 3)
     for q in range(4):
         h = get_hand(W, q)
         for s in range(4):
             shape |= U64(popcount(h & lane_of(s))) << U64(4 * (4 * q + s))
+    return shape
+
+
+@hot
+def keys_of(W):
+    """The position's two key words: per suit, the owners of its remaining cards from the top
+    down (2 bits each, :func:`key_field`)."""
+    h0 = get_hand(W, 0)
+    h1 = get_hand(W, 1)
+    h2 = get_hand(W, 2)
+    h3 = get_hand(W, 3)
     k0 = U64(0)
     k1 = U64(0)
     for s in range(4):
@@ -232,7 +237,14 @@ def shape_and_keys(W):
             k0 |= field
         else:
             k1 |= field
-    return shape, k0, k1
+    return k0, k1
+
+
+@hot
+def shape_and_keys(W):
+    """(shape, key word 0, key word 1) of the position (:func:`shape_of`, :func:`keys_of`)."""
+    k0, k1 = keys_of(W)
+    return shape_of(W), k0, k1
 
 
 def _bmi2_intrinsic(name):
@@ -470,9 +482,15 @@ def mix(a, b, c, d):
 
 
 @hot
+def st_home(shape, extra):
+    """The first slot of the shape table where (shape, extra)'s entry may be."""
+    return np.int64(mix(shape, U64(extra), U64(1), U64(0)) >> U64(64 - ST_BITS))
+
+
+@hot
 def st_find(T, shape, extra, create):
     """Slot of the shape-table entry for (shape, extra); -1 if absent and not ``create``."""
-    h = np.int64(mix(shape, U64(extra), U64(1), U64(0)) >> U64(64 - ST_BITS))
+    h = st_home(shape, extra)
     for k in range(4):
         j = (h + k) & (ST_ENTRIES - 1)
         if U64(T[U64(ST_WORDS * j)]) == shape and (T[U64(ST_WORDS * j + 1)] & EXTRA_MASK) == extra:
@@ -1342,8 +1360,11 @@ def enter(W, T, beta, depth, look):
         if remaining == 1:
             won, rw = last_trick(W)
             return True, ms + won, rw
-        shape, k0, k1 = shape_and_keys(W)
+        shape = shape_of(W)
         extra = leader | (W[TRUMP] << 2) | (W[MS_MASK] << 5)
+        if remaining > TT_MIN_TRICKS:  # the entry's line is fetched while the key words are made
+            _prefetch(T.ctypes.data + 8 * ST_WORDS * st_home(shape, extra))
+        k0, k1 = keys_of(W)
         W[U64(SHAPE_AT + depth)] = np.int64(shape)
         W[U64(KEYS_AT + 2 * depth)] = np.int64(k0)
         W[U64(KEYS_AT + 2 * depth + 1)] = np.int64(k1)
