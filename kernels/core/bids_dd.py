@@ -42,6 +42,7 @@ from kernels.core.cards import above, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, power
 
 hot = jit(forceinline=True)
+# array indices unsigned where they are not constants, as in kernels.core.dd (no wraparound code)
 U64 = np.uint64
 _ONE = U64(1)
 
@@ -104,16 +105,16 @@ def _side_net(won, target, value, side, cap, sure, left, best):
     need_a = need_b = val_a = val_b = np.int64(0)
     total = sure[0] + sure[1] + sure[2] + sure[3]
     for p in (side, side + 2):
-        need = target[p] - won[p]
-        if need <= sure[p]:
-            net += value[p]
-        elif not best or need > min(cap, left - (total - sure[p])):
-            net -= value[p]
+        need = target[U64(p)] - won[U64(p)]
+        if need <= sure[U64(p)]:
+            net += value[U64(p)]
+        elif not best or need > min(cap, left - (total - sure[U64(p)])):
+            net -= value[U64(p)]
         elif n == 0:
-            need_a, val_a = need, value[p]
+            need_a, val_a = need, value[U64(p)]
             n = 1
         else:
-            need_b, val_b = need, value[p]
+            need_b, val_b = need, value[U64(p)]
             n = 2
     if best:
         net += _best_subset(n, need_a, val_a, need_b, val_b, cap)
@@ -147,7 +148,7 @@ def _after(c, k, led, best, best_seat, seat, trump):
 def _meta(won, target, leader, left):
     meta = np.int64(leader)
     for p in range(4):
-        need = min(max(target[p] - won[p], 0), left + 1)
+        need = min(max(target[U64(p)] - won[U64(p)], 0), left + 1)
         meta |= np.int64(need) << (2 + 4 * p)
     return meta
 
@@ -170,13 +171,13 @@ def _outcome_scores(target, value, scores, favoured):
     for m in range(16):
         sc = _outcome_score(m, value, favoured)
         i = 0
-        while i < n and scores[i] < sc:
+        while i < n and scores[U64(i)] < sc:
             i += 1
-        if i < n and scores[i] == sc:
+        if i < n and scores[U64(i)] == sc:
             continue
         for j in range(n, i, -1):
-            scores[j] = scores[j - 1]
-        scores[i] = sc
+            scores[U64(j)] = scores[U64(j - 1)]
+        scores[U64(i)] = sc
         n += 1
     return n
 
@@ -188,7 +189,7 @@ def _outcome_score(m, value, favoured):
     sc = np.int64(0)
     for p in range(4):
         sign = 1 if (p & 1) == 0 else -1
-        sc += sign * value[p] if (m >> p) & 1 else -sign * value[p]
+        sc += sign * value[U64(p)] if (m >> p) & 1 else -sign * value[U64(p)]
     if favoured >= 0:
         sc = 2 * sc + ((1 if (favoured & 1) == 0 else -1) if (m >> favoured) & 1 else 0)
     return sc
@@ -197,7 +198,7 @@ def _outcome_score(m, value, favoured):
 @hot
 def _index_at_most(scores, n, sc):
     i = 0
-    while i + 1 < n and scores[i + 1] <= sc:
+    while i + 1 < n and scores[U64(i + 1)] <= sc:
         i += 1
     return i
 
@@ -205,7 +206,7 @@ def _index_at_most(scores, n, sc):
 @hot
 def _index_at_least(scores, n, sc):
     i = n - 1
-    while i > 0 and scores[i - 1] >= sc:
+    while i > 0 and scores[U64(i - 1)] >= sc:
         i -= 1
     return i
 
@@ -219,9 +220,9 @@ def _decided(lo, hi, beta, scores, n, scale, favoured, won, target, left, sure):
         lo2 = lo
         hi2 = hi
     else:
-        need = target[favoured] - won[favoured]
-        made = need <= sure[favoured]
-        failed = need > left - (sure[0] + sure[1] + sure[2] + sure[3] - sure[favoured])
+        need = target[U64(favoured)] - won[U64(favoured)]
+        made = need <= sure[U64(favoured)]
+        failed = need > left - (sure[0] + sure[1] + sure[2] + sure[3] - sure[U64(favoured)])
         if (favoured & 1) == 0:
             lo2 = 2 * lo + (1 if made else 0)
             hi2 = 2 * hi + (0 if failed else 1)
@@ -247,7 +248,7 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
     did not decide, in order of cost: what each player needs, the top trumps' sure tricks, the
     leader's side's quick tricks, the pattern table. Returns (decided, index, rank winners,
     shape, extra, hint suit, hint index from the top)."""
-    left = popcount(H[leader])
+    left = popcount(H[U64(leader)])
     scale = ctx[CTX_SCALE]
     favoured = ctx[CTX_FAVOURED]
     sure = ctx[CTX_SURE : CTX_SURE + 4]
@@ -257,14 +258,14 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
     if done:
         return True, v, U64(0), U64(0), np.int64(0), -1, -1
     for s in range(4):
-        ctx[s] = np.int64(H[s])
+        ctx[U64(s)] = np.int64(H[U64(s)])
     ctx[dd.LEADER] = leader
     sure_rw = U64(0)
     sure_a = sure_b = 0
     if trump < 4:
         for p in range(4):
             ctx[dd.MS_MASK] = 1 << p
-            sure[p], srw = dd.sure_trump_tricks(ctx, True)
+            sure[U64(p)], srw = dd.sure_trump_tricks(ctx, True)
             sure_rw |= srw
     else:
         ctx[dd.MS_MASK] = 5 << (leader & 1)
@@ -286,8 +287,8 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
         if done:
             return True, v, sure_rw | cash_rw, U64(0), np.int64(0), -1, -1
     shape, k0, k1 = dd.shape_and_keys(ctx)
-    ctx[dd.KEYS_AT + 2 * left] = np.int64(k0)
-    ctx[dd.KEYS_AT + 2 * left + 1] = np.int64(k1)
+    ctx[U64(dd.KEYS_AT + 2 * left)] = np.int64(k0)
+    ctx[U64(dd.KEYS_AT + 2 * left + 1)] = np.int64(k1)
     extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << 7)
     look = ctx[CTX_LOOK : CTX_LOOK + 5]
     rw = dd.tt_lookup(ctx, T, shape, k0, k1, extra, beta, 0, look)
@@ -303,7 +304,7 @@ def _index_if_won(won, target, value, scores, n_scores, favoured, winner):
     """The index of the score if ``winner`` takes the one trick left."""
     m = 0
     for p in range(4):
-        if won[p] + (1 if p == winner else 0) >= target[p]:
+        if won[U64(p)] + (1 if p == winner else 0) >= target[U64(p)]:
             m |= 1 << p
     return _index_at_most(scores, n_scores, _outcome_score(m, value, favoured))
 
@@ -312,13 +313,13 @@ def _index_if_won(won, target, value, scores, n_scores, favoured, winner):
 def _last_trick(H, won, target, value, scores, n_scores, trump, leader, favoured, beta):
     """The index of the score when each player has one card left, and the trick's rank winner
     (none when any seat winning the trick would give the same answer to the test at ``beta``)."""
-    best = lowest_bit(H[leader])
+    best = lowest_bit(H[U64(leader)])
     winner = leader
     led = best >> 4
     same = 1
     for k in range(1, 4):
         seat = (leader + k) & 3
-        c = lowest_bit(H[seat])
+        c = lowest_bit(H[U64(seat)])
         if (c >> 4) == led:
             same += 1
         if power(c, led, trump) > power(best, led, trump):
@@ -327,7 +328,7 @@ def _last_trick(H, won, target, value, scores, n_scores, trump, leader, favoured
     if (best >> 4) != led:  # a trump won: its rank matters if another trump is in the trick
         same = 0
         for seat in range(4):
-            if (lowest_bit(H[seat]) >> 4) == (best >> 4):
+            if (lowest_bit(H[U64(seat)]) >> 4) == (best >> 4):
                 same += 1
     result = _index_if_won(won, target, value, scores, n_scores, favoured, winner)
     relevant = False
@@ -344,7 +345,7 @@ def _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_s
     """The moves worth trying, best first, into the team solver's move list of ``depth`` (seats
     1+3 as its max side: its rules of thumb and cut-off cache); returns how many."""
     for s in range(4):
-        ctx[s] = np.int64(H[s])
+        ctx[U64(s)] = np.int64(H[U64(s)])
     ctx[dd.LEADER] = leader
     ctx[dd.NTRICK] = k
     ctx[dd.LED] = led
@@ -353,7 +354,7 @@ def _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_s
     ctx[dd.TRICK_SET] = np.int64(trick_bits)
     ctx[dd.MS_MASK] = 5
     seat = (leader + k) & 3
-    legal = legal_moves(H[seat], k, led)
+    legal = legal_moves(H[U64(seat)], k, led)
     in_play = H[0] | H[1] | H[2] | H[3] | trick_bits
     return dd.order_moves(ctx, T, depth, seat, dd.representatives(legal, in_play), hint_suit, hint_index)
 
@@ -362,11 +363,11 @@ def _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_s
 def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, ctx):
     """Store a trick-start node's bound for its pattern; returns the cards the pattern fixes."""
     for s in range(4):
-        ctx[s] = np.int64(H[s])
+        ctx[U64(s)] = np.int64(H[U64(s)])
     left = popcount(H[0])
     m0, m1, fixed = dd.pattern_masks(ctx, rank_winners)
-    v0 = U64(ctx[dd.KEYS_AT + 2 * left]) & m0
-    v1 = U64(ctx[dd.KEYS_AT + 2 * left + 1]) & m1
+    v0 = U64(ctx[U64(dd.KEYS_AT + 2 * left)]) & m0
+    v1 = U64(ctx[U64(dd.KEYS_AT + 2 * left + 1)]) & m1
     hs = -1
     hi_ = -1
     if cut_card >= 0:
@@ -381,9 +382,9 @@ def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, c
 
 @JIT
 def _remember_cut(T, ctx, depth, card):
-    key = U64(ctx[dd.CUTKEY + depth])
+    key = U64(ctx[U64(dd.CUTKEY + depth)])
     if key != 0:
-        T[dd.CUT_BASE + np.int64(key >> U64(64 - dd.CUT_BITS))] = np.int64(
+        T[U64(dd.CUT_BASE + np.int64(key >> U64(64 - dd.CUT_BITS)))] = np.int64(
             ((key >> U64(8)) << U64(8)) | U64(card)
         )
 
@@ -402,7 +403,7 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
     hint_suit = -1
     hint_index = -1
     if k == 0:
-        if popcount(H[leader]) == 1:
+        if popcount(H[U64(leader)]) == 1:
             return _last_trick(
                 H, won, target, value, scores, n_scores, trump, leader, ctx[CTX_FAVOURED], beta
             )
@@ -422,24 +423,24 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
     cut_card = -1
     min_rank = np.int64(0)  # 5 bits a suit: lower cards of the suit give the same answer
     for i in range(n):
-        c = ctx[base + i]
+        c = ctx[U64(base + i)]
         s = c >> 4
         if (c & 15) < ((min_rank >> (5 * s)) & 31):
             continue
         bit = _ONE << U64(c)
-        H[seat] &= ~bit
+        H[U64(seat)] &= ~bit
         nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
         if k == 3:
-            won[nseat] += 1
+            won[U64(nseat)] += 1
             v, crw = search(H, won, target, value, scores, n_scores, trump, nseat, 0, 0, 0, 0, U64(0),
                             beta, T, ctx)  # fmt: skip
-            won[nseat] -= 1
+            won[U64(nseat)] -= 1
             if popcount((trick_bits | bit) & lane(nbest >> 4)) > 1:
                 crw |= _ONE << U64(nbest)  # the trick was won by rank
         else:
             v, crw = search(H, won, target, value, scores, n_scores, trump, leader, k + 1, nled, nbest,
                             nseat, trick_bits | bit, beta, T, ctx)  # fmt: skip
-        H[seat] |= bit
+        H[U64(seat)] |= bit
         if (v >= beta) == maximizing:
             result = v
             rw_out = crw
@@ -493,7 +494,7 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
             upper = g
         else:
             lower = g
-    return scores[lower]
+    return scores[U64(lower)]
 
 
 @NO_CACHE
@@ -544,11 +545,11 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
         # the search's move list for this many cards played (its children use deeper ones)
         n = _ordered_moves(H, lead, k, led, best, best_seat, trick_bits, i, -1, -1, T, ctx)
         base = dd.MOVES + 16 * i
-        chosen = ctx[base]
+        chosen = ctx[U64(base)]
         for j in range(n):
-            c = ctx[base + j]
+            c = ctx[U64(base + j)]
             bit = _ONE << U64(c)
-            H[seat] &= ~bit
+            H[U64(seat)] &= ~bit
             nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
             # the best score is kept if the child reaches it (for seats 1+3's cards: no child
             # exceeds it) and, for seats 2+4's, does not exceed it
@@ -561,13 +562,13 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
             else:
                 v, _ = search(H, w, target, value, scores, n_scores, trump, lead, k + 1, nled, nbest, nseat,
                               trick_bits | bit, beta, T, ctx)  # fmt: skip
-            H[seat] |= bit
+            H[U64(seat)] |= bit
             if (v >= beta) == ((seat & 1) == 0):
                 chosen = c
                 break
-        line[i] = chosen
+        line[U64(i)] = chosen
         bit = _ONE << U64(chosen)
-        H[seat] &= ~bit
+        H[U64(seat)] &= ~bit
         led, best, best_seat = _after(chosen, k, led, best, best_seat, seat, trump)
         trick_bits |= bit
         k += 1
@@ -585,7 +586,7 @@ def player_settled(hands, trump, leader, target, won, player, ctx):
     (0), or only a search can tell (-1): from the tricks still needed, the tricks the player
     surely wins with top trumps, and those the other three surely win with theirs."""
     left = popcount(hands[0])
-    need = target[player] - won[player]
+    need = target[U64(player)] - won[U64(player)]
     if need <= 0:
         return 1
     if need > left:
@@ -593,7 +594,7 @@ def player_settled(hands, trump, leader, target, won, player, ctx):
     if trump > 3:
         return -1
     for s in range(4):
-        ctx[s] = np.int64(hands[s])
+        ctx[U64(s)] = np.int64(hands[U64(s)])
     ctx[dd.LEADER] = leader
     ctx[dd.TRUMP] = trump
     others = 0
@@ -615,5 +616,5 @@ def settled_players(hands, trump, leader, targets, player, ctx):
     out = np.empty(n, dtype=np.int8)
     won = np.zeros(4, dtype=np.int64)
     for i in range(n):
-        out[i] = player_settled(hands[i], trump, leader, targets[i], won, player, ctx)
+        out[U64(i)] = player_settled(hands[U64(i)], trump, leader, targets[i], won, player, ctx)
     return out
