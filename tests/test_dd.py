@@ -140,8 +140,8 @@ def check_non_leading_side(count):
 
 def test_solo_never_beats_the_partnership_on_full_deals():
     r = random.Random(6)
-    # 16 deals: the 18th of this seed takes seat 2's solo search 52 s since the pattern lists
-    # (5 s before them), which the default suite cannot afford (README, double dummy)
+    # 16 deals: the 18th of this seed takes seat 2's solo search 26 s with the pattern lists (5 s
+    # before them), which the default suite cannot afford (README, double dummy)
     deals = [pbn(random_bits(r, 13)) for _ in range(16)]
     for player in (1, 2):
         solo = solve_many(deals, trump="hearts", leader=1, mode="solo", player=player)
