@@ -6,7 +6,8 @@ from pathlib import Path
 
 from analyzer.core.policies import play_fingerprint
 from analyzer.games.t400.bidder import load_model
-from analyzer.reports.strategy import MARKER, data_fingerprints
+from analyzer.reports.folder import MARKER
+from analyzer.reports.strategy import data_fingerprints
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,3 +82,14 @@ def test_shipped_lead_model_reads_todays_features():
         "kernels/policies/lead.py changed since the opening-lead model was fitted: regenerate it with "
         f"`{META['command']}`"
     )
+
+
+def test_shipped_reports_hold_what_t400_report_wrote():
+    """The index of each shipped report lists every file with the hash of what the report wrote,
+    so a new run recognises them as its own (and a hand edit shows here)."""
+    from analyzer.reports.folder import owned_files, user_files
+
+    for folder in (ROOT / "reports", ROOT / "reports" / "tarneeb"):
+        listed = set(json.loads((folder / MARKER).read_text())["files"])
+        assert owned_files(folder) == listed, f"{folder}: files changed since t400 report wrote them"
+        assert user_files(folder) == [], f"{folder}: files that t400 report did not write"

@@ -1,6 +1,7 @@
 """`t400 report` with tiny sizes: every linked file exists, figures are PNGs, CSVs parse."""
 
 import contextlib
+import hashlib
 import json
 import re
 
@@ -87,6 +88,7 @@ def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
     (mine / "data" / "old_table.csv").write_text("from a previous report\n")
     marker = json.loads((mine / ".t400-report.json").read_text())
     marker["files"].append("data/old_table.csv")
+    marker["sha256"]["data/old_table.csv"] = hashlib.sha256(b"from a previous report\n").hexdigest()
     (mine / ".t400-report.json").write_text(json.dumps(marker))
     r = CliRunner().invoke(cli, ["report", "--out", str(mine), *args])
     assert r.exit_code == 0, r.output
@@ -141,11 +143,11 @@ def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
     parts = out / ".t400-report-parts"
     code, _, err = interrupt_t400(
         ["report", "--out", out, "--samples", "100000", "--matches", "200", "--seed", "2", "--no-progress"],
-        lambda: len(list(parts.glob("guide-*.pkl"))) >= 2,
+        lambda: len(list(parts.glob("guide-*.npz"))) >= 2,
     )
     assert code == 130, err
     assert err.startswith("Error: interrupted") and "--resume" in err
-    kept = len(list(parts.glob("*.pkl")))
+    kept = len(list(parts.glob("*.npz")))
     assert kept >= 2 and sorted(p.name for p in out.iterdir()) == [".t400-report-parts"]
     tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     r = CliRunner().invoke(cli, ["report", "--out", str(out), "--samples", "100000", "--matches", "200",
