@@ -46,7 +46,18 @@ class CommandError(click.ClickException):
 
 
 def _one_line(message: str) -> str:
-    return " ".join(str(message).split())
+    """``message`` on one line, each very long word (a pasted value) cut short."""
+    return " ".join(w if len(w) <= 120 else f"{w[:100]}...({len(w):,} characters)" for w in str(message).split())
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option within bounds, and a number (click's range lets NaN through every bound)."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number in the range {self._describe_range()}.", param, ctx)
+        return number
 
 
 class T400Group(click.Group):
@@ -1167,7 +1178,7 @@ def _print_played(h) -> None:
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--seconds", type=click.FloatRange(0.05, 60), default=1.0, show_default=True,
+@click.option("--seconds", type=FiniteFloat(0.05, 60), default=1.0, show_default=True,
               help="Length of each timed run.")  # fmt: skip
 @click.option(
     "--repeats",
@@ -1945,9 +1956,12 @@ def report(out, game, samples, matches, seed, threads, scheduler, html, resume, 
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option("--queue", "queue_size", type=click.IntRange(0, 100), default=4, show_default=True,
               help="Requests that may wait for the analyzer while one runs; more are answered busy.")  # fmt: skip
-@click.option("--max-seconds", type=click.FloatRange(1, 3600), default=120, show_default=True,
+@click.option("--max-seconds", type=FiniteFloat(1, 3600), default=120, show_default=True,
               help="Cap on one request's sampling time (compiling the kernels does not count).")  # fmt: skip
-def serve(host, port, open_browser, queue_size, max_seconds):
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another host name the page is reached by (with --host 0.0.0.0, say); the server "
+                   "refuses requests for names it does not know, as a guard against DNS rebinding.")  # fmt: skip
+def serve(host, port, open_browser, queue_size, max_seconds, allow_hosts):
     """A local page: pick a hand and see what to bid; score a round; read the rules.
 
     The same answers as JSON under /api/ (POST /api/bid, /api/score, /api/rules with the options
@@ -1961,11 +1975,14 @@ def serve(host, port, open_browser, queue_size, max_seconds):
     except ImportError as exc:
         raise T400Error(f"t400 serve needs the serve extra ({exc.name} is missing): "
                         "pip install 'tarneeb400[serve]'") from None  # fmt: skip
+    from web.guard import is_loopback
+
     sock = web_app.bind(host, port)
-    app = web_app.create_app(queue_size=queue_size, max_seconds=max_seconds)
+    app = web_app.create_app(queue_size=queue_size, max_seconds=max_seconds, host=host,
+                             allowed_hosts=tuple(allow_hosts))  # fmt: skip
     url = web_app.url_of(sock)
     click.echo(f"t400 serve: {url}  (Ctrl-C stops it)", err=True)
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if not is_loopback(host):
         click.echo(f"note: listening on {host}: other computers can reach this page", err=True)
     if open_browser:
         import webbrowser

@@ -19,11 +19,12 @@ from web.app import bind, create_app, request_args, server, url_of
 from web.worker import Busy, KernelWorker
 
 HAND = "AKQ5.KJ4.T93.862"
+LOCAL = "http://127.0.0.1"
 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(), base_url=LOCAL) as c:
         yield c
 
 
@@ -130,7 +131,7 @@ def test_requests_the_cli_cannot_express_are_refused_by_name(client, body, messa
 
 
 def test_a_body_that_is_not_json_is_refused(client):
-    r = client.post("/api/bid", content=b"{hand: AKQ}")
+    r = client.post("/api/bid", content=b"{hand: AKQ}", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and r.json()["error"].startswith("Error: the request body is not JSON")
 
 
@@ -176,16 +177,16 @@ def blocking_run(release: threading.Event, started: threading.Event):
 def test_worker_runs_one_request_at_a_time_and_refuses_when_the_queue_is_full():
     release, started = threading.Event(), threading.Event()
     worker = KernelWorker(blocking_run(release, started), queue_size=1)
-    first = worker.submit("bid", [])
+    first = worker.submit("bid", []).future
     assert started.wait(5)
-    second = worker.submit("bid", [])  # waits in the queue
+    second = worker.submit("bid", []).future  # waits in the queue
     with pytest.raises(Busy, match="busy"):
         worker.submit("bid", [])
     status = worker.status()
     assert status["busy"] and status["waiting"] == 1
     release.set()
     assert first.result(5) == {"name": "bid"} and second.result(5) == {"name": "bid"}
-    assert worker.submit("bid", []).result(5) == {"name": "bid"}  # room again
+    assert worker.submit("bid", []).future.result(5) == {"name": "bid"}  # room again
     worker.close()
 
 
@@ -193,7 +194,7 @@ def test_full_queue_is_http_503_busy():
     release, started = threading.Event(), threading.Event()
     app = create_app(queue_size=0)
     app.state.worker._run = blocking_run(release, started)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         results = {}
         t = threading.Thread(
             target=lambda: results.setdefault("first", c.post("/api/bid", json={"hand": HAND}))
@@ -209,7 +210,7 @@ def test_full_queue_is_http_503_busy():
 
 def test_sampling_time_is_capped(client):
     app = create_app(max_seconds=1e-6)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LOCAL) as c:
         r = c.post("/api/bid", json={"hand": HAND, "samples": 16384, "seed": 1})
     assert r.status_code == 400
     assert "more than 1e-06 s, this server's cap" in r.json()["error"]

@@ -4,7 +4,9 @@
 command's option names with dashes as underscores (``{"hand": "AKQ5.KJ4.T93.862", "seat": 2,
 "scores": [0, 5, 0, 0], "bids": [3], "seed": 7}``; lists for comma lists, ``true``/``false`` for
 switches), and the answer is exactly ``t400 COMMAND ... --json``'s object for the same arguments.
-Bad input: HTTP 400 ``{"error": "Error: ..."}`` with the line the CLI prints; a full queue: 503.
+Bad input: HTTP 400 ``{"error": "Error: ..."}`` with the line the CLI prints; a full queue: 503;
+an unknown path or method: 404 or 405, also as one JSON error line. What reaches the endpoints at
+all (this server's Host and Origin, JSON bodies of a bounded size) is :mod:`web.guard`'s to say.
 ``POST /api/hand`` reads a hand in any notation the CLI accepts (for the card picker);
 ``GET /api/status`` tells what the kernel worker is doing (the page's progress bar).
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 import click
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -29,7 +32,8 @@ import cli
 from analyzer.core.errors import T400Error
 from analyzer.games.t400 import rules as rules_mod
 from analyzer.games.tarneeb import rules as tarneeb_rules
-from web.worker import Busy, KernelWorker
+from web.guard import MAX_BODY, TOO_LARGE, Guard
+from web.worker import Busy, Job, KernelWorker, Stopped
 
 STATIC = Path(__file__).with_name("static")
 
@@ -98,18 +102,51 @@ def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": f"Error: {message}"}, status_code=status)
 
 
-async def _body(request) -> dict:
-    raw = await request.body()
+class BodyTooLarge(T400Error):
+    """The body is longer than :data:`web.guard.MAX_BODY` (HTTP 413)."""
+
+
+async def read_body(request) -> dict:
+    """The request's JSON body, read only up to :data:`web.guard.MAX_BODY` bytes."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge(TOO_LARGE)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw.strip():
         return {}
     try:
         return json.loads(raw)
+    except RecursionError:
+        raise T400Error("the request body is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise T400Error(f"the request body is not JSON ({exc})") from None
 
 
-def create_app(queue_size: int = 4, max_seconds: float = 120.0) -> Starlette:
-    """The app; its kernel worker runs one request at a time with ``queue_size`` waiting."""
+async def wait_for(job: Job, request):
+    """The job's answer; cancels the job when the client goes away (or the request is
+    cancelled, as when the server stops)."""
+    future = asyncio.wrap_future(job.future)
+    try:
+        while True:
+            done, _ = await asyncio.wait({future}, timeout=0.25)
+            if done:
+                return future.result()
+            if await request.is_disconnected():
+                job.cancel()
+                raise Stopped("the client went away")
+    except asyncio.CancelledError:
+        job.cancel()
+        raise
+
+
+def create_app(queue_size: int = 4, max_seconds: float = 120.0, host: str = "127.0.0.1",
+               allowed_hosts: tuple[str, ...] = ()) -> Guard:  # fmt: skip
+    """The app, behind :class:`web.guard.Guard` for a server bound to ``host`` (and answering the
+    names ``allowed_hosts`` too); its kernel worker runs one request at a time with
+    ``queue_size`` waiting."""
     worker = KernelWorker(cli.run_json, queue_size=queue_size, max_seconds=max_seconds)
 
     def command_endpoint(name: str, kernels: bool):
@@ -117,13 +154,15 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0) -> Starlette:
 
         async def endpoint(request):
             try:
-                args = request_args(command, await _body(request))
+                args = request_args(command, await read_body(request))
                 if kernels:
-                    data = await asyncio.wrap_future(worker.submit(name, args))
+                    data = await wait_for(worker.submit(name, args), request)
                 else:
                     data = await run_in_threadpool(cli.run_json, name, args)
-            except Busy as exc:
+            except (Busy, Stopped) as exc:
                 return error(str(exc), 503)
+            except BodyTooLarge as exc:
+                return error(str(exc), 413)
             except (click.ClickException, T400Error) as exc:
                 return error(cli.error_line(exc))
             return JSONResponse(data)
@@ -132,11 +171,13 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0) -> Starlette:
 
     async def hand(request):
         try:
-            body = await _body(request)
+            body = await read_body(request)
             text = body.get("hand") if isinstance(body, dict) else None
             if not isinstance(text, str):
                 raise T400Error("hand: expected a hand as text, e.g. AKQ5.KJ4.T93.862")
             parsed = analyzer.parse_hand(text, size=None)
+        except BodyTooLarge as exc:
+            return error(str(exc), 413)
         except T400Error as exc:
             return error(cli.error_line(exc))
         cards = [str(c) for c in parsed]
@@ -175,9 +216,16 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0) -> Starlette:
         yield
         worker.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request, exc: HTTPException):
+        text = {404: f"no such page: {request.url.path[:80]}",
+                405: f"{request.method[:10]} is not allowed for {request.url.path[:80]}"}  # fmt: skip
+        return error(text.get(exc.status_code, str(exc.detail)), exc.status_code)
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
     app.state.worker = worker
-    return app
+    guarded = Guard(app, host, allowed_hosts)
+    guarded.state = app.state
+    return guarded
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -200,14 +248,21 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def server(app: Starlette, sock: socket.socket):
+def server(app, sock: socket.socket):
     """A uvicorn server for ``app`` on ``sock``: ``server.run(sockets=[sock])`` serves until
-    Ctrl-C (or ``server.should_exit = True`` from another thread)."""
+    Ctrl-C or SIGTERM (or ``server.should_exit = True`` from another thread). On the signal the
+    running analysis stops at its next batch and its client gets a 503 at once, so the server
+    does not wait for the work to end."""
     import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            app.state.worker.stop()
+            super().handle_exit(sig, frame)
 
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
-    return uvicorn.Server(config)
+    return Server(config)
 
 
 def url_of(sock: socket.socket) -> str:

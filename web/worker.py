@@ -4,7 +4,9 @@ Numba's parallel kernels must not be entered from several threads at once, so th
 threads hand their work to this one worker and wait; when ``queue_size`` requests already wait,
 a new one is refused at once (:class:`Busy`) instead of piling up. A request's sampling time is
 capped: the progress callback, called between kernel batches, stops a run that has sampled for
-longer than ``max_seconds`` (kernel compilation, before the first batch, does not count).
+longer than ``max_seconds`` (kernel compilation, before the first batch, is told apart: the status
+says ``compiling``). The same callback stops a job whose client went away (:meth:`Job.cancel`) and
+every job when the server stops (:meth:`KernelWorker.stop`), so neither waits for the work to end.
 """
 
 from __future__ import annotations
@@ -20,6 +22,25 @@ class Busy(Exception):
     """The worker is running one request and ``queue_size`` more wait."""
 
 
+class Stopped(T400Error):
+    """The job was cancelled: its client went away, or the server is stopping."""
+
+
+class Job:
+    """A submitted request: its ``future`` and a way to cancel it."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.future: Future | None = None
+        self.cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        """Drop the job if it waits; stop it at its next progress call if it runs."""
+        self.cancelled.set()
+        if self.future is not None:
+            self.future.cancel()
+
+
 class KernelWorker:
     def __init__(self, run, queue_size: int = 4, max_seconds: float = 120.0):
         """``run(name, args, progress) -> dict`` does one request's work (``cli.run_json``)."""
@@ -33,30 +54,50 @@ class KernelWorker:
         self._pending = 0  # running + waiting
         self._jobs = 0
         self._current: dict | None = None
+        self._stopping = False
+        self._jobs_running: set[Job] = set()
 
-    def submit(self, name: str, args: list[str]) -> Future:
-        """Queue ``t400 NAME ARGS``; raises :class:`Busy` when the queue is full."""
+    def submit(self, name: str, args: list[str]) -> Job:
+        """Queue ``t400 NAME ARGS``; raises :class:`Busy` when the queue is full or the server
+        is stopping."""
         with self._lock:
+            if self._stopping:
+                raise Busy("the server is stopping")
             if self._pending > self.queue_size:
                 raise Busy(
                     f"the analyzer is busy ({self._pending} requests running or waiting); try again shortly"
                 )
             self._pending += 1
             self._jobs += 1
-            job = self._jobs
-        future = self._executor.submit(self._work, job, name, args)
-        future.add_done_callback(self._finished)
-        return future
+            job = Job(self._jobs)
+            self._jobs_running.add(job)
+        job.future = self._executor.submit(self._work, job, name, args)
+        job.future.add_done_callback(lambda _: self._finished(job))
+        return job
 
-    def _finished(self, _future) -> None:
+    def _finished(self, job: Job) -> None:
         with self._lock:
             self._pending -= 1
+            self._jobs_running.discard(job)
 
-    def _work(self, job: int, name: str, args: list[str]) -> dict:
-        state = {"job": job, "command": name, "started": time.monotonic(), "sampling": None,
+    def stop(self) -> None:
+        """Refuse new jobs and stop the running and waiting ones (the server is stopping)."""
+        with self._lock:
+            self._stopping = True
+            jobs = list(self._jobs_running)
+        for job in jobs:
+            job.cancel()
+
+    def _work(self, job: Job, name: str, args: list[str]) -> dict:
+        state = {"job": job.number, "command": name, "started": time.monotonic(), "sampling": None,
                  "done": 0, "total": 0}  # fmt: skip
 
+        def check():
+            if job.cancelled.is_set():
+                raise Stopped("the request was cancelled (its client went away, or the server is stopping)")
+
         def progress(done, total=None):
+            check()
             now = time.monotonic()
             with self._lock:
                 if state["sampling"] is None:
@@ -69,6 +110,7 @@ class KernelWorker:
                     "(t400 serve --max-seconds); ask for fewer samples"
                 )
 
+        check()
         with self._lock:
             self._current = state
         try:
@@ -98,4 +140,5 @@ class KernelWorker:
         return out
 
     def close(self) -> None:
+        self.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)
