@@ -661,6 +661,8 @@ def bid(
         raise T400Error(
             "--policy team plays Tarneeb's partnership contracts; 400's are standard, basic, greedy"
         )
+    if model != "rollout" and policy is not None:
+        raise T400Error(f"--policy plays the rollout's cards; --model {model} plays double dummy")
     policy = policy or "standard"
     scores = "0,0,0,0" if scores is None else scores
     from analyzer.games.t400.advice import (

@@ -110,6 +110,61 @@ class RatioSums:
         return math.sqrt(v / (self.n - 1)) / math.sqrt(self.n)
 
 
+class RatioMoments:
+    """Mergeable sums for ``k`` ratio estimates over the same samples, block by block, keeping
+    their covariance: the sums of num and den and the cross sums num*num', num*den', den*den'
+    between every two ratios. :meth:`estimate` gives what :func:`ratio` gives on all the samples
+    at once, and :meth:`covariance` what ``np.cov`` of their linearisations over ``n`` gives, so a
+    run keeps k x k numbers instead of its samples."""
+
+    def __init__(self, k: int):
+        self.n = 0
+        self.sn = np.zeros(k)
+        self.sd = np.zeros(k)
+        self.snn = np.zeros((k, k))
+        self.snd = np.zeros((k, k))
+        self.sdd = np.zeros((k, k))
+
+    def add(self, num: np.ndarray, den: np.ndarray) -> None:
+        """Add a block: ``num`` and ``den`` are float64[k, samples] (``den`` may be [samples],
+        one denominator for every ratio)."""
+        # contiguous rows: a ratio whose num equals its den sums alike and gives exactly 1
+        num = np.ascontiguousarray(num, dtype=np.float64)
+        den = np.ascontiguousarray(np.broadcast_to(np.asarray(den, dtype=np.float64), num.shape))
+        self.n += num.shape[1]
+        self.sn += num.sum(1)
+        self.sd += den.sum(1)
+        self.snn += num @ num.T
+        self.snd += num @ den.T
+        self.sdd += den @ den.T
+
+    def values(self) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.sd != 0, self.sn / np.where(self.sd != 0, self.sd, 1), np.nan)
+
+    def _zz(self) -> np.ndarray:
+        """Sums of products of the linearised values z (see :func:`ratio`) of every two ratios."""
+        r = np.nan_to_num(self.values())
+        scale = np.where(self.sd != 0, self.n / np.where(self.sd != 0, self.sd, 1), 0.0)
+        inner = self.snn - self.snd * r[None, :] - self.snd.T * r[:, None] + self.sdd * np.outer(r, r)
+        return inner * np.outer(scale, scale)
+
+    def estimate(self, j: int) -> tuple[float, float]:
+        """(ratio, standard error) of ratio ``j``, as :func:`ratio` gives them; NaN where undefined."""
+        value = float(self.values()[j])
+        if value != value:
+            return math.nan, math.nan
+        if self.n < 2:
+            return value, math.nan
+        return value, math.sqrt(max(float(self._zz()[j, j]), 0.0) / (self.n - 1) / self.n)
+
+    def covariance(self) -> np.ndarray:
+        """The estimates' covariance (k x k): ``np.cov`` of the linearisations, over ``n``."""
+        if self.n < 2:
+            return np.zeros_like(self.snn)
+        return self._zz() / (self.n - 1) / self.n
+
+
 def cross_sums(num: np.ndarray, den: np.ndarray, num_b: np.ndarray, den_b: np.ndarray) -> np.ndarray:
     """float64[k, 4]: per ratio, the sums num*num_b, num*den_b, den*num_b, den*den_b of a block."""
     return np.stack(

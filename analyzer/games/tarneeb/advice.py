@@ -27,7 +27,7 @@ from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.notation import Hand, parse_hand
 from analyzer.core.policies import policy_id
 from analyzer.core.runtime import check_seed, check_threads, chunks_for, deferred_interrupt, threads_used
-from analyzer.core.stats import probability_best, ratio
+from analyzer.core.stats import RatioMoments, probability_best
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.equity import check_scores, equity_table
@@ -201,52 +201,47 @@ def recommend_call(
     legal = a.legal_calls()
     allowed = [s for s in STRAINS if s in v.strains()]
     chunk = min(config.get().advice_chunk, samples) if model == "dd" else config.get().advice_chunk
+    n_chunks = chunks_for(samples, chunk)
     args = (
         v.kernel_rules(), np.uint64(h.bits), seat - 1, np.array([c.code for c in a.calls], dtype=np.int64),
         np.array([c.code for c in legal], dtype=np.int64), np.full(4, kh.EV, dtype=np.int64),
     )  # fmt: skip
-    with threads_used(threads), deferred_interrupt() as stop:
-        if model == "dd":
-            weights, strain_tricks, outcomes = _double_dummy(
-                seed, chunks_for(samples, chunk), chunk, args, bool(infer), v.trump_lead, allowed, threads,
-                progress, stop,
-            )  # fmt: skip
-        else:
-            policies = np.full(4, policy_id(policy), dtype=np.int64)
-            weights, strain_tricks, outcomes = ka.call_rollout(
-                seed, 0, chunks_for(samples, chunk), chunk, *args, policies, load_model().array, bool(infer)
-            )
-            if progress:
-                progress(1, 1)
-    n = len(weights)
-    w = weights
-    strains, means = {}, {}
-    dist = {}
-    for s in allowed:
-        t = strain_tricks[:, int(s)]
-        p = np.bincount(t, weights=w, minlength=TRICKS + 1) / w.sum()
-        dist[s] = p
-        strains[s.letter] = [float(x) for x in p]
-        mean, se, _ = ratio(w * t, w)
-        means[s.letter] = (mean, se)
     table = equity_table(v) if objective == "win" else None
     odd = seat in (1, 3)
-    rows, zs, evs = [], [], []
+    sums = _CallSums(len(legal), allowed, table, totals, odd)
+    with threads_used(threads), deferred_interrupt() as stop:
+        if model == "dd":
+            sums.add(*_double_dummy(seed, n_chunks, chunk, args, bool(infer), v.trump_lead, allowed, threads,
+                                    progress, stop))  # fmt: skip
+        else:
+            policies = np.full(4, policy_id(policy), dtype=np.int64)
+            bidders = load_model().array
+            # blocks of a fixed number of chunks: memory stays flat, progress shows, Ctrl-C and the
+            # server's cap are seen between blocks, and the sums do not depend on the threads
+            for first in range(0, n_chunks, BLOCK_CHUNKS):
+                count = min(BLOCK_CHUNKS, n_chunks - first)
+                sums.add(*ka.call_rollout(seed, first, count, chunk, *args, policies, bidders, bool(infer)))
+                if progress:
+                    progress(first + count, n_chunks)
+                if stop():
+                    raise Interrupted("interrupted")
+    n = sums.n
+    strains, means = {}, {}
+    dist = {}
+    for i, s in enumerate(allowed):
+        p = sums.dist[i] / sums.w
+        dist[s] = p
+        strains[s.letter] = [float(x) for x in p]
+        means[s.letter] = sums.strain.estimate(i)
+    rows, evs = [], []
     for k, call in enumerate(legal):
-        o = outcomes[:, k, :]
-        ev, ev_se, z = ratio(w * o[:, ka.C_SCORE], w)
+        ev, ev_se = sums.ev.estimate(k)
         p_win = p_win_se = None
         if table is not None:
-            ours, theirs = o[:, ka.C_OURS].astype(np.int64), o[:, ka.C_THEIRS].astype(np.int64)
-            eq = table.after_hand(
-                totals[0] + (ours if odd else theirs),
-                totals[1] + (theirs if odd else ours),
-                o[:, ka.C_PLAYED] == 1,
-            )
-            p_win, p_win_se, z = ratio(w * (eq if odd else 1.0 - eq), w)
-        p_ends, p_ends_se, _ = ratio(w * o[:, ka.C_ENDS], w)
-        p_make, p_make_se, _ = ratio(w * o[:, ka.C_MADE], w * o[:, ka.C_ENDS])
-        p_declare = float((w * o[:, ka.C_DECLARE]).sum() / w.sum())
+            p_win, p_win_se = sums.win.estimate(k)
+        p_ends, p_ends_se = sums.ends.estimate(k)
+        p_make, p_make_se = sums.made.estimate(k)
+        p_declare = float(sums.declare[k] / sums.w)
         trump = None
         if call.kind == "bid":
             trump = call.strain.letter if call.strain is not None else _best_trump(v, dist, call.level).letter
@@ -255,13 +250,15 @@ def recommend_call(
                 str(call), p_ends, p_ends_se, p_make, p_make_se, ev, ev_se, p_declare, trump, p_win, p_win_se
             )
         )
-        zs.append(z)
         evs.append(ev if table is None else p_win)
     best = int(np.argmax(evs))
-    cov = np.cov(np.array(zs)) / n if n > 1 and len(zs) > 1 else np.zeros((len(zs), len(zs)))
+    cov = (sums.ev if table is None else sums.win).covariance()
     p_best = float(probability_best(np.array(evs), np.atleast_2d(cov), seed)[best]) if n > 1 else math.nan
     notes = [MODEL_NOTES[model].format(policy=policy)]
-    ess = float(w.sum() ** 2 / (w * w).sum())
+    if n != samples:
+        notes.append(f"{n:,} deals sampled for the {samples:,} asked: whole blocks of {chunk} deals, so that "
+                     "the answer is the same with any number of threads")  # fmt: skip
+    ess = float(sums.w**2 / sums.w2)
     if infer and a.calls and ess < 0.2 * n:
         notes.append(f"the earlier calls are unlikely for most sampled deals: {ess:,.0f} effective of {n:,}")
     return CallAnalysis(
@@ -271,6 +268,48 @@ def recommend_call(
         recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
         p_win_now=None if table is None else _team_equity(table, totals, odd), elapsed_s=time.perf_counter() - start, notes=notes,
     )  # fmt: skip
+
+
+#: Chunks of the rollout sampled by one kernel call (see :func:`recommend_call`).
+BLOCK_CHUNKS = 16
+
+
+class _CallSums:
+    """What :func:`recommend_call` keeps of its samples, block by block: weighted trick counts per
+    strain and, per legal call, the ratio sums of its points, P(win), P(ends), P(make) (with the
+    covariance the probability of being best needs) and how often the team declares."""
+
+    def __init__(self, calls: int, allowed, table, totals, odd: bool):
+        self.strain_index = [int(s) for s in allowed]
+        self.table, self.totals, self.odd = table, totals, odd
+        self.n, self.w, self.w2 = 0, 0.0, 0.0
+        self.dist = np.zeros((len(allowed), TRICKS + 1))
+        self.strain = RatioMoments(len(allowed))
+        self.ev, self.win, self.ends, self.made = (RatioMoments(calls) for _ in range(4))
+        self.declare = np.zeros(calls)
+
+    def add(self, w: np.ndarray, strain_tricks: np.ndarray, outcomes: np.ndarray) -> None:
+        self.n += len(w)
+        self.w += float(w.sum())
+        self.w2 += float((w * w).sum())
+        t = strain_tricks[:, self.strain_index].T
+        for i in range(len(t)):
+            self.dist[i] += np.bincount(t[i], weights=w, minlength=TRICKS + 1)
+        self.strain.add(w * t, w)
+        o = outcomes.transpose(1, 2, 0)  # [call, column, sample]
+        self.ev.add(w * o[:, ka.C_SCORE], w)
+        ends = w * o[:, ka.C_ENDS]
+        self.ends.add(ends, w)
+        self.made.add(w * o[:, ka.C_MADE], ends)
+        self.declare += (w * o[:, ka.C_DECLARE]).sum(1)
+        if self.table is not None:
+            ours, theirs = o[:, ka.C_OURS].astype(np.int64), o[:, ka.C_THEIRS].astype(np.int64)
+            eq = self.table.after_hand(
+                self.totals[0] + (ours if self.odd else theirs),
+                self.totals[1] + (theirs if self.odd else ours),
+                o[:, ka.C_PLAYED] == 1,
+            )
+            self.win.add(w * (eq if self.odd else 1.0 - eq), w)
 
 
 def _choose_objective(objective: str | None, totals: tuple[int, int]) -> tuple[str, str]:
