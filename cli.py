@@ -32,7 +32,7 @@ import click  # noqa: E402
 import analyzer  # noqa: E402
 from analyzer.core.errors import Interrupted, T400Error  # noqa: E402
 from analyzer.core.fmt import pct as _pct  # noqa: E402
-from analyzer.core.runtime import exit_on_interrupt  # noqa: E402
+from analyzer.core.runtime import exit_on_interrupt, interrupt_at_once  # noqa: E402
 from analyzer.core.tables import TableWriter  # noqa: E402
 from analyzer.games.t400 import rules as rules_mod  # noqa: E402
 
@@ -47,7 +47,9 @@ class CommandError(click.ClickException):
 
 def _one_line(message: str) -> str:
     """``message`` on one line, each very long word (a pasted value) cut short."""
-    return " ".join(w if len(w) <= 120 else f"{w[:100]}...({len(w):,} characters)" for w in str(message).split())
+    return " ".join(
+        w if len(w) <= 120 else f"{w[:100]}...({len(w):,} characters)" for w in str(message).split()
+    )
 
 
 class FiniteFloat(click.FloatRange):
@@ -687,6 +689,10 @@ def bid(
     choose_objective(
         objective, checked_variant, score_list, model, equity_table, check_continuations(continuations)
     )
+    if bidder_model is not None:  # a bad file is bad input: said before anything compiles
+        from analyzer.games.t400.bidder import load_model
+
+        load_model(bidder_model)
     show = (not as_json) if progress is None else progress
     if kernels_to_compile(model):
         click.echo(
@@ -694,7 +700,7 @@ def bid(
         )
     if model != "rollout":
         _dd_note(model, samples, threads)
-    with progress_bar("sampling", 1, enabled=show) as update:
+    with progress_bar("sampling", 1, enabled=show) as update, interrupt_at_once():
         result = recommend_bid(
             hand, seat=seat, scores=score_list, bids=earlier_bids, variant=variant, model=model, policy=policy,
             samples=samples, seed=seed, threads=threads, infer=infer, progress=update, bidder_model=bidder_model,
@@ -744,7 +750,10 @@ def _bid_tarneeb(
                        f"(five or more full-deal solves each): {n:,} deals take about {seconds / 60:.0f} minutes",
                        err=True)  # fmt: skip
     show = (not as_json) if progress is None else progress
-    with progress_bar("solving" if model == "dd" else "sampling", 1, enabled=show) as update:
+    with (
+        progress_bar("solving" if model == "dd" else "sampling", 1, enabled=show) as update,
+        interrupt_at_once(),
+    ):
         r = recommend_call(hand, seat=seat, auction=calls, variant=variant, samples=samples, seed=seed,
                            threads=threads, infer=infer, policy=policy, model=model, scores=scores,
                            objective=objective, progress=update)  # fmt: skip
@@ -1407,7 +1416,8 @@ def equity(
     out = {"scores": score_list, "dealer": dealer, "variant": variant.label, "p_win_13": round(p, 6),
            "p_win_24": round(1 - p, 6), "table": table.meta.get("command")}  # fmt: skip
     if continuations:
-        sim = me.simulate_equity(score_list, dealer, variant, continuations, seed, threads)
+        with interrupt_at_once():
+            sim = me.simulate_equity(score_list, dealer, variant, continuations, seed, threads)
         out["simulated"] = {**sim.to_dict(), "seed": seed}
     if as_json:
         emit_json(out)

@@ -6,7 +6,7 @@ The Python API. Everything here checks its input and raises :class:`T400Error` (
 
 __version__ = "0.1.0"
 
-from analyzer.core.errors import ClusterError, Interrupted, T400Error
+from analyzer.core.errors import ClusterError, Interrupted, T400Error, WriteError
 from analyzer.core.notation import Card, Deal, Hand, Rank, Suit, parse_deal, parse_hand
 from analyzer.core.seats import Seat, Team
 from analyzer.core.strains import Strain
@@ -45,6 +45,7 @@ def recommend_bid(*args, **kwargs):
 __all__ = [
     "__version__",
     "T400Error",
+    "WriteError",
     "ClusterError",
     "Interrupted",
     "simulate_matches",

@@ -18,6 +18,7 @@ from cli import cli, to_json
 from interrupt import interrupt_t400
 
 HAND = "AKQ5.KJ4.T93.862"
+TARNEEB_HAND = "A5.AKQJ9843.K3.2"
 
 
 def strict_json(text: str):
@@ -37,8 +38,13 @@ def strict_json(text: str):
         (["bid", HAND, "--samples", "3000000"], 6.0),  # while sampling
         (["bid", HAND, "--seat", "2", "--bids", "4", "--model", "dd", "--samples", "5000"], 1.5),
         (["bid", HAND, "--seat", "2", "--bids", "4", "--model", "dd", "--samples", "5000"], 8.0),
+        # the long runs of the audit (issue 36): each answered Ctrl-C late, or not at all
+        (["bid", "--game", "tarneeb", TARNEEB_HAND, "--seat", "2", "--auction", "pass", "--samples", "3000000"], 8.0),
+        (["bid", "--game", "tarneeb", TARNEEB_HAND, "--seat", "2", "--auction", "pass", "--model", "dd"], 8.0),
+        (["bid", HAND, "--objective", "win", "--continuations", "200", "--samples", "4096", "--scores", "10,0,0,0"], 6.0),
+        (["equity", "--scores", "10,0,0,0", "--simulate", "10000000"], 6.0),
     ],
-)
+)  # fmt: skip
 def test_ctrl_c_ends_bid_at_once_with_one_line(args, wait):
     start = time.time()
     sent = []

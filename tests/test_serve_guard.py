@@ -57,11 +57,15 @@ def test_a_foreign_origin_is_refused_and_the_pages_own_accepted(client):
         refused(client.post("/api/rules", json=RULES, headers={"Origin": origin}), 403, "not accepted")
     r = client.post("/api/rules", json=RULES, headers={"Origin": LOCAL})
     assert r.status_code == 200 and r.json()["label"] == "qahwa"
-    r = client.post("/api/rules", json=RULES, headers={"Host": "localhost:8400", "Origin": "http://localhost:8400"})
+    r = client.post(
+        "/api/rules", json=RULES, headers={"Host": "localhost:8400", "Origin": "http://localhost:8400"}
+    )
     assert r.status_code == 200
 
 
-@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None])
+@pytest.mark.parametrize(
+    "kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None]
+)
 def test_the_api_takes_json_bodies_only(client, kind):
     headers = {"Content-Type": kind} if kind else {}
     r = client.post("/api/score", content=json.dumps({"bids": [3, 4, 3, 2]}), headers=headers)
@@ -120,7 +124,11 @@ def test_unknown_paths_and_methods_are_json(client):
 
 
 def test_nan_is_no_number_for_float_options():
-    for args in (["serve", "--max-seconds", "nan"], ["bench", "--seconds", "nan"], ["serve", "--max-seconds", "inf"]):
+    for args in (
+        ["serve", "--max-seconds", "nan"],
+        ["bench", "--seconds", "nan"],
+        ["serve", "--max-seconds", "inf"],
+    ):
         r = cli_run(args)
         assert r.exit_code == 2 and r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.output
 
@@ -156,7 +164,9 @@ def test_fuzz_every_endpoint_never_500(client, path, command):
     def check(body):
         if path == "/api/bid" and isinstance(body, dict) and isinstance(body.get("hand"), str):
             body["hand"] = body["hand"][:3]  # never a whole hand: no analysis runs, only its checks
-        r = client.post(path, content=json.dumps(body, allow_nan=True), headers={"Content-Type": "application/json"})
+        r = client.post(
+            path, content=json.dumps(body, allow_nan=True), headers={"Content-Type": "application/json"}
+        )
         assert r.status_code in (200, 400, 503), (body, r.status_code, r.text)
         assert "Traceback" not in r.text
         if r.status_code != 200:
@@ -223,7 +233,9 @@ def _complete(data: bytes) -> bool:
     head, sep, body = data.partition(b"\r\n\r\n")
     if not sep:
         return False
-    lengths = [line.split(b":")[1] for line in head.lower().split(b"\r\n") if line.startswith(b"content-length:")]
+    lengths = [
+        line.split(b":")[1] for line in head.lower().split(b"\r\n") if line.startswith(b"content-length:")
+    ]
     return bool(lengths) and len(body) >= int(lengths[0])
 
 
@@ -260,7 +272,9 @@ def test_stopping_the_server_during_a_request_answers_503_and_exits_at_once(serv
     url = f"http://127.0.0.1:{port}/"
     result = {}
     body = {"hand": HAND, "samples": 4_000_000, "seed": 1}
-    thread = threading.Thread(target=lambda: result.update(r=httpx.post(url + "api/bid", json=body, timeout=120)))
+    thread = threading.Thread(
+        target=lambda: result.update(r=httpx.post(url + "api/bid", json=body, timeout=120))
+    )
     thread.start()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -279,3 +293,34 @@ def test_stopping_the_server_during_a_request_answers_503_and_exits_at_once(serv
     assert stopped_in < 5, stopped_in
     r = result["r"]
     assert r.status_code == 503 and r.json()["error"].startswith("Error: the request was cancelled")
+
+
+# ---------------------------------------------------------------------------------------------
+# --max-seconds holds for every kind of request
+
+
+def capped(body, warm_up, cap=3.0):
+    """Ask ``body`` of a server capped at ``cap`` seconds after ``warm_up`` (same kernels, so
+    compiling and loading them is done); returns (answer, seconds it took)."""
+    with TestClient(create_app(max_seconds=cap), base_url=LOCAL) as c:
+        assert c.post("/api/bid", json=warm_up).status_code == 200
+        t0 = time.monotonic()
+        r = c.post("/api/bid", json=body)
+        return r, time.monotonic() - t0
+
+
+def test_the_cap_holds_with_continuations():
+    """A continuations run whose first kernel call alone takes minutes stops at the cap."""
+    ask = {"hand": HAND, "objective": "win", "scores": [10, 0, 0, 0], "seed": 1}
+    r, took = capped({**ask, "samples": 2_000_000, "continuations": 10_000}, {**ask, "samples": 1, "continuations": 1})
+    assert r.status_code == 400 and "this server's cap" in r.json()["error"], r.text
+    assert took < 3.0 + 2.0, took
+
+
+@pytest.mark.slow  # compiles the Tarneeb call analyzer (about a minute; run with -m slow)
+def test_the_cap_holds_for_a_tarneeb_call_of_ten_million_deals():
+    ask = {"game": "tarneeb", "hand": "A5.AKQJ9843.K3.2", "seat": 2, "auction": ["pass"], "threads": 1}
+    r, took = capped({**ask, "samples": 10_000_000}, {**ask, "samples": 256})
+    assert r.status_code == 400 and "this server's cap" in r.json()["error"], r.text
+    assert took < 3.0 + 2.0, took
+

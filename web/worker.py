@@ -3,10 +3,12 @@
 Numba's parallel kernels must not be entered from several threads at once, so the request
 threads hand their work to this one worker and wait; when ``queue_size`` requests already wait,
 a new one is refused at once (:class:`Busy`) instead of piling up. A request's sampling time is
-capped: the progress callback, called between kernel batches, stops a run that has sampled for
-longer than ``max_seconds`` (kernel compilation, before the first batch, is told apart: the status
-says ``compiling``). The same callback stops a job whose client went away (:meth:`Job.cancel`) and
-every job when the server stops (:meth:`KernelWorker.stop`), so neither waits for the work to end.
+capped: a watchdog ends a job that has run for longer than ``max_seconds``, not counting the time
+Numba spends compiling kernels (told apart: the status says ``compiling`` and how long), and a job
+whose client went away (:meth:`Job.cancel`) or whose server stops (:meth:`KernelWorker.stop`). It
+raises the flag long kernels read while they run (:data:`analyzer.core.runtime.KERNEL_STOP`) and
+the progress callback, called between kernel batches, raises; so no request outlives the cap by
+more than a batch, or, for the kernels that read the flag, a deal.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.runtime import COMPILE_CLOCK, KERNEL_STOP
 
 
 class Busy(Exception):
@@ -89,40 +92,65 @@ class KernelWorker:
             job.cancel()
 
     def _work(self, job: Job, name: str, args: list[str]) -> dict:
-        state = {"job": job.number, "command": name, "started": time.monotonic(), "sampling": None,
+        state = {"job": job.number, "command": name, "started": time.monotonic(), "compiled": COMPILE_CLOCK.seconds(),
                  "done": 0, "total": 0}  # fmt: skip
+        why: list[T400Error] = []  # what the watchdog stopped the job for
+        finished = threading.Event()
 
-        def check():
-            if job.cancelled.is_set():
-                raise Stopped("the request was cancelled (its client went away, or the server is stopping)")
+        def sampled() -> float:
+            return time.monotonic() - state["started"] - (COMPILE_CLOCK.seconds() - state["compiled"])
+
+        def watchdog():
+            while not finished.wait(0.05):
+                if job.cancelled.is_set():
+                    why.append(
+                        Stopped("the request was cancelled (its client went away, or the server is stopping)")
+                    )
+                elif sampled() > self.max_seconds:
+                    why.append(T400Error(
+                        f"the analysis sampled for more than {self.max_seconds:g} s, this server's cap "
+                        "(t400 serve --max-seconds); ask for fewer samples"
+                    ))  # fmt: skip
+                else:
+                    continue
+                KERNEL_STOP[0] = 1
+                return
 
         def progress(done, total=None):
-            check()
-            now = time.monotonic()
             with self._lock:
-                if state["sampling"] is None:
-                    state["sampling"] = now
                 state["done"] = int(done)
                 state["total"] = int(total or state["total"] or done)
-            if now - state["sampling"] > self.max_seconds:
-                raise T400Error(
-                    f"the analysis sampled for more than {self.max_seconds:g} s, this server's cap "
-                    "(t400 serve --max-seconds); ask for fewer samples"
-                )
+            if why:
+                raise why[0]
 
-        check()
+        if job.cancelled.is_set():
+            raise Stopped("the request was cancelled (its client went away, or the server is stopping)")
+        KERNEL_STOP[0] = 0
         with self._lock:
             self._current = state
+        guard = threading.Thread(target=watchdog, name="t400-watchdog", daemon=True)
+        guard.start()
         try:
-            return self._run(name, args, progress)
+            result = self._run(name, args, progress)
+            if why:  # a kernel that reads the flag ended early: its result is partial
+                raise why[0]
+            return result
+        except Interrupted:
+            if why:
+                raise why[0] from None
+            raise
         finally:
+            finished.set()
+            guard.join()
+            KERNEL_STOP[0] = 0
             with self._lock:
                 self._current = None
 
     def status(self) -> dict:
         """What the worker does now: ``busy``, ``waiting`` requests, and the running request's
-        ``command``, ``done``/``total`` (sampling progress; 0/0 while the kernels compile) and
-        ``elapsed_s``."""
+        ``command``, ``done``/``total`` (sampling progress; 0/0 while the kernels compile),
+        ``compiling`` (Numba compiles now), ``compile_s`` (of the request, apart from the cap)
+        and ``elapsed_s``."""
         with self._lock:
             current = dict(self._current) if self._current else None
             pending = self._pending
@@ -134,7 +162,8 @@ class KernelWorker:
                 command=current["command"],
                 done=current["done"],
                 total=current["total"],
-                compiling=current["sampling"] is None,
+                compiling=COMPILE_CLOCK.compiling,
+                compile_s=round(COMPILE_CLOCK.seconds() - current["compiled"], 2),
                 elapsed_s=round(time.monotonic() - current["started"], 2),
             )
         return out

@@ -22,6 +22,10 @@ import numpy as np
 #: The tree's format; a file of another version is not read.
 VERSION = 1
 
+#: What ``np.load`` raises on a file that is not a whole ``.npz`` (missing, truncated, empty,
+#: another format): catch these to say "not a ... file" in one line.
+NPZ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
+
 
 class BadDataFile(ValueError):
     """The file is not a value written by :func:`save` (of this version)."""

@@ -13,6 +13,13 @@ class ClusterError(T400Error):
     exit_code = 1
 
 
+class WriteError(T400Error):
+    """A file that cannot be written (a full disk, no permission): not bad input (exit status 1).
+    Whatever was half-written is removed before it is raised."""
+
+    exit_code = 1
+
+
 class Interrupted(Exception):
     """A run stopped by Ctrl-C; the message says what finished work was kept."""
 

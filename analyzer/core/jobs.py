@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.errors import ClusterError, Interrupted, T400Error
+from analyzer.core.datafile import NPZ_ERRORS
+from analyzer.core.errors import ClusterError, Interrupted, T400Error, WriteError
 from analyzer.core.runtime import caused_by_interrupt, deferred_interrupt
 
 
@@ -46,19 +47,33 @@ class Checkpoint:
         return self.path / f"block-{key}.npz"
 
     def has(self, key: str) -> bool:
-        return self._file(key).exists()
+        """Whether block ``key`` is kept and readable (a damaged one is computed again)."""
+        try:
+            with np.load(self._file(key), allow_pickle=False) as data:
+                return bool(data.files)
+        except NPZ_ERRORS:
+            return False
 
     def load(self, key: str) -> dict | None:
         f = self._file(key)
         if not f.exists():
             return None
-        with np.load(f) as data:
-            return {k: data[k] for k in data.files}
+        try:
+            with np.load(f, allow_pickle=False) as data:
+                return {k: data[k] for k in data.files}
+        except NPZ_ERRORS:
+            return None  # a block that cannot be read is computed again
 
     def save(self, key: str, result: dict) -> None:
+        """Keep a finished block (written aside and renamed; on failure, such as a full disk,
+        nothing is left behind and the error names the file)."""
         tmp = self.path / f".block-{key}.tmp.npz"
-        np.savez(tmp, **result)
-        tmp.replace(self._file(key))
+        try:
+            np.savez(tmp, **result)
+            tmp.replace(self._file(key))
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise WriteError(f"cannot write {tmp.parent}: {exc.strerror or exc}") from None
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
@@ -108,6 +123,10 @@ def run_jobs(
                 result = waiting.pop(job.key)
             elif job.key in stored:
                 result = checkpoint.load(job.key)
+                if result is None:
+                    raise T400Error(
+                        f"{checkpoint.path}: block {job.key} cannot be read; run again without --resume"
+                    )
             else:
                 return
             if consume is None:

@@ -13,8 +13,11 @@ import os
 import signal
 import sys
 import threading
+import time
 
 import numba
+import numba.core.event
+import numpy as np
 
 from analyzer.core.errors import Interrupted, T400Error
 
@@ -62,6 +65,54 @@ def chunks_for(n: int, chunk_size: int = DEFAULT_CHUNK) -> int:
     return max(1, math.ceil(n / chunk_size))
 
 
+#: A flag a long kernel reads while it runs (``stop`` of :func:`kernels.t400.rollout.rollout`):
+#: set to 1 by Ctrl-C inside a :func:`deferred_interrupt` region, or by a server whose request ran
+#: past its cap, so that a kernel call of minutes ends within moments (its results then unused).
+#: One flag for the process: Numba's parallel kernels run one call at a time anyway.
+KERNEL_STOP = np.zeros(1, dtype=np.uint8)
+
+
+def kernel_stopped() -> bool:
+    """Whether :data:`KERNEL_STOP` is set: the last kernel call that reads it may have ended early."""
+    return bool(KERNEL_STOP[0])
+
+
+class _CompileClock(numba.core.event.Listener):
+    """Seconds Numba has spent compiling in this process (nested compiles counted once), and
+    whether it compiles now: a server tells compile time apart from its cap, and Ctrl-C during a
+    compile ends the process at once (no finished work can be lost then)."""
+
+    def __init__(self):
+        self.depth = 0
+        self.total = 0.0
+        self.since = 0.0
+        self.lock = threading.Lock()
+
+    def on_start(self, ev):
+        with self.lock:
+            if self.depth == 0:
+                self.since = time.monotonic()
+            self.depth += 1
+
+    def on_end(self, ev):
+        with self.lock:
+            self.depth -= 1
+            if self.depth == 0:
+                self.total += time.monotonic() - self.since
+
+    def seconds(self) -> float:
+        with self.lock:
+            return self.total + (time.monotonic() - self.since if self.depth else 0.0)
+
+    @property
+    def compiling(self) -> bool:
+        return self.depth > 0
+
+
+COMPILE_CLOCK = _CompileClock()
+numba.core.event.register("numba:compile", COMPILE_CLOCK)
+
+
 class _Interrupts:
     """Ctrl-C state. In the command line (:func:`exit_on_interrupt`), Ctrl-C ends the process
     at once unless a region that keeps its finished work is running (:func:`deferred_interrupt`),
@@ -70,11 +121,14 @@ class _Interrupts:
     cli = False
     depth = 0
     hit = False
+    at_once = 0
 
 
 def _hard_exit(signum, frame):
-    if _Interrupts.depth > 0 and not _Interrupts.hit:
+    deferred = _Interrupts.depth > 0 and not _Interrupts.at_once and not COMPILE_CLOCK.compiling
+    if deferred and not _Interrupts.hit:
         _Interrupts.hit = True
+        KERNEL_STOP[0] = 1
         return
     try:
         sys.stderr.write("Error: interrupted\n")
@@ -93,11 +147,24 @@ def exit_on_interrupt():
         return
     before = signal.signal(signal.SIGINT, _hard_exit)
     _Interrupts.cli, _Interrupts.hit, _Interrupts.depth = True, False, 0
+    KERNEL_STOP[0] = 0
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
         _Interrupts.cli, _Interrupts.hit, _Interrupts.depth = False, False, 0
+
+
+@contextlib.contextmanager
+def interrupt_at_once():
+    """In the command line, Ctrl-C ends the process at once inside this block even where a
+    :func:`deferred_interrupt` region runs: for work that keeps nothing (an answer to a question),
+    where waiting for the end of a kernel call would only make the user wait."""
+    _Interrupts.at_once += 1
+    try:
+        yield
+    finally:
+        _Interrupts.at_once -= 1
 
 
 @contextlib.contextmanager
@@ -120,6 +187,7 @@ def deferred_interrupt():
         if _Interrupts.hit:
             raise KeyboardInterrupt
         _Interrupts.hit = True
+        KERNEL_STOP[0] = 1
 
     try:
         before = signal.signal(signal.SIGINT, handler)
@@ -127,11 +195,43 @@ def deferred_interrupt():
         yield lambda: False
         return
     _Interrupts.depth, _Interrupts.hit = 1, False
+    KERNEL_STOP[0] = 0
     try:
         yield _stopped
     finally:
         signal.signal(signal.SIGINT, before)
         _Interrupts.depth, _Interrupts.hit = 0, False
+        KERNEL_STOP[0] = 0
+
+
+def interruptible(kernel, *args):
+    """``kernel(*args)`` (a ``nogil`` kernel) run so that Ctrl-C is handled while it runs: Python
+    runs signal handlers only in the main thread and only between bytecodes, so a kernel call of
+    minutes in the main thread would hold Ctrl-C until it returns. In the main thread under a
+    Ctrl-C policy the call runs in a helper thread (with the caller's thread count) while the main
+    thread waits; the handler then exits at once, or raises :data:`KERNEL_STOP`, which the kernel
+    reads. Elsewhere it is a plain call."""
+    if threading.current_thread() is not threading.main_thread() or not (
+        _Interrupts.cli or _Interrupts.depth
+    ):
+        return kernel(*args)
+    threads = numba.get_num_threads()
+    out: dict = {}
+
+    def run():
+        numba.set_num_threads(threads)
+        try:
+            out["value"] = kernel(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            out["error"] = exc
+
+    helper = threading.Thread(target=run, name="t400-kernel", daemon=True)
+    helper.start()
+    while helper.is_alive():
+        helper.join(0.05)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 def _stopped() -> bool:

@@ -7,7 +7,7 @@ import os
 
 import pandas as pd
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import T400Error, WriteError
 
 
 class TableWriter:
@@ -26,6 +26,13 @@ class TableWriter:
                 raise T400Error("Parquet output needs pyarrow: pip install 'tarneeb400[parquet]'") from None
 
     def write(self, df: pd.DataFrame) -> None:
+        try:
+            self._write(df)
+        except OSError as exc:
+            self.abort()
+            raise WriteError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def _write(self, df: pd.DataFrame) -> None:
         if self.fmt == "parquet":
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -39,14 +46,23 @@ class TableWriter:
         self.rows += len(df)
 
     def close(self) -> None:
-        if self._parquet is not None:
-            self._parquet.close()
-        elif self.rows == 0:
-            pd.DataFrame().to_csv(self.tmp, index=False)
-        os.replace(self.tmp, self.path)
+        try:
+            if self._parquet is not None:
+                self._parquet.close()
+                self._parquet = None
+            elif self.rows == 0:
+                pd.DataFrame().to_csv(self.tmp, index=False)
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            self.abort()
+            raise WriteError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def abort(self) -> None:
         if self._parquet is not None:
-            self._parquet.close()
+            try:
+                self._parquet.close()
+            except OSError:
+                pass  # a full disk: the file goes anyway
+            self._parquet = None
         if os.path.exists(self.tmp):
             os.remove(self.tmp)

@@ -25,7 +25,7 @@ import pandas as pd
 import analyzer
 from analyzer import config
 from analyzer.core import datafile
-from analyzer.core.errors import Interrupted
+from analyzer.core.errors import Interrupted, WriteError
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
 from analyzer.core.jobs import open_client
@@ -186,9 +186,7 @@ def build_report(
         _clean(tmp, None, out, created and parts is None)
         where = f" ({exc.filename})" if exc.filename else ""
         kept = f"; the finished parts are kept in {parts.path} (run again with --resume)" if parts else ""
-        raise analyzer.T400Error(
-            f"cannot write the report in {out}: {exc.strerror or exc}{where}{kept}"
-        ) from None
+        raise WriteError(f"cannot write the report in {out}: {exc.strerror or exc}{where}{kept}") from None
     except BaseException:
         _clean(tmp, parts, out, created)
         raise

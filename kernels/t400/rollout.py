@@ -265,7 +265,7 @@ def side_equity_simulated(
 @PJIT
 def rollout(
     seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
-    candidates, infer, tau, continuations=0, cap=200,
+    candidates, infer, tau, continuations, stop, cap=200,
 ):  # fmt: skip
     """Evaluate candidate bids for a known hand on the same sampled deals.
 
@@ -279,6 +279,8 @@ def rollout(
     summed too (``R_WIN``); with ``continuations`` > 0 it is instead the mean of that many
     simulated rests of the match from the state after the hand (stopped after ``cap`` deals),
     the same rests (streams) for every candidate of a deal: common random numbers.
+    stop: uint8[1], set non-zero by another thread to end the run early (Ctrl-C, a server's cap);
+    it is read before each deal, and before each candidate's rests, and the sums are then partial.
     Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, 2, m, m] = sum w^2 x_a x_b
     of the score changes (0) and of the match equities (1), hearts float64[n_chunks, 4] = sum w *
     trumps held per seat, later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
@@ -310,6 +312,8 @@ def rollout(
         bidders = lineup[BIDDERS]
         policies = lineup[POLICIES]
         for i in range(chunk_size):
+            if stop[0] != 0:
+                break
             deal_around(state, pool, counts, hand, seat, hands)
             w = weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, tau)
             if w == 0.0:
@@ -317,6 +321,8 @@ def rollout(
             for s in range(4):
                 hearts_out[c, s] += w * popcount(hands[s] & trump_lane)
             for j in range(m):
+                if continuations > 0 and stop[0] != 0:
+                    break
                 bid = candidates[j]
                 bids[seat] = bid
                 total = bot_bids(rules, bidders, bot, hands, scores, bids, seat + 1, earlier_sum + bid)

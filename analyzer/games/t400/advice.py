@@ -25,12 +25,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from analyzer import config
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.notation import Hand, as_hand
-from analyzer.core.runtime import check_seed, deferred_interrupt, threads_used
+from analyzer.core.runtime import (
+    KERNEL_STOP,
+    check_seed,
+    deferred_interrupt,
+    interruptible,
+    kernel_stopped,
+    threads_used,
+)
 from analyzer.core.stats import probability_best, ratio_se
 from analyzer.games.t400.bidder import INFER_TAU, bot_array
 from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids, check_scores
@@ -625,7 +633,7 @@ def _compile(q: _Query, model: str) -> float:
 
             solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
     else:
-        kr.rollout(q.seed, 0, 1, 1, *args, q.continuations)
+        kr.rollout(q.seed, 0, 1, 1, *args, q.continuations, np.zeros(1, dtype=np.uint8))
     return time.perf_counter() - start
 
 
@@ -660,9 +668,11 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
     totals = _Totals.empty(len(q.candidates))
 
     def run(first, n_chunks, chunk):
-        if stop():
+        if stop() or kernel_stopped():
             raise Interrupted("interrupted")
-        out = kr.rollout(q.seed, first, n_chunks, chunk, *args, q.continuations)
+        out = interruptible(kr.rollout, q.seed, first, n_chunks, chunk, *args, q.continuations, KERNEL_STOP)
+        if stop() or kernel_stopped():  # the kernel may have ended early: its sums are partial
+            raise Interrupted("interrupted")
         totals.add(*out, deals=n_chunks * chunk)
 
     with threads_used(threads), deferred_interrupt() as stop:
@@ -670,8 +680,11 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
             chunk = min(cfg.advice_chunk, samples)
             n_chunks = math.ceil(samples / chunk)
             done = 0
+            # with continuations a chunk takes long: a thread's worth of chunks a call, so that
+            # progress shows (the sums are merged chunk by chunk: the same whatever the step)
+            batch = cfg.advice_batch_chunks if not q.continuations else numba.get_num_threads()
             while done < n_chunks:
-                step = min(cfg.advice_batch_chunks, n_chunks - done)
+                step = min(batch, n_chunks - done)
                 run(done, step, chunk)
                 done += step
                 if progress:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import config
+from analyzer.core.datafile import NPZ_ERRORS
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import id_of, play_fingerprint
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
@@ -60,10 +61,12 @@ def _load(path: str, stamp: tuple[int, int]) -> BidderModel:
         with np.load(path) as data:
             array = np.ascontiguousarray(data["model"], dtype=np.float64)
             meta = json.loads(str(data["meta"]))
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+    except NPZ_ERRORS as exc:
         raise T400Error(f"{path}: not a bidder model made by t400 fit-bidder ({exc})") from None
     if array.shape != (kb.MODEL_SIZE,):
         raise T400Error(f"{path}: not a bidder model of this version (run t400 fit-bidder)")
+    if not np.isfinite(array).all():
+        raise T400Error(f"{path}: the bidder model holds numbers that are not finite (NaN or infinity)")
     return BidderModel(array, meta)
 
 

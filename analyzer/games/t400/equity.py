@@ -32,7 +32,8 @@ import numpy as np
 
 import analyzer
 from analyzer import config
-from analyzer.core.errors import T400Error
+from analyzer.core.datafile import NPZ_ERRORS
+from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.policies import numbers_fingerprint, play_fingerprint
 from analyzer.core.runtime import check_seed, deferred_interrupt, threads_used
 from analyzer.games.t400.bidder import bot_array, load_model
@@ -135,11 +136,13 @@ def _load(path: str, stamp: tuple[int, int]) -> EquityTable:
         with np.load(path) as data:
             array = np.ascontiguousarray(data["table"], dtype=np.float64)
             meta = json.loads(str(data["meta"]))
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+    except NPZ_ERRORS as exc:
         raise T400Error(f"{path}: not a match-equity table made by t400 equity --build ({exc})") from None
     g = int(array[0]) if array.size else 0
     if g < 2 or array.size < 1 + g or array.shape != (table_size(g, int(array[g] - array[1]) + 1),):
         raise T400Error(f"{path}: not a match-equity table of this version (run t400 equity --build)")
+    if not np.isfinite(array).all():
+        raise T400Error(f"{path}: the match-equity table holds numbers that are not finite (NaN or infinity)")
     return EquityTable(array, meta)
 
 
@@ -332,23 +335,35 @@ def simulate_equity(
         raise T400Error(f"continuations {continuations!r}: expected a positive whole number")
     v = as_variant(variant)
     # players = seats of this hand; the kernel's dealer is a player index 0..3
-    rows = _continue(v, np.array(scores, dtype=np.int64), dealer - 1, continuations, seed, threads,
-                     bidder, policy)  # fmt: skip
-    winner = rows[:, km.M_WINNER]
-    x = np.where(winner == 0, 1.0, np.where(winner == 1, 0.0, 0.5))
-    p = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
-    return Equity(p, se, len(x), int(np.count_nonzero(winner < 0)))
+    won, drawn = _continue(v, np.array(scores, dtype=np.int64), dealer - 1, continuations, seed, threads,
+                           bidder, policy)  # fmt: skip
+    n = continuations
+    p = (won + 0.5 * drawn) / n
+    # the sample SD of x in {1, 0.5, 0} (a match stopped at the cap counts half), from its counts
+    se = math.sqrt(max(won + 0.25 * drawn - n * p * p, 0.0) / (n - 1) / n) if n > 1 else float("nan")
+    return Equity(float(p), se, n, int(drawn))
 
 
-def _continue(v: Variant, scores, dealer_index, n, seed, threads, bidder, policy):
+def _continue(v: Variant, scores, dealer_index, n, seed, threads, bidder, policy) -> tuple[int, int]:
+    """(rests won by seats 1+3, rests stopped at the cap) of ``n`` simulated rests, run in blocks
+    of chunks (memory stays flat; Ctrl-C is seen between blocks; match ``i`` draws from its own
+    stream, so the counts do not depend on the blocks)."""
     from analyzer.games.t400.matches import DEFAULT_CAP
 
     lineup = lineup_array(bidder, policy)
     chunk = config.get().match_kernel_chunk
-    with threads_used(threads):
-        return km.continue_matches(seed, 0, n, chunk, v.kernel_rules(), lineup, bot_array(v), DEFAULT_CAP,
-                                   scores, dealer_index)  # fmt: skip
+    block = 256 * chunk
+    won = drawn = 0
+    with threads_used(threads), deferred_interrupt() as stop:
+        for first in range(0, n, block):
+            rows = km.continue_matches(seed, first, min(block, n - first), chunk, v.kernel_rules(), lineup,
+                                       bot_array(v), DEFAULT_CAP, scores, dealer_index)  # fmt: skip
+            winner = rows[:, km.M_WINNER]
+            won += int(np.count_nonzero(winner == 0))
+            drawn += int(np.count_nonzero(winner < 0))
+            if stop():
+                raise Interrupted("interrupted")
+    return won, drawn
 
 
 # ---------------------------------------------------------------------------------------------

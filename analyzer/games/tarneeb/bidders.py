@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core.datafile import NPZ_ERRORS
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, Rank, Suit
 from analyzer.core.seats import Seat
@@ -170,13 +171,17 @@ def _load(path: str, stamp: tuple[int, int]) -> TarneebModel:
         with np.load(path) as data:
             array = np.ascontiguousarray(data["model"], dtype=np.float64)
             meta = json.loads(str(data["meta"]))
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+    except NPZ_ERRORS as exc:
         raise T400Error(
             f"{path}: not a Tarneeb bidder model made by t400 fit-bidder --game tarneeb ({exc})"
         ) from None
     if array.shape != (kb.MODEL_SIZE,):
         raise T400Error(
             f"{path}: not a Tarneeb bidder model of this version (run t400 fit-bidder --game tarneeb)"
+        )
+    if not np.isfinite(array).all():
+        raise T400Error(
+            f"{path}: the Tarneeb bidder model holds numbers that are not finite (NaN or infinity)"
         )
     return TarneebModel(array, meta)
 

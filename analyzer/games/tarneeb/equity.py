@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core.datafile import NPZ_ERRORS
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import policy_id
 from analyzer.core.runtime import chunks_for
@@ -156,7 +157,7 @@ def _build(variant: TarneebVariant, hands: int, seed: int, model_key: str) -> Ta
                 return TarneebEquity(
                     variant=variant, **{k: f[k] if f[k].ndim else f[k].item() for k in _FIELDS}
                 )
-        except (OSError, ValueError, KeyError):
+        except NPZ_ERRORS:
             pass  # an unreadable file is rebuilt
     table = _solve(variant, hands, seed, model)
     if path is not None:
