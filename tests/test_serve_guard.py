@@ -312,7 +312,9 @@ def capped(body, warm_up, cap=3.0):
 def test_the_cap_holds_with_continuations():
     """A continuations run whose first kernel call alone takes minutes stops at the cap."""
     ask = {"hand": HAND, "objective": "win", "scores": [10, 0, 0, 0], "seed": 1}
-    r, took = capped({**ask, "samples": 2_000_000, "continuations": 10_000}, {**ask, "samples": 1, "continuations": 1})
+    r, took = capped(
+        {**ask, "samples": 2_000_000, "continuations": 10_000}, {**ask, "samples": 1, "continuations": 1}
+    )
     assert r.status_code == 400 and "this server's cap" in r.json()["error"], r.text
     assert took < 3.0 + 2.0, took
 
@@ -323,4 +325,3 @@ def test_the_cap_holds_for_a_tarneeb_call_of_ten_million_deals():
     r, took = capped({**ask, "samples": 10_000_000}, {**ask, "samples": 256})
     assert r.status_code == 400 and "this server's cap" in r.json()["error"], r.text
     assert took < 3.0 + 2.0, took
-
