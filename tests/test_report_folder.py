@@ -250,3 +250,23 @@ def test_parts_round_trip_as_data(tmp_path):
     with pytest.raises(TypeError):
         datafile.save(tmp_path / "q.npz", {"f": open})
     assert not list(tmp_path.glob(".*tmp")), "nothing half-written left"
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp_path, quick_report, monkeypatch):
+    """Item 12: the user's folder is as it was; the finished parts stay for --resume."""
+    import errno
+
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(out / "method.md"))
+
+    monkeypatch.setattr(sr, "to_markdown", no_space)
+    r = report(out, "--force")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith("Error: cannot write the report in") and "No space left on device" in r.stderr
+    assert "--resume" in r.stderr
+    assert sorted(p.name for p in out.iterdir()) == [PARTS, "keep.txt"]
+    assert not [p for p in (out / PARTS).iterdir() if "tmp" in p.name]

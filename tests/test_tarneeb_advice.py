@@ -93,9 +93,12 @@ def test_cli_json_fields_and_table():
     assert d["recommended"] in [c["call"] for c in d["calls"]] and d["trump"] == "H"
     for c in d["calls"]:
         assert {"call", "p_ends", "p_make", "ev", "ev_se", "p_declare", "trump"} <= set(c)
-    t = run("bid", "--variant", "egyptian", "A5.AKQJ9843.K3.2", "--auction", "", "--samples", "512")
+    assert not [n for n in d["notes"] if "deals sampled for the" in n]
+    t = run("bid", "--variant", "egyptian", "A5.AKQJ9843.K3.2", "--auction", "", "--samples", "200")
     assert t.exit_code == 0, t.output
     assert "Your team's tricks if you declare" in t.stdout and "Recommended: " in t.stdout
+    # whole blocks of deals: the count shown is the one sampled, and a note says why
+    assert "256 sampled deals" in t.stdout and "note: 256 deals sampled for the 200 asked" in t.stdout
 
 
 @pytest.mark.slow
@@ -188,6 +191,9 @@ def test_400_bid_refuses_tarneeb_options():
     assert r.exit_code == 2 and "--auction is for a Tarneeb auction" in r.stderr
     r = run("bid", "AKQ5.KJ4.T93.862", "--policy", "team")
     assert r.exit_code == 2 and "--policy team plays Tarneeb's" in r.stderr
+    for model in ("dd", "solo-dd"):  # as Tarneeb refuses it: double dummy plays no policy's cards
+        r = run("bid", "AKQ5.KJ4.T93.862", "--model", model, "--policy", "greedy")
+        assert r.exit_code == 2 and f"--policy plays the rollout's cards; --model {model}" in r.stderr
 
 
 @pytest.mark.parametrize("objective", ["points", "win"])
