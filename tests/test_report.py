@@ -84,13 +84,15 @@ def test_report_never_touches_files_it_did_not_write(tmp_path, tunables):
     after = _tree(mine)
     assert all(after[name] == content for name, content in before.items()), "every user file survives"
     assert "README.md" in after and "data/seat_value.csv" in after
-    # a second run over its own report needs no --force and still keeps the user's files
+    # a second run: the user's files are still there, so --force again; it keeps them
     (mine / "data" / "old_table.csv").write_text("from a previous report\n")
     marker = json.loads((mine / ".t400-report.json").read_text())
     marker["files"].append("data/old_table.csv")
     marker["sha256"]["data/old_table.csv"] = hashlib.sha256(b"from a previous report\n").hexdigest()
     (mine / ".t400-report.json").write_text(json.dumps(marker))
     r = CliRunner().invoke(cli, ["report", "--out", str(mine), *args])
+    assert r.exit_code == 2 and "keep.txt" in r.stderr, "user files: refused without --force"
+    r = CliRunner().invoke(cli, ["report", "--out", str(mine), "--force", *args])
     assert r.exit_code == 0, r.output
     assert not (mine / "data" / "old_table.csv").exists(), "the previous report's own stale file goes"
     assert all((mine / name).read_bytes() == content for name, content in before.items())
