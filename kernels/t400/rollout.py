@@ -17,6 +17,7 @@ from numba import prange
 from kernels.config import JIT, PJIT, jit
 from kernels.core.cards import popcount
 from kernels.core.deal import deal_around, deal_full, deal_stratified, new_deck, pool_of, scratch
+from kernels.core.flags import raised
 from kernels.core.rng import below, stream
 from kernels.t400.bidder import BOT_SIZE, bid_likelihood
 from kernels.t400.equity import (
@@ -312,7 +313,7 @@ def rollout(
         bidders = lineup[BIDDERS]
         policies = lineup[POLICIES]
         for i in range(chunk_size):
-            if stop[0] != 0:
+            if raised(stop):
                 break
             deal_around(state, pool, counts, hand, seat, hands)
             w = weigh_earlier(rules, bot, hands, bids, seat, earlier_bids, scores, infer, tau)
@@ -321,7 +322,7 @@ def rollout(
             for s in range(4):
                 hearts_out[c, s] += w * popcount(hands[s] & trump_lane)
             for j in range(m):
-                if continuations > 0 and stop[0] != 0:
+                if continuations > 0 and raised(stop):
                     break
                 bid = candidates[j]
                 bids[seat] = bid
