@@ -35,7 +35,7 @@ from analyzer import config
 from analyzer.core.datafile import NPZ_ERRORS
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.policies import numbers_fingerprint, play_fingerprint
-from analyzer.core.runtime import check_seed, deferred_interrupt, threads_used
+from analyzer.core.runtime import check_seed, deferred_interrupt, interruptible, threads_used
 from analyzer.games.t400.bidder import bot_array, load_model
 from analyzer.games.t400.rules import PRESETS, SCORE_STEPS, Variant, as_variant, check_scores
 from analyzer.games.t400.simulate import lineup_array
@@ -356,8 +356,8 @@ def _continue(v: Variant, scores, dealer_index, n, seed, threads, bidder, policy
     won = drawn = 0
     with threads_used(threads), deferred_interrupt() as stop:
         for first in range(0, n, block):
-            rows = km.continue_matches(seed, first, min(block, n - first), chunk, v.kernel_rules(), lineup,
-                                       bot_array(v), DEFAULT_CAP, scores, dealer_index)  # fmt: skip
+            rows = interruptible(km.continue_matches, seed, first, min(block, n - first), chunk, v.kernel_rules(),
+                                 lineup, bot_array(v), DEFAULT_CAP, scores, dealer_index)  # fmt: skip
             winner = rows[:, km.M_WINNER]
             won += int(np.count_nonzero(winner == 0))
             drawn += int(np.count_nonzero(winner < 0))
