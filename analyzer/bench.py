@@ -55,6 +55,8 @@ def _warm_bid() -> None:
 
     recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4)
     recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4, policy="greedy")
+    # the rollout with continuations is a specialisation of its own
+    recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], scores=[10, 0, 0, 0], samples=1, continuations=1)
     variant = Variant.preset("dananeer")
     rules = variant.kernel_rules()
     zeros = np.zeros(4, dtype=np.int64)

@@ -383,7 +383,7 @@ def test_rollout_is_reproducible_across_threads_and_chunks():
     bot = simulate.bot_array(v)
     hand = np.uint64(parse_hand("AKQ5.KJ4.T93.862").bits)
     args = (v.kernel_rules(), simulate.lineup_array(), bot, hand, 1, np.zeros(4, dtype=np.int64), np.array([4]),
-            np.arange(2, 8), True, 2.0, 0, np.zeros(1, dtype=np.uint8))  # fmt: skip
+            np.arange(2, 8), True, 2.0, None, np.zeros(1, dtype=np.uint8))  # fmt: skip
     outs = []
     for threads in (1, 2):
         with threads_used(threads):

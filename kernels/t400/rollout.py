@@ -277,9 +277,10 @@ def rollout(
     Per deal: deal the 39 unseen cards; for each candidate, the later seats bid by bot, a dead
     hand scores 0, else all play out and the player scores +/- the candidate's value.
     With a match-equity table in ``bot`` the player's side's P(win the match) after the hand is
-    summed too (``R_WIN``); with ``continuations`` > 0 it is instead the mean of that many
+    summed too (``R_WIN``); with ``continuations`` a number (not ``None``) it is instead the mean of that many
     simulated rests of the match from the state after the hand (stopped after ``cap`` deals),
-    the same rests (streams) for every candidate of a deal: common random numbers.
+    the same rests (streams) for every candidate of a deal: common random numbers. ``None`` is a
+    type of its own to Numba, so that specialisation is compiled without the match simulator.
     stop: uint8[1], set non-zero by another thread to end the run early (Ctrl-C, a server's cap);
     it is read before each deal, and before each candidate's rests, and the sums are then partial.
     Returns (acc float64[n_chunks, m, R_SIZE], cross float64[n_chunks, 2, m, m] = sum w^2 x_a x_b
@@ -322,7 +323,7 @@ def rollout(
             for s in range(4):
                 hearts_out[c, s] += w * popcount(hands[s] & trump_lane)
             for j in range(m):
-                if continuations > 0 and raised(stop):
+                if continuations is not None and raised(stop):
                     break
                 bid = candidates[j]
                 bids[seat] = bid
@@ -335,7 +336,7 @@ def rollout(
                     play_400_query(rules, hands, bids, policies, tricks)
                     own = tricks[seat]
                 x[j] = outcome(rules, dead, bid, own, scores[seat])
-                if continuations > 0:
+                if continuations is not None:
                     first = ((first_chunk + c) * chunk_size + i) * continuations
                     xw[j] = side_equity_simulated(rules, lineup, bot, cap, seat, dead, bids, tricks, scores, deltas,
                                                   seed, first, continuations, row, after)  # fmt: skip

@@ -633,7 +633,7 @@ def _compile(q: _Query, model: str) -> float:
 
             solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
     else:
-        kr.rollout(q.seed, 0, 1, 1, *args, q.continuations, np.zeros(1, dtype=np.uint8))
+        kr.rollout(q.seed, 0, 1, 1, *args, q.continuations or None, np.zeros(1, dtype=np.uint8))
     return time.perf_counter() - start
 
 
@@ -670,7 +670,10 @@ def _run_rollout(q: _Query, samples, threads, target_se, progress):
     def run(first, n_chunks, chunk):
         if stop() or kernel_stopped():
             raise Interrupted("interrupted")
-        out = interruptible(kr.rollout, q.seed, first, n_chunks, chunk, *args, q.continuations, KERNEL_STOP)
+        # no continuations: None, a specialisation without the match simulator (compiled on its own)
+        out = interruptible(
+            kr.rollout, q.seed, first, n_chunks, chunk, *args, q.continuations or None, KERNEL_STOP
+        )
         if stop() or kernel_stopped():  # the kernel may have ended early: its sums are partial
             raise Interrupted("interrupted")
         totals.add(*out, deals=n_chunks * chunk)
