@@ -26,7 +26,14 @@ from analyzer import config
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.notation import Hand, parse_hand
 from analyzer.core.policies import policy_id
-from analyzer.core.runtime import check_seed, check_threads, chunks_for, deferred_interrupt, threads_used
+from analyzer.core.runtime import (
+    check_seed,
+    check_threads,
+    chunks_for,
+    deferred_interrupt,
+    interruptible,
+    threads_used,
+)
 from analyzer.core.stats import RatioMoments, probability_best
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import load_model
@@ -220,7 +227,9 @@ def recommend_call(
             # server's cap are seen between blocks, and the sums do not depend on the threads
             for first in range(0, n_chunks, BLOCK_CHUNKS):
                 count = min(BLOCK_CHUNKS, n_chunks - first)
-                sums.add(*ka.call_rollout(seed, first, count, chunk, *args, policies, bidders, bool(infer)))
+                # beside a main thread that handles Ctrl-C (the first call compiles for a minute)
+                sums.add(*interruptible(ka.call_rollout, seed, first, count, chunk, *args, policies, bidders,
+                                        bool(infer)))  # fmt: skip
                 if progress:
                     progress(first + count, n_chunks)
                 if stop():
@@ -342,7 +351,8 @@ def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threa
     from analyzer.core.solve import solver_space
 
     rules, _, seat, _, candidates, _ = args
-    hands, weights, contracts = ka.call_contracts(seed, 0, n_chunks, chunk, *args, load_model().array, infer)
+    hands, weights, contracts = interruptible(ka.call_contracts, seed, 0, n_chunks, chunk, *args,
+                                              load_model().array, infer)  # fmt: skip
     n = len(weights)
     need = np.zeros((n, 5, 4), dtype=bool)
     need[:, [int(s) for s in allowed], seat] = True
@@ -356,8 +366,8 @@ def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threa
     block = 4 * workers
     for first in range(0, len(tasks), block):
         part = tasks[first : first + block]
-        solved[part[:, 0], part[:, 1], part[:, 2]] = ka.solve_team_tasks(
-            hands, part, bool(trump_lead), workspaces, tables
+        solved[part[:, 0], part[:, 1], part[:, 2]] = interruptible(
+            ka.solve_team_tasks, hands, part, bool(trump_lead), workspaces, tables
         )
         if progress:
             progress(first + len(part), len(tasks))
