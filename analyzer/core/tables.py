@@ -4,10 +4,12 @@ long run's rows never need to fit in memory and no half-written file is ever lef
 from __future__ import annotations
 
 import os
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from analyzer.core.errors import T400Error, WriteError
+
+if TYPE_CHECKING:  # pandas is imported where a table is written: `import cli` stays light
+    import pandas as pd
 
 
 class TableWriter:
@@ -51,6 +53,8 @@ class TableWriter:
                 self._parquet.close()
                 self._parquet = None
             elif self.rows == 0:
+                import pandas as pd
+
                 pd.DataFrame().to_csv(self.tmp, index=False)
             os.replace(self.tmp, self.path)
         except OSError as exc:
