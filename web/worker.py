@@ -29,6 +29,9 @@ class Stopped(T400Error):
     """The job was cancelled: its client went away, or the server is stopping."""
 
 
+CANCELLED = "the request was cancelled (its client went away, or the server is stopping)"
+
+
 class Job:
     """A submitted request: its ``future`` and a way to cancel it."""
 
@@ -103,9 +106,7 @@ class KernelWorker:
         def watchdog():
             while not finished.wait(0.05):
                 if job.cancelled.is_set():
-                    why.append(
-                        Stopped("the request was cancelled (its client went away, or the server is stopping)")
-                    )
+                    why.append(Stopped(CANCELLED))
                 elif sampled() > self.max_seconds:
                     why.append(T400Error(
                         f"the analysis sampled for more than {self.max_seconds:g} s, this server's cap "
@@ -124,7 +125,7 @@ class KernelWorker:
                 raise why[0]
 
         if job.cancelled.is_set():
-            raise Stopped("the request was cancelled (its client went away, or the server is stopping)")
+            raise Stopped(CANCELLED)
         KERNEL_STOP[0] = 0
         with self._lock:
             self._current = state
