@@ -32,7 +32,7 @@ import click  # noqa: E402
 import analyzer  # noqa: E402
 from analyzer.core.errors import Interrupted, T400Error  # noqa: E402
 from analyzer.core.fmt import pct as _pct  # noqa: E402
-from analyzer.core.runtime import exit_on_interrupt, interrupt_at_once  # noqa: E402
+from analyzer.core.runtime import announce_compiles, exit_on_interrupt, interrupt_at_once  # noqa: E402
 from analyzer.core.tables import TableWriter  # noqa: E402
 from analyzer.games.t400 import rules as rules_mod  # noqa: E402
 
@@ -364,6 +364,8 @@ def cli():
     Seats are numbered by bidding order: seat 1 bids first and leads, seat 4 deals and bids
     last; partners are seats 1+3 and 2+4. Hearts are trump.
     """
+    # the first kernel compile of the command says so on stderr (the figure of the command)
+    announce_compiles(click.get_current_context().invoked_subcommand or "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,6 +656,7 @@ def bid(
             raise T400Error("--policy plays the rollout's cards; --model dd plays double dummy")
         policy = policy or "team"
         totals = parse_int_list(scores, "--scores", 2) if scores is not None else [0, 0]
+        announce_compiles("bid-tarneeb")
         _bid_tarneeb(hand, seat, auction, variant, model, policy, samples, seed, threads, infer, plot_path,
                      progress, as_json, totals, objective)  # fmt: skip
         return
@@ -671,7 +674,6 @@ def bid(
         check_bid_inputs,
         check_continuations,
         choose_objective,
-        kernels_to_compile,
         recommend_bid,
     )
 
@@ -694,10 +696,10 @@ def bid(
 
         load_model(bidder_model)
     show = (not as_json) if progress is None else progress
-    if kernels_to_compile(model):
-        click.echo(
-            f"compiling kernels (first run only, about {80 if model == 'rollout' else 150} s)...", err=True
-        )
+    if model != "rollout":
+        announce_compiles("bid-dd")
+    elif objective == "win":
+        announce_compiles("bid-win")
     if model != "rollout":
         _dd_note(model, samples, threads)
     with progress_bar("sampling", 1, enabled=show) as update, interrupt_at_once():
@@ -769,7 +771,8 @@ def _bid_tarneeb(
     click.echo(f"Hand {r.hand}, seat {r.seat}, {r.variant}; calls so far: {said}")
     how = "double dummy" if r.model == "dd" else f"{policy} play"
     click.echo(f"{r.samples:,} sampled deals (effective {r.effective_samples:,.0f}), seed {r.seed}, EV bots, "
-               f"{how}; {r.elapsed_s:.1f} s")  # fmt: skip
+               f"{how}; {r.elapsed_s:.1f} s"
+               + (f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""))  # fmt: skip
     now = f"; your team's P(win) now {_pct(r.p_win_now)}" if r.p_win_now is not None else ""
     click.echo(f"Scores {r.scores[0]} (seats 1+3) - {r.scores[1]} (seats 2+4){now}")
     click.echo(f"Objective: {r.objective_note}\n")
@@ -822,8 +825,6 @@ def _dd_note(model: str, samples: int | None, threads: int | None) -> None:
     n = samples or (cfg.advice_dd_deals if model == "dd" else cfg.advice_solo_dd_deals)
     rate = DD_DEALS_PER_S[model] * check_threads(threads)
     seconds = n / rate
-    if model == "dd":
-        click.echo("note: --model dd compiles its search in every run (about 15 s)", err=True)
     if seconds > 30:
         click.echo(f"note: --model {model} solves about {rate:g} deals a second here: {n:,} deals take about "
                    f"{seconds / 60:.0f} minutes and give each P(make) to within about "
@@ -851,8 +852,7 @@ def _print_bid(r, variant) -> None:
                    f"   (inference {'on' if r.infer else 'off'}; effective sample {r.effective_samples:,.0f})")  # fmt: skip
     model = {"rollout": "rollout, bots bid and all play " + r.policy, "solo-dd": "solo double dummy",
              "dd": "400 double dummy with the bids"}[r.model]  # fmt: skip
-    when = "the search in every run" if r.model == "dd" else "first run only"
-    compiled = f" (and {r.compile_s:.0f} s compiling the kernels, {when})" if r.compile_s >= 1 else ""
+    compiled = f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""
     click.echo(f"Model: {model}; {r.samples:,} deal{'s' if r.samples != 1 else ''} (seed {r.seed}), {r.elapsed_s:.2f} s{compiled}"
                + ("" if r.target_met or r.model != "rollout" else "; precision target not reached (cap)"))  # fmt: skip
     click.echo(f"Objective: {r.objective_note}")
@@ -977,6 +977,8 @@ def solve(deal, trump, leader, mode, player, show_cards, full_table, path, threa
     """
     from analyzer.core import solve as dd_solve
 
+    if mode == "bids":
+        announce_compiles("solve-bids")
     if (deal is None) == (path is None):
         raise T400Error("give one DEAL, or --file PATH with one deal a line")
     if full_table:
@@ -1251,10 +1253,13 @@ def bench(seconds, repeats, cold, as_json):
 @click.argument("groups", nargs=-1)
 @json_option
 def compile_kernels(groups, as_json):
-    """Compile every kernel now (in parallel processes) so that later commands start at once.
+    """Compile the kernels of every main command now (in parallel processes), so that their
+    first runs start at once.
 
-    GROUPS limits it to some kernel groups (bid, simulation, matches, tarneeb, double_dummy,
-    tarneeb_bid). Kernels are cached on disk; this only saves the first command's compile time.
+    GROUPS limits it to some commands' kernels (bid, bid_dd, tarneeb_bid, play, solve, simulate,
+    simulate_tarneeb, bench). A group compiles what its command runs with default options;
+    another play policy, --continuations and the like compile their own kernels when first used.
+    Kernels are cached on disk; this only saves the first run's compile time.
     """
     from analyzer.bench import WARM_UPS, compile_groups
 
@@ -1642,6 +1647,8 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
     """
     am, lineup = _match_lineup(variant, bidder, policy, cap, bidder_model)
     tarneeb = variant.game == "tarneeb"
+    if tarneeb:
+        announce_compiles("simulate-tarneeb")
     outs = _outputs(csv=csv_path, parquet=parquet_path, hands=hands_path, per_match=matches_path)
     if csv_path:
         _table_format(csv_path, "csv")

@@ -23,49 +23,52 @@ from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
 from analyzer.games.t400.simulate import lineup_array
 from kernels.core import deal as kd
-from kernels.policies import play as kp
 from kernels.t400 import rollout as kr
+from kernels.t400.lineup import lineup_kit
 
 CHUNK = 2048
 MATCHES_PER_UNIT = 64
 
 
-def _warm_simulation() -> None:
-    """The simulation kernels: dealing, full hands (both policies), duplicates, fitting."""
-    variant = Variant.preset("dananeer")
-    rules = variant.kernel_rules()
-    bot = bot_array(variant)
-    zeros = np.zeros(4, dtype=np.int64)
-    full = np.uint64(0x1FFF1FFF1FFF1FFF)
-    counts = np.full(4, 13, dtype=np.int64)
-    known = np.zeros(4, dtype=np.uint64)
-    kd.deal_checksum(1, 0, 1, 4, known, full, counts)
-    kd.deal_many(1, 0, 1, 4, known, full, counts)
-    for policy in ("greedy", "standard"):
-        kr.full_hands(1, 0, 1, 4, rules, lineup_array("ev", policy), bot, zeros)
-    kr.duplicate_hands(1, 0, 1, 4, rules, lineup_array("ev", ["standard", "greedy"] * 2), bot)
-    kr.training_hands(1, 0, 1, 4, rules, lineup_array("ev", "standard"), bot, 2, -10, 45)
-    kp.play_hand(np.array([0x1, 0x2, 0x4, 0x8], dtype=np.uint64), zeros, 0, zeros, 1, np.zeros(4, dtype=np.int64),
-                 np.zeros(52, dtype=np.int64))  # fmt: skip
+DEAL = "AKQ5.KJ4.T93.862 J94.A2.KQ86.QJ73 T876.Q9876.54.54 32.T53.AJ72.AKT9"
+ENDING = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
 
 
 def _warm_bid() -> None:
-    """What ``t400 bid`` runs: the rollout (and the dd model's dealing and scoring)."""
+    """``t400 bid``: the rollout of the default lineup (EV bidders, ``standard`` play)."""
     from analyzer.games.t400.advice import recommend_bid
 
     recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4)
-    recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4, policy="greedy")
-    # the rollout with continuations is a specialisation of its own
-    recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], scores=[10, 0, 0, 0], samples=1, continuations=1)
-    variant = Variant.preset("dananeer")
-    rules = variant.kernel_rules()
-    zeros = np.zeros(4, dtype=np.int64)
-    args = (rules, lineup_array(), bot_array(variant), np.uint64(0x1FFF), 1, zeros, np.array([3]), np.arange(2, 5),
-            True, 2.0)  # fmt: skip
-    hands, weights, later = kr.deal_and_bid(1, 0, 1, 4, *args)
-    kr.score_solved(rules, hands, weights, later, np.zeros(4, dtype=np.int64), np.zeros((4, 3), dtype=np.bool_),
-                    1, zeros, np.arange(2, 5), 1, 4)  # fmt: skip
-    kr.hands_to_solve(rules, weights, later, zeros)
+
+
+def _warm_bid_dd() -> None:
+    """``t400 bid --model dd`` and ``--model solo-dd``: the deals and bids without play, the
+    scoring, and the solvers."""
+    from analyzer.games.t400.advice import recommend_bid
+
+    for model in ("dd", "solo-dd"):
+        recommend_bid("AKQJT98765432.-.-.-", seat=1, samples=1, model=model)
+
+
+def _warm_play() -> None:
+    """``t400 play``: the bots' bids and the trick loop of ``standard`` play."""
+    from analyzer.games.t400.simulate import play_hand
+
+    play_hand(DEAL)
+    play_hand(DEAL, bids=[4, 3, 3, 3])
+
+
+def _warm_solve() -> None:
+    """``t400 solve`` in its three modes, and the card scores."""
+    from analyzer.core.solve import card_scores, deals_array, solve, solve_targets
+    from kernels.core import bids_dd
+
+    solve(ENDING, trump="none")
+    solve(ENDING, trump="none", mode="solo")
+    card_scores(ENDING, trump="none")
+    solve_targets(ENDING, [2, 1, 1, 1], [2, 1, 1, 1], trump="none")
+    bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
+    bids_dd.settled_players(deals_array([ENDING]), 1, 0, bids, 0, bids_dd.new_table()[1])
 
 
 def _match_args(variant: Variant):
@@ -74,26 +77,25 @@ def _match_args(variant: Variant):
     return Lineup.make(variant).kernel_args()
 
 
-def _warm_matches() -> None:
+def _warm_simulate() -> None:
+    """``t400 simulate``: whole matches of the default lineup, and their records."""
     from kernels.t400 import match as km
 
     args = _match_args(Variant.preset("dananeer"))
     rows = km.play_matches(1, 0, 2, 1, *args, 10)
     offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)
     km.record_matches(1, 0, offsets, 1, *args, 10)
-    from analyzer.games.t400.guide import simulate_seat
-
-    simulate_seat(4, ">=30", 64, 1)
 
 
 def _tarneeb_match_args():
     from analyzer.games.tarneeb.matches import TarneebLineup, bidder_array
 
     lineup = TarneebLineup.make("tarneeb")
-    return lineup.variant.kernel_rules(), lineup.lineup_array(), bidder_array(lineup.bidders)
+    return lineup.variant.kernel_rules(), lineup.lineup_array(), lineup.kit(), bidder_array(lineup.bidders)
 
 
-def _warm_tarneeb() -> None:
+def _warm_simulate_tarneeb() -> None:
+    """``t400 simulate --game tarneeb``: whole Tarneeb matches (team play) and their records."""
     from kernels.tarneeb import match as ktm
 
     rows = ktm.play_matches(1, 0, 2, 1, *_tarneeb_match_args(), 10)
@@ -104,7 +106,7 @@ def _warm_tarneeb() -> None:
 
 
 def _warm_tarneeb_bid() -> None:
-    """What ``t400 bid --game tarneeb`` runs: the call rollout, the double-dummy model and the
+    """``t400 bid --game tarneeb``: the call rollout, the double-dummy model and the
     match-equity kernels (on tiny inputs: the table itself is built on first use)."""
     from analyzer.core.policies import policy_id
     from analyzer.games.tarneeb.advice import recommend_call
@@ -116,33 +118,40 @@ def _warm_tarneeb_bid() -> None:
     recommend_call("AKQJT98765432.-.-.-", seat=1, samples=1, model="dd")
     rules = _tarneeb_match_args()[0]
     ke.hand_points(1, 0, 1, 2, rules, np.full(4, kh.EV, dtype=np.int64), np.full(4, policy_id("team"), dtype=np.int64),
-                   load_model().array)  # fmt: skip
+                   kh.TEAM_KIT, load_model().array)  # fmt: skip
     ke.iterate_equity(
         np.zeros(1), np.zeros(1), np.full((1, 1), -1, dtype=np.int64), np.zeros((1, 1)), 1e-9, 2
     )
 
 
-def _warm_double_dummy() -> None:
-    from analyzer.core.solve import card_scores, deals_array, solve, solve_targets
-    from kernels.core import bids_dd
+def _warm_bench() -> None:
+    """``t400 bench``: dealing and full hands of ``greedy`` and ``standard`` play (its matches
+    are ``simulate``'s and ``simulate_tarneeb``'s)."""
+    variant = Variant.preset("dananeer")
+    rules = variant.kernel_rules()
+    bot = bot_array(variant)
+    zeros = np.zeros(4, dtype=np.int64)
+    full = np.uint64(0x1FFF1FFF1FFF1FFF)
+    counts = np.full(4, 13, dtype=np.int64)
+    known = np.zeros(4, dtype=np.uint64)
+    kd.deal_checksum(1, 0, 1, 4, known, full, counts)
+    for policy in ("greedy", "standard"):
+        lineup = lineup_array("ev", policy)
+        kr.full_hands(1, 0, 1, 4, rules, lineup, lineup_kit(lineup), bot, zeros)
 
-    ending = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
-    solve(ending, trump="none")
-    card_scores(ending, trump="none")
-    # the with-bids solver: its cached node kernels (the recursive search compiles in every process)
-    solve_targets(ending, [2, 1, 1, 1], [2, 1, 1, 1], trump="none")
-    bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
-    bids_dd.settled_players(deals_array([ending]), 1, 0, bids, 0, bids_dd.new_table()[1])
 
-
-#: Kernel groups, compiled in parallel processes by :func:`cold_compile_seconds`.
+#: Kernel groups: what each main command compiles on its first run (its default options; other
+#: options, such as another play policy or --continuations, compile their own kernels when first
+#: used). ``t400 compile`` compiles them all, in parallel processes (:data:`PROCESSES`).
 WARM_UPS = {
     "bid": _warm_bid,
-    "simulation": _warm_simulation,
-    "matches": _warm_matches,
-    "tarneeb": _warm_tarneeb,
-    "double_dummy": _warm_double_dummy,
+    "bid_dd": _warm_bid_dd,
     "tarneeb_bid": _warm_tarneeb_bid,
+    "play": _warm_play,
+    "solve": _warm_solve,
+    "simulate": _warm_simulate,
+    "simulate_tarneeb": _warm_simulate_tarneeb,
+    "bench": _warm_bench,
 }
 
 
@@ -154,9 +163,9 @@ def warm_up(groups=None) -> float:
     return time.perf_counter() - start
 
 
-#: Kernel groups by compiling process: groups that share callees (the trick loop, the bidders)
-#: compile in one process, one after the other, so that the shared code compiles once.
-PROCESSES = (("bid", "simulation"), ("matches", "tarneeb"), ("double_dummy", "tarneeb_bid"))
+#: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
+#: solver) compile in one process, one after the other, so that the shared code compiles once.
+PROCESSES = (("bid", "play", "simulate", "bench"), ("tarneeb_bid", "simulate_tarneeb"), ("solve", "bid_dd"))
 
 
 def _warm_each(groups) -> dict:
@@ -235,7 +244,7 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
     from kernels.t400 import match as km
     from kernels.tarneeb import match as ktm
 
-    compile_s = warm_up(["simulation", "matches", "tarneeb"])
+    compile_s = warm_up(["bench", "simulate", "simulate_tarneeb"])
     tarneeb_args = _tarneeb_match_args()
     match_args = _match_args(Variant.preset("dananeer"))
     match_chunk = config.get().match_kernel_chunk
@@ -280,7 +289,8 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
             for name in ("greedy", "standard"):
                 lineup = lineup_array("ev", name)
                 measure(threads, result["hands_per_s"][name], name,
-                        lambda n, lineup=lineup: lambda: kr.full_hands(1, 0, n, CHUNK, rules, lineup, bot, zeros),
+                        lambda n, lineup=lineup: lambda: kr.full_hands(1, 0, n, CHUNK, rules, lineup, lineup_kit(lineup), bot,
+                                                                      zeros),
                         lambda out, n: int(out[:, kr.F_PLAYED].sum()))  # fmt: skip
             measure(threads, result["matches_per_s"], "matches",
                     lambda n: lambda: km.play_matches(1, 0, n * MATCHES_PER_UNIT, match_chunk, *match_args, 200),

@@ -5,7 +5,9 @@ Each command runs as ``python -m cli ...`` with ``NUMBA_CACHE_DIR`` pointing at 
 folder (cold), then again with the same folder (warm, ``--repeats`` times, the median). The
 kernels a command compiled are the cache files it wrote, counted by their source file. ``serve``
 is the first answer of ``/api/bid`` from a server started in the same way (start-up included).
-Usage: ``python benchmarks/cold_start.py [--only bid,play] [--repeats 3] [--json]``.
+Usage: ``python benchmarks/cold_start.py [--only bid,play] [--repeats 3] [--json] [--write]``.
+``--write`` keeps the figures in ``analyzer/data/cold_start.json`` (with the date and the
+machine), where a command's first-run notice reads its compile time (cold minus warm).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import collections
 import json
 import os
+import platform
 import socket
 import statistics
 import subprocess
@@ -24,6 +27,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "analyzer" / "data" / "cold_start.json"
 HAND = "AKQ5.KJ4.T93.862"
 DEAL = "AKQ5.KJ4.T93.862 J94.A2.KQ86.QJ73 T876.Q9876.54.54 32.T53.AJ72.AKT9"
 ENDING = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
@@ -34,8 +38,19 @@ COMMANDS = {
     "bid-dd": ["bid", HAND, "--model", "dd", "--samples", "16"],
     "bid-tarneeb": ["bid", "--game", "tarneeb", "A5.AKQJ9843.K3.2", "--seat", "2", "--auction", "pass"],
     "solve": ["solve", DEAL],
-    "solve-bids": ["solve", ENDING, "--mode", "bids", "--bids", "2,1,1,1", "--trump", "none"],
-    "play": ["play", DEAL],
+    "solve-bids": [
+        "solve",
+        ENDING,
+        "--mode",
+        "bids",
+        "--bids",
+        "2,2,2,2",
+        "--won",
+        "3,3,2,2",
+        "--trump",
+        "none",
+    ],
+    "play": ["play", DEAL, "--bids", "4,3,3,3"],
     "simulate": ["simulate", "--matches", "200"],
     "simulate-tarneeb": ["simulate", "--game", "tarneeb", "--matches", "50"],
     "serve": None,
@@ -106,6 +121,9 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated commands: " + ", ".join(COMMANDS))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--write", action="store_true", help="keep the figures in " + str(DATA.relative_to(ROOT))
+    )
     opts = parser.parse_args()
     names = opts.only.split(",") if opts.only else list(COMMANDS)
     unknown = [n for n in names if n not in COMMANDS]
@@ -114,13 +132,38 @@ def main() -> None:
     rows = []
     for name in names:
         print(f"{name} ...", file=sys.stderr, flush=True)
-        rows.append(measure(name, opts.repeats))
-        if not opts.json:
-            r = rows[-1]
-            print(f"{name:18} cold {r['cold_s']:7.1f} s  warm {r['warm_s']:5.2f} s  compiled: "
-                  + ", ".join(f"{k} {v}" for k, v in r["kernels"].items()), flush=True)  # fmt: skip
+        try:
+            rows.append(measure(name, opts.repeats))
+        except SystemExit as failed:  # one failing command does not lose the others' figures
+            print(failed, file=sys.stderr, flush=True)
+            rows.append({"command": name, "args": COMMANDS[name], "error": str(failed)})
+            continue
+        r = rows[-1]
+        print(f"{name:18} cold {r['cold_s']:7.1f} s  warm {r['warm_s']:5.2f} s  compiled: "
+              + ", ".join(f"{k} {v}" for k, v in r["kernels"].items()), flush=True,
+              file=sys.stderr if opts.json else sys.stdout)  # fmt: skip
     if opts.json:
         print(json.dumps(rows, indent=1))
+    if opts.write:
+        write(rows)
+
+
+def write(rows: list[dict]) -> None:
+    """Merge ``rows`` into :data:`DATA` (commands measured before and not now are kept)."""
+    try:
+        kept = json.loads(DATA.read_text())["commands"]
+    except (OSError, ValueError, KeyError):
+        kept = {}
+    for r in rows:
+        if "error" not in r:
+            kept[r["command"]] = {"cold_s": r["cold_s"], "warm_s": r["warm_s"], "kernels": r["kernels"],
+                                  "measured": time.strftime("%Y-%m-%d")}  # fmt: skip
+    data = {
+        "made_by": "python benchmarks/cold_start.py --write",
+        "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",
+        "commands": dict(sorted(kept.items())),
+    }
+    DATA.write_text(json.dumps(data, indent=1) + "\n")
 
 
 if __name__ == "__main__":

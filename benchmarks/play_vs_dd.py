@@ -45,6 +45,7 @@ from analyzer.games.t400 import simulate
 from analyzer.games.t400.lead import live_deals
 from analyzer.games.t400.rules import Variant
 from kernels.core.cards import HEARTS
+from kernels.core.kit import Kit
 from kernels.policies import play as kp
 
 KINDS = ("lead", "follow", "ruff", "discard")
@@ -99,7 +100,7 @@ class Position:
         best, best_pos = self.best() if self.trick else (0, 0)
         bids = sum(b << (8 * s) for s, b in enumerate(self.bids))
         taken = sum(t << (8 * s) for s, t in enumerate(self.taken))
-        return int(kp.choose_card(policy, seat, np.uint64(self.hands[seat]), np.uint64(self.played), self.voids,
+        return int(kp.pick_card(Kit(policy), policy, seat, np.uint64(self.hands[seat]), np.uint64(self.played), self.voids,
                                   bids, taken, self.leader, len(self.trick), led, best, best_pos, self.trump))  # fmt: skip
 
     def kind(self, card: int) -> str:
@@ -272,7 +273,7 @@ def main() -> None:
     tricks = np.zeros(4, dtype=np.int64)
     none = np.zeros(0, dtype=np.int64)
     for i, (h, b) in enumerate(zip(strong_h, strong_b)):
-        kp.play_hand(h, b, 0, np.full(4, pid, dtype=np.int64), TRUMP, tricks, none)
+        kp.play_hand(h, b, 0, np.full(4, pid, dtype=np.int64), Kit(pid), TRUMP, tricks, none)
         got[i] = tricks[0]
     below = got < solo
     result["strong"] = {"deals": len(got), "below_solo_dd": float(below.mean()),

@@ -31,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from play_vs_dd import Position, dd_scores, loss_table, mean_ci  # noqa: E402
 
 from analyzer.core.dealing import deal_hands  # noqa: E402
-from analyzer.core.policies import policy_id  # noqa: E402
+from analyzer.core.policies import policies_kit, policy_id  # noqa: E402
 from analyzer.games.tarneeb.bidders import load_model  # noqa: E402
 from analyzer.games.tarneeb.rules import TarneebVariant  # noqa: E402
+from kernels.core.kit import Kit
 from kernels.policies import play as kp  # noqa: E402
 from kernels.tarneeb import hand as kh  # noqa: E402
 from kernels.tarneeb import rules as kr  # noqa: E402
@@ -44,7 +45,7 @@ def contracts(n: int, seed: int, rules, model):
     played ones among ``n`` deals."""
     deals = deal_hands(n, seed=seed)
     out = np.zeros((n, kh.R_SIZE), dtype=np.int64)
-    kh.hands_outcomes(rules, deals, np.full(4, kh.EV), np.full(4, kp.TEAM), out, model)
+    kh.hands_outcomes(rules, deals, np.full(4, kh.EV), np.full(4, kp.TEAM), Kit(kp.TEAM), out, model)
     played = out[:, kh.R_REDEAL] == kh.PLAYED
     return deals[played], out[played]
 
@@ -74,7 +75,7 @@ def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
             pols = np.array(
                 [(a if ((s & 1) == (decl & 1)) == a_declares else b) for s in range(4)], dtype=np.int64
             )
-            kp.play_hand(h, bids, decl, pols, int(res[kh.R_TRUMP]), tricks, none)
+            kp.play_hand(h, bids, decl, pols, policies_kit(pols), int(res[kh.R_TRUMP]), tricks, none)
             net = net_for_declarers(rules, res, int(tricks[decl] + tricks[decl ^ 2]))
             total += net if a_declares else -net
         diffs.append(total / 2)

@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 import numba
-from numba import njit
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
 
 KERNELS_DIR = Path(__file__).resolve().parent
 
@@ -60,6 +60,35 @@ def _cache_setting() -> bool:
     return False
 
 
+class Dispatcher(CPUDispatcher):
+    """Numba's CPU dispatcher, except that a call from another kernel compiles for the plain
+    types of its arguments. Numba types a constant argument as a literal (``Literal[int](3)``),
+    so each constant passed (a suit, a flag, an offset) would compile the callee once more, and
+    a loop variable whose first value is a constant would compile it twice (once for the
+    literal, once for the loop's type). Branches that must be decided at compile time use
+    types, not values (``None`` and the play kits of :mod:`kernels.policies.kit`)."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def njit(**options):
+    """``numba.njit(**options)`` made with :class:`Dispatcher`."""
+    options = dict(options)
+    cache = options.pop("cache", False)
+    targetoptions = {"nopython": True, **options}
+
+    def decorate(func):
+        dispatcher = Dispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+        if cache:
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return decorate
+
+
 JIT_OPTIONS = {"cache": _cache_setting(), "nogil": True, "error_model": "numpy"}
 
 JIT = njit(**JIT_OPTIONS)
@@ -71,7 +100,9 @@ def jit(*args, **kwargs):
     options = {**JIT_OPTIONS, **kwargs}
     if args and callable(args[0]):
         return njit(**options)(args[0])
-    return njit(*args, **options)
+    if args:
+        raise TypeError("jit takes options as keywords (signatures are not used here)")
+    return njit(**options)
 
 
 @functools.lru_cache(maxsize=1)
@@ -124,12 +155,3 @@ def _install_locators() -> None:
 
 
 _install_locators()
-
-
-def is_cached(dispatcher) -> bool:
-    """Whether ``dispatcher`` (a cached kernel) has compiled code on disk for the current sources
-    (so its first call loads rather than compiles). ``True`` when it cannot tell."""
-    try:
-        return bool(dispatcher._cache._cache_file._load_index())
-    except Exception:  # noqa: BLE001 - private Numba API: when in doubt, say nothing
-        return True

@@ -64,6 +64,7 @@ def test_shipped_model_is_sane():
 def test_compile_names_its_groups_and_refuses_unknown_ones():
     r = CliRunner().invoke(cli, ["compile", "double-dummy"])
     assert r.exit_code == 2 and r.stderr.startswith("Error: unknown kernel group 'double-dummy'")
-    r = CliRunner().invoke(cli, ["compile", "tarneeb", "--json"])  # the Tarneeb match kernels (cached here)
+    # the Tarneeb match kernels (cached here)
+    r = CliRunner().invoke(cli, ["compile", "simulate_tarneeb", "--json"])
     assert r.exit_code == 0, r.output
-    assert list(json.loads(r.stdout)["groups_s"]) == ["tarneeb"]
+    assert list(json.loads(r.stdout)["groups_s"]) == ["simulate_tarneeb"]

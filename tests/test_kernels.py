@@ -16,9 +16,11 @@ from analyzer.games.t400.rules import Variant
 from kernels.core import rng
 from kernels.core import tricks as kt
 from kernels.core.cards import HEARTS
+from kernels.core.kit import Kit
 from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
+from kernels.t400.lineup import lineup_kit
 
 POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC, kp.TEAM]
 TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 kernel threads")
@@ -109,7 +111,9 @@ def test_kernel_play_is_legal_and_agrees_with_reference(policy):
         tricks = np.zeros(4, dtype=np.int64)
         record = np.zeros(52, dtype=np.int64)
         pol = np.full(4, simulate.policy_id(policy), dtype=np.int64)
-        n = kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), leader, pol, HEARTS, tricks, record)
+        n = kp.play_hand(
+            np.array(bits, dtype=np.uint64), np.array(bids), leader, pol, Kit(pol[0]), HEARTS, tricks, record
+        )
         assert n == 4 * size
         hands = [naive.cards_of(b) for b in bits]
         ref_tricks, movers = naive.replay(hands, list(record[:n]), leader)
@@ -138,7 +142,8 @@ def test_standard_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
         leader = r.randrange(4)
         record = np.zeros(52, dtype=np.int64)
         n = kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), leader,
-                         np.full(4, kp.STANDARD, dtype=np.int64), trump, np.zeros(4, dtype=np.int64), record)  # fmt: skip
+                         np.full(4, kp.STANDARD, dtype=np.int64), Kit(kp.STANDARD), trump, np.zeros(4, dtype=np.int64),
+                         record)  # fmt: skip
         hands = [naive.cards_of(b) for b in bits]
         played, voids, taken, trick, lead_seat = set(), set(), [0, 0, 0, 0], [], leader
         for index in record[:n]:
@@ -178,7 +183,7 @@ def _standard(seat, hand, played, voids, bids, taken, leader=0, trick=()):
     best_pos = naive.trick_winner(cards, HEARTS) if cards else 0
     best = naive.index_of(cards[best_pos]) if cards else 0
     led = cards[0][0] if cards else 0
-    card = kp.choose_card(kp.STANDARD, seat, bits(hand), bits(played), voids, pack(bids), pack(taken), leader,
+    card = kp.pick_card(Kit(kp.STANDARD), kp.STANDARD, seat, bits(hand), bits(played), voids, pack(bids), pack(taken), leader,
                           len(cards), led, best, best_pos, HEARTS)  # fmt: skip
     return "SHDC"[card >> 4] + "23456789TJQKA"[card & 15]
 
@@ -249,13 +254,21 @@ def test_policy_sees_only_public_information(policy):
         tricks = np.zeros(4, dtype=np.int64)
         record = np.zeros(52, dtype=np.int64)
         kp.play_hand(
-            np.array(bits, dtype=np.uint64), np.array(bids), 0, np.full(4, policy), HEARTS, tricks, record
+            np.array(bits, dtype=np.uint64),
+            np.array(bids),
+            0,
+            np.full(4, policy),
+            Kit(policy),
+            HEARTS,
+            tricks,
+            record,
         )
         states = naive.public_states([naive.cards_of(b) for b in bits], list(record), bids, 0)
         for index, (seat, own, played, voids, bids_, taken, leader, n_played, led, best, best_pos) in zip(
             record, states
         ):
-            card = kp.choose_card(
+            card = kp.pick_card(
+                Kit(policy),
                 policy,
                 seat,
                 np.uint64(own),
@@ -291,7 +304,7 @@ def test_swapping_hidden_cards_changes_no_decision_of_a_player_who_cannot_see_th
         seqs = []
         for deal in (bits, swapped):
             rec = np.zeros(52, dtype=np.int64)
-            kp.play_hand(np.array(deal, dtype=np.uint64), np.array(bids), 0, np.full(4, policy),
+            kp.play_hand(np.array(deal, dtype=np.uint64), np.array(bids), 0, np.full(4, policy), Kit(policy),
                          HEARTS, np.zeros(4, dtype=np.int64), rec)  # fmt: skip
             seqs.append(list(rec))
         if seqs[0] == seqs[1]:
@@ -382,7 +395,8 @@ def test_rollout_is_reproducible_across_threads_and_chunks():
     v = Variant.preset("dananeer")
     bot = simulate.bot_array(v)
     hand = np.uint64(parse_hand("AKQ5.KJ4.T93.862").bits)
-    args = (v.kernel_rules(), simulate.lineup_array(), bot, hand, 1, np.zeros(4, dtype=np.int64), np.array([4]),
+    lineup = simulate.lineup_array()
+    args = (v.kernel_rules(), lineup, lineup_kit(lineup), bot, hand, 1, np.zeros(4, dtype=np.int64), np.array([4]),
             np.arange(2, 8), True, 2.0, None, np.zeros(1, dtype=np.uint8))  # fmt: skip
     outs = []
     for threads in (1, 2):

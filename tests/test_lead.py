@@ -12,6 +12,7 @@ import naive
 from analyzer.games.t400 import lead as al
 from cli import cli
 from kernels.core.cards import HEARTS
+from kernels.core.kit import Kit
 from kernels.policies import lead as kl
 from kernels.policies import play as kp
 
@@ -67,8 +68,21 @@ def test_a_400_player_opens_with_the_card_the_model_scores_highest():
     checked = 0
     for bits in random_hands(r, 400):
         bids = [r.randrange(2, 9) for _ in range(4)]
-        led = kp.choose_card(
-            kp.STANDARD, 0, np.uint64(bits[0]), np.uint64(0), 0, pack(bids), 0, 0, 0, 0, 0, 0, HEARTS
+        led = kp.pick_card(
+            Kit(kp.STANDARD),
+            kp.STANDARD,
+            0,
+            np.uint64(bits[0]),
+            np.uint64(0),
+            0,
+            pack(bids),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            HEARTS,
         )
         trumps = bin(bits[0] >> 16 & 0x1FFF).count("1")
         if bids[0] >= 6 and trumps >= 5:
@@ -84,14 +98,40 @@ def test_the_opening_lead_sees_only_the_leaders_hand_and_the_bids():
     r = random.Random(8)
     for bits in random_hands(r, 200):
         bids = pack([r.randrange(2, 9) for _ in range(4)])
-        led = kp.choose_card(
-            kp.STANDARD, 0, np.uint64(bits[0]), np.uint64(0), 0, bids, 0, 0, 0, 0, 0, 0, HEARTS
+        led = kp.pick_card(
+            Kit(kp.STANDARD),
+            kp.STANDARD,
+            0,
+            np.uint64(bits[0]),
+            np.uint64(0),
+            0,
+            bids,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            HEARTS,
         )
         others = [c for c in range(64) if any(h >> c & 1 for h in bits[1:])]
         r.shuffle(others)
         swapped = [bits[0]] + [sum(1 << c for c in others[13 * q : 13 * q + 13]) for q in range(3)]
-        again = kp.choose_card(
-            kp.STANDARD, 0, np.uint64(swapped[0]), np.uint64(0), 0, bids, 0, 0, 0, 0, 0, 0, HEARTS
+        again = kp.pick_card(
+            Kit(kp.STANDARD),
+            kp.STANDARD,
+            0,
+            np.uint64(swapped[0]),
+            np.uint64(0),
+            0,
+            bids,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            HEARTS,
         )
         assert again == led
 

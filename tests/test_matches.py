@@ -12,6 +12,7 @@ from analyzer.games.t400.rules import as_variant, parse_variant_spec
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import bidder as kb
 from kernels.t400 import match as km
+from kernels.t400.lineup import lineup_kit
 from naive import play_match_reference
 
 WINNERS = {(1, 3): "1+3", (2, 4): "2+4", None: ""}
@@ -94,7 +95,8 @@ def test_classic_outright_13():
     model[kb.CUM + (kb.N_BINS - 1) * 15 : kb.CUM + kb.N_BINS * 15] = 1.0
     rules = variant.kernel_rules()
     bot = make_bot(model, variant)
-    args = (rules, lineup_array("ev", "standard"), bot)
+    lineup = lineup_array("ev", "standard")
+    args = (rules, lineup, lineup_kit(lineup), bot)
     rows = km.play_matches(5, 0, 60, 8, *args, 50)
     offsets = np.concatenate([[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_DEAD])]).astype(np.int64)
     rec, hands = km.record_matches(5, 0, offsets, 8, *args, 50)

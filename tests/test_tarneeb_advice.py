@@ -111,6 +111,7 @@ def test_double_dummy_model_solves_the_rollouts_deals_exactly():
     from analyzer.games.tarneeb.advice import STRAINS
     from analyzer.games.tarneeb.bidders import load_model
     from analyzer.games.tarneeb.rules import as_tarneeb_variant
+    from kernels.core.kit import Kit
     from kernels.tarneeb import advice as ka
     from kernels.tarneeb import hand as kh
     from kernels.tarneeb.rules import level_of
@@ -124,7 +125,7 @@ def test_double_dummy_model_solves_the_rollouts_deals_exactly():
     policies = np.full(4, policy_id("team"), dtype=np.int64)
     model = load_model().array
     args = (rules, bits, 1, calls, candidates, bidders)
-    w_roll, _, _ = ka.call_rollout(5, 0, 2, 4, *args, policies, model, True)
+    w_roll, _, _ = ka.call_rollout(5, 0, 2, 4, *args, policies, Kit(policy_id("team")), model, True)
     hands, weights, contracts = ka.call_contracts(5, 0, 2, 4, *args, model, True)
     assert np.array_equal(weights, w_roll)
     assert all(int(h[1]) == int(bits) for h in hands)

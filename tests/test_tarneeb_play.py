@@ -14,6 +14,7 @@ from analyzer.core.notation import Hand
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import best_strain, counting_call, ev_call, load_model, trump_suit
 from analyzer.games.tarneeb.rules import Auction, TarneebVariant, is_worthless, match_result, settle_hand
+from kernels.core.kit import Kit
 from kernels.policies import play as kp
 from kernels.policies.team import TRUMP_LEAD_BIT
 from kernels.tarneeb import hand as kh
@@ -45,7 +46,8 @@ def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
         bids = side_bytes(level, declarer, lead_trump)
         record = np.zeros(52, dtype=np.int64)
         n = kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), declarer,
-                         np.full(4, kp.TEAM, dtype=np.int64), trump, np.zeros(4, dtype=np.int64), record)  # fmt: skip
+                         np.full(4, kp.TEAM, dtype=np.int64), Kit(kp.TEAM), trump, np.zeros(4, dtype=np.int64),
+                         record)  # fmt: skip
         hands = [naive.cards_of(b) for b in bits]
         targets = [b & 15 for b in bids]
         played, voids, taken, trick, leader = set(), set(), [0, 0, 0, 0], [], declarer
@@ -73,14 +75,16 @@ def test_a_forced_trump_lead_is_a_trump():
     r = random.Random(5)
     deals = np.array([random_deal(r) for _ in range(300)], dtype=np.uint64)
     out = np.zeros((300, kh.R_SIZE), dtype=np.int64)
-    kh.hands_outcomes(rules, deals, np.zeros(4, np.int64), np.full(4, kp.TEAM, np.int64), out, MODEL.array)
+    kh.hands_outcomes(
+        rules, deals, np.zeros(4, np.int64), np.full(4, kp.TEAM, np.int64), Kit(kp.TEAM), out, MODEL.array
+    )
     for deal, res in zip(deals, out):
         if res[kh.R_REDEAL]:
             continue
         declarer, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
         record = np.zeros(52, dtype=np.int64)
         bids = side_bytes(int(res[kh.R_CONTRACT]) >> 3, declarer, True)
-        kp.play_hand(deal, np.array(bids), declarer, np.full(4, kp.TEAM, np.int64), trump,
+        kp.play_hand(deal, np.array(bids), declarer, np.full(4, kp.TEAM, np.int64), Kit(kp.TEAM), trump,
                      np.zeros(4, dtype=np.int64), record)  # fmt: skip
         holds_trump = (int(deal[declarer]) >> (16 * trump)) & 0x1FFF
         assert (record[0] >> 4 == trump) == bool(holds_trump)
@@ -115,7 +119,7 @@ def reference_hand(variant: TarneebVariant, bits: list[int], bidder: str = "coun
     bids = side_bytes(contract.bid, declarer, variant.trump_lead)
     tricks = np.zeros(4, dtype=np.int64)
     kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), declarer, np.full(4, kp.TEAM, np.int64),
-                 int(strain), tricks, np.zeros(0, dtype=np.int64))  # fmt: skip
+                 Kit(kp.TEAM), int(strain), tricks, np.zeros(0, dtype=np.int64))  # fmt: skip
     team_tricks = int(tricks[declarer] + tricks[declarer ^ 2])
     result = settle_hand(variant, [0, 0], contract.declarer, contract.bid, team_tricks,
                          strain if variant.auction == "strain" else None, contract.doubled)  # fmt: skip
@@ -153,7 +157,7 @@ def test_hand_kernel_agrees_with_the_python_rules_deal_by_deal(variant, bidder):
     deals = [random_deal(r) for _ in range(150 if bidder == "counting" else 60)]
     out = np.zeros((len(deals), kh.R_SIZE), dtype=np.int64)
     kh.hands_outcomes(variant.kernel_rules(), np.array(deals, dtype=np.uint64), np.full(4, kh.BIDDER_NAMES.index(bidder)),
-                      np.full(4, kp.TEAM, np.int64), out, MODEL.array)  # fmt: skip
+                      np.full(4, kp.TEAM, np.int64), Kit(kp.TEAM), out, MODEL.array)  # fmt: skip
     kinds = set()
     for bits, res in zip(deals, out):
         expected = reference_hand(variant, bits, bidder)
@@ -174,11 +178,12 @@ def lineup(bidder=kh.COUNTING, policy=kp.TEAM) -> np.ndarray:
 )  # fmt: skip
 def test_matches_replay_round_by_round_by_the_python_rules(variant):
     rules, cap = variant.kernel_rules(), 300
-    rows = km.play_matches(3, 0, 60, 8, rules, lineup(), MODEL.array, cap)
+    rows = km.play_matches(3, 0, 60, 8, rules, lineup(), Kit(kp.TEAM), MODEL.array, cap)
     offsets = np.concatenate(
         [[0], np.cumsum(rows[:, km.M_HANDS] + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS])]
     )
-    rounds, deals = km.record_matches(3, 0, offsets.astype(np.int64), 8, rules, lineup(), MODEL.array, cap)
+    rounds, deals = km.record_matches(3, 0, offsets.astype(np.int64), 8, rules, lineup(), Kit(kp.TEAM), MODEL.array,
+                                      cap)  # fmt: skip
     for m, row in enumerate(rows):
         scores = [0, 0]  # by player team: players 1+3, players 2+4
         dealer, made, contracts = 3, 0, 0

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from analyzer.core.errors import T400Error
+from kernels.core.kit import Kit, uniform
 from kernels.policies import play as kp
 
 #: Policy name -> kernel id.
@@ -36,6 +37,12 @@ def per_seat(value, convert, what: str) -> np.ndarray:
     return np.array([convert(v) for v in value], dtype=np.int64)
 
 
+def policies_kit(policies) -> Kit:
+    """The kit (:mod:`kernels.core.kit`) of per-seat policy ids: the policy all four share, so
+    that the kernels compile that one only."""
+    return Kit(policy=uniform(policies))
+
+
 #: The policies whose play the 400 data (bidder model, equity tables, reports/) was made with.
 FINGERPRINTED = ("greedy", "standard", "basic")
 #: The probe: deals (each played in the five strains) and the seed of their stream.
@@ -53,7 +60,7 @@ def play_fingerprint(policies: Sequence[str] = FINGERPRINTED) -> str:
     digest = hashlib.sha256()
     for name in policies:
         out = np.empty((5 * PROBE_DEALS, 56), dtype=np.int64)
-        kp.probe_play(PROBE_SEED, PROBE_DEALS, policy_id(name), out)
+        kp.probe_play(PROBE_SEED, PROBE_DEALS, policy_id(name), Kit(policy=policy_id(name)), out)
         digest.update(name.encode() + b"\0" + out.tobytes())
     return digest.hexdigest()[:16]
 

@@ -8,12 +8,15 @@ which chunk. Results are merged in chunk order.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import math
 import os
 import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numba
 import numba.core.event
@@ -92,6 +95,7 @@ class _CompileClock(numba.core.event.Listener):
         with self.lock:
             if self.depth == 0:
                 self.since = time.monotonic()
+                _CompileNotice.first_compile()
             self.depth += 1
 
     def on_end(self, ev):
@@ -107,6 +111,53 @@ class _CompileClock(numba.core.event.Listener):
     @property
     def compiling(self) -> bool:
         return self.depth > 0
+
+
+class _CompileNotice:
+    """The command line's one-line notice, said when Numba first compiles in the process (a
+    kernel loaded from the disk cache is not compiled, so a warm run says nothing)."""
+
+    key: str | None = None
+    said = False
+
+    @classmethod
+    def first_compile(cls) -> None:
+        if cls.key is None or cls.said:
+            return
+        cls.said = True
+        seconds = first_run_seconds(cls.key)
+        about = f"about {seconds:.0f} s, " if seconds else ""
+        sys.stderr.write(f"compiling kernels ({about}first run only)...\n")
+        sys.stderr.flush()
+
+
+#: Where ``benchmarks/cold_start.py --write`` keeps what it measured (the notice's figures).
+COLD_START_FILE = Path(__file__).resolve().parents[1] / "data" / "cold_start.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _cold_start() -> dict:
+    try:
+        return json.loads(COLD_START_FILE.read_text())["commands"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def first_run_seconds(key: str) -> float | None:
+    """Seconds the first run of command ``key`` (a name of ``benchmarks/cold_start.py``) spent
+    compiling when last measured (cold minus warm wall time), or ``None`` if not measured."""
+    row = _cold_start().get(key)
+    try:
+        return max(0.0, float(row["cold_s"]) - float(row["warm_s"]))
+    except (TypeError, KeyError, ValueError):
+        return None
+
+
+def announce_compiles(key: str) -> None:
+    """In the command line, say on stderr when this process first compiles a kernel, with the
+    figure measured for command ``key`` (:func:`first_run_seconds`); said once, and only if
+    something compiles (a warm cache loads every kernel)."""
+    _CompileNotice.key = key
 
 
 COMPILE_CLOCK = _CompileClock()

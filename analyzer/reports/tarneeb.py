@@ -333,7 +333,7 @@ def _dd_check(ctx, n: int, spec: str) -> pd.DataFrame:
     deals = np.ascontiguousarray(deal_hands(n, seed=ctx.seed + 7).astype(np.uint64))
     out = np.zeros((n, kh.R_SIZE), dtype=np.int64)
     kh.hands_outcomes(v.kernel_rules(), deals, np.full(4, kh.EV, dtype=np.int64),
-                      np.full(4, policy_id("team"), dtype=np.int64), out, load_model().array)  # fmt: skip
+                      np.full(4, policy_id("team"), dtype=np.int64), kh.TEAM_KIT, out, load_model().array)  # fmt: skip
     played = np.flatnonzero(out[:, kh.R_REDEAL] == kh.PLAYED)
     tasks = np.stack([played, out[played, kh.R_TRUMP], out[played, kh.R_DECLARER]], 1).astype(np.int64)
     workspaces, tables = solver_space(1)

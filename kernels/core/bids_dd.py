@@ -153,11 +153,6 @@ def _meta(won, target, leader, left):
     return meta
 
 
-# The search is recursive, and Numba cannot load a recursive function from its on-disk cache
-# (the symbol of the recursive call stays unresolved), so these compile in each process.
-NO_CACHE = jit(cache=False)
-
-
 @hot
 def _outcome_scores(target, value, scores, favoured):
     """The distinct scores of the 16 made/failed outcomes, ascending, into ``scores[:16]``;
@@ -238,8 +233,8 @@ def _decided(lo, hi, beta, scores, n, scale, favoured, won, target, left, sure):
     return False, 0
 
 
-# The recursive search compiles in every process; the work of a node lives in these cached
-# kernels (not inlined), so that compiling it takes seconds, not a minute.
+# The work of a node lives in these kernels, called (not inlined) from the search loop: each
+# compiles once, and the search stays small.
 
 
 @JIT
@@ -389,88 +384,201 @@ def _remember_cut(T, ctx, depth, card):
         )
 
 
-@NO_CACHE
+# The search's frames (one per node on the path from the root, at most 53): int64 fields, and
+# the uint64 ones apart.
+F_LEADER = 0
+F_K = 1
+F_LED = 2
+F_BEST = 3
+F_BEST_SEAT = 4
+F_N = 5  # moves in the node's list
+F_I = 6  # the next move to try
+F_TRIED = 7  # the index of the move being searched
+F_CARD = 8  # that move's card
+F_NEXT_BEST = 9  # the card winning the trick after it, and its seat (a trick's last card)
+F_NEXT_SEAT = 10
+F_RESULT = 11
+F_CUT = 12
+F_MIN_RANK = 13  # 5 bits a suit: lower cards of the suit give the same answer
+F_EXTRA = 14
+F_DEPTH = 15
+F_SIZE = 16
+U_TRICK = 0
+U_SHAPE = 1
+U_RW_ALL = 2
+U_RW_OUT = 3
+U_SIZE = 4
+
+_ENTER = 0  # search the node given by the e_ variables
+_NEXT = 1  # the top frame tries its next move
+_BACK = 2  # a child's answer (v, rw) comes back to the top frame
+_DONE = 3  # the top frame has its answer
+
+
+@JIT
 def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
            beta, T, ctx):  # fmt: skip
     """Zero-window test of the position: a fail-soft bound on the index (into ``scores``) of
     the score with best play, at least ``beta`` if seats 1+3 can reach ``scores[beta]``, else
     below it; and the rank winners (cards whose rank the answer relied on). H: uint64[4] hands
     (restored on return); won: int64[4] tricks taken (restored); k: cards already in the
-    current trick, led by ``leader``; ``ctx``: the workspace of :func:`new_table`."""
-    ctx[CTX_NODES] += 1
-    shape = U64(0)
-    extra = np.int64(0)
-    hint_suit = -1
-    hint_index = -1
-    if k == 0:
-        if popcount(H[U64(leader)]) == 1:
-            return _last_trick(
-                H, won, target, value, scores, n_scores, trump, leader, ctx[CTX_FAVOURED], beta
+    current trick, led by ``leader``; ``ctx``: the workspace of :func:`new_table`.
+
+    A depth-first search with its own stack of frames instead of recursion (a recursive kernel
+    cannot be loaded from Numba's disk cache): a node is entered, tries its moves in order,
+    each child's answer comes back to it, and a cut-off or its last move ends it."""
+    frames = np.empty((53, F_SIZE), dtype=np.int64)
+    uframes = np.empty((53, U_SIZE), dtype=np.uint64)
+    sp = -1
+    e_leader, e_k, e_led, e_best, e_seat, e_trick = leader, k, led, best, best_seat, trick_bits
+    v = np.int64(0)
+    rw = U64(0)
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            ctx[CTX_NODES] += 1
+            shape = U64(0)
+            extra = np.int64(0)
+            hint_suit = -1
+            hint_index = -1
+            leaf = False
+            if e_k == 0:
+                if popcount(H[U64(e_leader)]) == 1:
+                    v, rw = _last_trick(
+                        H, won, target, value, scores, n_scores, trump, e_leader, ctx[CTX_FAVOURED], beta
+                    )
+                    leaf = True
+                else:
+                    done, dv, drw, shape, extra, hint_suit, hint_index = _trick_start(
+                        H, won, target, value, scores, n_scores, trump, e_leader, beta, T, ctx
+                    )
+                    if done:
+                        v = dv
+                        rw = drw
+                        leaf = True
+            if leaf:
+                if sp < 0:
+                    return v, rw
+                state = _BACK
+                continue
+            depth = 52 - popcount(H[0] | H[1] | H[2] | H[3])
+            n = _ordered_moves(
+                H, e_leader, e_k, e_led, e_best, e_seat, e_trick, depth, hint_suit, hint_index, T, ctx
             )
-        done, v, rw, shape, extra, hint_suit, hint_index = _trick_start(
-            H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx
-        )
-        if done:
-            return v, rw
-    seat = (leader + k) & 3
-    maximizing = (seat & 1) == 0
-    depth = 52 - popcount(H[0] | H[1] | H[2] | H[3])
-    n = _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_suit, hint_index, T, ctx)
-    base = dd.MOVES + 16 * depth
-    result = np.int64(-1) if maximizing else np.int64(n_scores)
-    rw_all = U64(0)
-    rw_out = U64(0)
-    cut_card = -1
-    min_rank = np.int64(0)  # 5 bits a suit: lower cards of the suit give the same answer
-    for i in range(n):
-        c = ctx[U64(base + i)]
-        s = c >> 4
-        if (c & 15) < ((min_rank >> (5 * s)) & 31):
-            continue
-        bit = _ONE << U64(c)
-        H[U64(seat)] &= ~bit
-        nled, nbest, nseat = _after(c, k, led, best, best_seat, seat, trump)
-        if k == 3:
-            won[U64(nseat)] += 1
-            v, crw = search(H, won, target, value, scores, n_scores, trump, nseat, 0, 0, 0, 0, U64(0),
-                            beta, T, ctx)  # fmt: skip
-            won[U64(nseat)] -= 1
-            if popcount((trick_bits | bit) & lane(nbest >> 4)) > 1:
-                crw |= _ONE << U64(nbest)  # the trick was won by rank
-        else:
-            v, crw = search(H, won, target, value, scores, n_scores, trump, leader, k + 1, nled, nbest,
-                            nseat, trick_bits | bit, beta, T, ctx)  # fmt: skip
-        H[U64(seat)] |= bit
-        if (v >= beta) == maximizing:
-            result = v
-            rw_out = crw
-            cut_card = c
-            if i > 0:
-                _remember_cut(T, ctx, depth, c)
-            break
-        result = max(result, v) if maximizing else min(result, v)
-        rw_all |= crw
-        suit_rw = crw & lane(s)
-        if suit_rw == 0:  # no rank of this suit mattered: its other cards answer the same
-            min_rank |= np.int64(31) << (5 * s)
-        elif c < lowest_bit(suit_rw):
-            low = np.int64(lowest_bit(suit_rw) & 15)
-            if low > ((min_rank >> (5 * s)) & 31):
-                min_rank = (min_rank & ~(np.int64(31) << (5 * s))) | (low << (5 * s))
-    if cut_card < 0:
-        rw_out = rw_all
-    if k == 0:
-        return result, _store(H, shape, extra, rw_out, result, beta, n_scores, cut_card, T, ctx)
-    return result, rw_out
+            sp += 1
+            f = frames[U64(sp)]
+            u = uframes[U64(sp)]
+            f[F_LEADER] = e_leader
+            f[F_K] = e_k
+            f[F_LED] = e_led
+            f[F_BEST] = e_best
+            f[F_BEST_SEAT] = e_seat
+            f[F_N] = n
+            f[F_I] = 0
+            f[F_RESULT] = -1 if (((e_leader + e_k) & 3) & 1) == 0 else n_scores
+            f[F_CUT] = -1
+            f[F_MIN_RANK] = 0
+            f[F_EXTRA] = extra
+            f[F_DEPTH] = depth
+            u[U_TRICK] = e_trick
+            u[U_SHAPE] = shape
+            u[U_RW_ALL] = 0
+            u[U_RW_OUT] = 0
+            state = _NEXT
+        elif state == _NEXT:
+            f = frames[U64(sp)]
+            u = uframes[U64(sp)]
+            base = dd.MOVES + 16 * f[F_DEPTH]
+            i = f[F_I]
+            c = np.int64(0)
+            while i < f[F_N]:
+                c = ctx[U64(base + i)]
+                if (c & 15) >= ((f[F_MIN_RANK] >> (5 * (c >> 4))) & 31):
+                    break
+                i += 1
+            if i >= f[F_N]:
+                state = _DONE
+                continue
+            f[F_I] = i + 1
+            f[F_TRIED] = i
+            f[F_CARD] = c
+            kk = f[F_K]
+            seat = (f[F_LEADER] + kk) & 3
+            bit = _ONE << U64(c)
+            H[U64(seat)] &= ~bit
+            nled, nbest, nseat = _after(c, kk, f[F_LED], f[F_BEST], f[F_BEST_SEAT], seat, trump)
+            if kk == 3:
+                won[U64(nseat)] += 1
+                f[F_NEXT_BEST] = nbest
+                f[F_NEXT_SEAT] = nseat
+                e_leader, e_k, e_led, e_best, e_seat, e_trick = nseat, 0, 0, 0, 0, U64(0)
+            else:
+                e_leader, e_k, e_led, e_best, e_seat, e_trick = (
+                    f[F_LEADER],
+                    kk + 1,
+                    nled,
+                    nbest,
+                    nseat,
+                    u[U_TRICK] | bit,
+                )
+            state = _ENTER
+        elif state == _BACK:
+            f = frames[U64(sp)]
+            u = uframes[U64(sp)]
+            c = f[F_CARD]
+            kk = f[F_K]
+            seat = (f[F_LEADER] + kk) & 3
+            bit = _ONE << U64(c)
+            if kk == 3:
+                nbest = f[F_NEXT_BEST]
+                won[U64(f[F_NEXT_SEAT])] -= 1
+                if popcount((u[U_TRICK] | bit) & lane(nbest >> 4)) > 1:
+                    rw |= _ONE << U64(nbest)  # the trick was won by rank
+            H[U64(seat)] |= bit
+            maximizing = (seat & 1) == 0
+            if (v >= beta) == maximizing:
+                f[F_RESULT] = v
+                u[U_RW_OUT] = rw
+                f[F_CUT] = c
+                if f[F_TRIED] > 0:
+                    _remember_cut(T, ctx, f[F_DEPTH], c)
+                state = _DONE
+                continue
+            f[F_RESULT] = max(f[F_RESULT], v) if maximizing else min(f[F_RESULT], v)
+            u[U_RW_ALL] |= rw
+            s = c >> 4
+            min_rank = f[F_MIN_RANK]
+            suit_rw = rw & lane(s)
+            if suit_rw == 0:  # no rank of this suit mattered: its other cards answer the same
+                min_rank |= np.int64(31) << (5 * s)
+            elif c < lowest_bit(suit_rw):
+                low = np.int64(lowest_bit(suit_rw) & 15)
+                if low > ((min_rank >> (5 * s)) & 31):
+                    min_rank = (min_rank & ~(np.int64(31) << (5 * s))) | (low << (5 * s))
+            f[F_MIN_RANK] = min_rank
+            state = _NEXT
+        else:  # _DONE
+            f = frames[U64(sp)]
+            u = uframes[U64(sp)]
+            rw_out = u[U_RW_OUT] if f[F_CUT] >= 0 else u[U_RW_ALL]
+            v = f[F_RESULT]
+            if f[F_K] == 0:
+                rw = _store(H, u[U_SHAPE], f[F_EXTRA], rw_out, v, beta, n_scores, f[F_CUT], T, ctx)
+            else:
+                rw = rw_out
+            sp -= 1
+            if sp < 0:
+                return v, rw
+            state = _BACK
 
 
-@NO_CACHE
+@JIT
 def _test(H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx):
     v, _ = search(H, won, target, value, scores, n_scores, trump, leader, 0, 0, 0, 0, U64(0), beta, T, ctx)
     return v
 
 
-@NO_CACHE
+@JIT
 def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0)."""
     dd.clear_table(T)
@@ -497,7 +605,7 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     return scores[U64(lower)]
 
 
-@NO_CACHE
+@JIT
 def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     """The score under best play: hands uint64[4] (equal sizes, a trick boundary), ``leader``
     seat index, target/value/won int64[4] (``won``: tricks already taken before this ending);
@@ -507,7 +615,7 @@ def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     return _solve(hands, trump, leader, target, value, won, -1, T, ctx)
 
 
-@NO_CACHE
+@JIT
 def solve_bids_made(hands, trump, leader, target, value, won, player, T, ctx):
     """:func:`solve_bids` and whether ``player`` is made on a line of best play: among the best
     lines, the player's side prefers one where the player is made, the other side one where
@@ -523,7 +631,7 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, T, ctx):
     return (doubled - 1) // 2 if (player & 1) == 0 else (doubled + 1) // 2, True
 
 
-@NO_CACHE
+@JIT
 def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     """:func:`solve_bids` and one line of best play: the cards in play order go to ``line``
     (int64[4 * cards a hand]); returns (score, tricks int64[4] at the end including ``won``)."""

@@ -6,8 +6,10 @@ far (``played``, including the current trick) and who has shown out of which sui
 :func:`choose_card` never receives another player's hidden cards. Policies are numbered
 (:data:`GREEDY`, :data:`STANDARD`, :data:`BASIC`, and :data:`TEAM` for the partnership contracts of
 classic Tarneeb, whose "bids" are the sides' targets, see :mod:`kernels.policies.team`); each lives in its own module of this folder, and a new one
-is a module, an id here and its branch in :func:`choose_card`. An unknown id is an error
-(:func:`check_policies`, called by every kernel that takes policies).
+is a module, an id here and its branch in :func:`_policy_card`. An unknown id is an error
+(:func:`check_policies`, called by every kernel that takes policies). Every kernel that plays
+takes the policies' :class:`~kernels.core.kit.Kit` beside them, so that a question played by one
+policy compiles that policy only.
 
 The state a policy sees is packed into scalars (no arrays, so no reference counting on the hot
 path):
@@ -28,6 +30,7 @@ from numba.extending import overload
 from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import popcount
 from kernels.core.deal import deal_full, new_deck
+from kernels.core.kit import check_kit, kit_policy
 from kernels.core.rng import below, stream
 from kernels.core.tricks import power
 from kernels.policies.basic import basic_card
@@ -48,24 +51,96 @@ hot = jit(forceinline=True)
 
 
 @JIT
-def check_policies(policies):
-    """Raise ``ValueError`` if any id of ``policies`` (int64 array) is not a known policy."""
+def check_policies(policies, kit):
+    """Raise ``ValueError`` if any id of ``policies`` (int64 array) is not a known policy, or
+    if the kit's policy is not theirs."""
     for p in policies:
         if p < 0 or p >= N_POLICIES:
             raise ValueError("unknown play policy id")
+    check_kit(policies, kit_policy(kit))
 
 
-@hot
-def choose_card(policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
-    """The card ``seat`` plays under ``policy``, from what that seat can know."""
-    if policy == GREEDY:
-        return greedy_card(hand, n_played, led, best, trump)
-    if policy == BASIC:
-        need = need_bits(bids, taken)
-        return basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
-    if policy == TEAM:
-        return team_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)
-    return standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)
+def choose_card(
+    kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+):
+    """The card ``seat`` plays under ``policy``, from what that seat can know. ``kit`` (a
+    :class:`~kernels.core.kit.Kit`) decides the dispatch while compiling: a uniform kit plays its
+    policy (and compiles only that one), a mixed kit dispatches on ``policy``."""
+
+
+def _policy_card(fixed):
+    """The body of :func:`choose_card` for a kit whose policy is ``fixed`` (``MIXED``: by ``policy``)."""
+    if fixed == GREEDY:
+
+        def card(
+            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+        ):
+            return greedy_card(hand, n_played, led, best, trump)
+
+    elif fixed == BASIC:
+
+        def card(
+            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+        ):
+            need = need_bits(bids, taken)
+            return basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
+
+    elif fixed == TEAM:
+
+        def card(
+            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+        ):
+            return team_card(
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+            )
+
+    elif fixed == STANDARD:
+
+        def card(
+            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+        ):
+            return standard_card(
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+            )
+
+    else:
+
+        def card(
+            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+        ):
+            if policy == GREEDY:
+                return greedy_card(hand, n_played, led, best, trump)
+            if policy == BASIC:
+                need = need_bits(bids, taken)
+                return basic_card(
+                    seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump
+                )
+            if policy == TEAM:
+                return team_card(
+                    seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+                )
+            return standard_card(
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+            )
+
+    return card
+
+
+@overload(choose_card, jit_options={"cache": JIT_OPTIONS["cache"], "forceinline": True})
+def _choose_card(
+    kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+):
+    return _policy_card(kit.policy)
+
+
+@JIT
+def pick_card(
+    kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+):
+    """:func:`choose_card` as a kernel of its own, for callers outside Numba (tests, the
+    per-card benchmarks)."""
+    return choose_card(kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos,
+                       trump)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,7 +175,7 @@ def _rotate(a0, a1, a2, a3, by):
 
 
 @hot
-def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, record):
+def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump, record):
     """The trick loop on scalars; returns tricks per seat packed 8 bits each (seat s at 8s).
 
     ``record`` is an int64 array receiving the cards in play order, or ``None``. Inside a trick
@@ -121,7 +196,7 @@ def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, record)
         for k in range(4):
             seat = (leader + k) & 3
             card = choose_card(
-                q0, seat, a0, played, voids, bids, tricks, leader, k, led, best, best_pos, trump
+                kit, q0, seat, a0, played, voids, bids, tricks, leader, k, led, best, best_pos, trump
             )
             bit = _ONE << U64(card)
             played |= bit
@@ -148,69 +223,52 @@ def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, record)
 
 
 @JIT
-def play_tricks(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump):
-    """Play out a deal given as scalars (hands, bids, policies by seat); no arrays, for hot loops.
+def play_tricks(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump):
+    """Play out a deal given as scalars (hands, bids, policies by seat, the kit); no arrays, for
+    hot loops.
 
     Returns the tricks per seat packed 8 bits each: seat ``s`` took ``(result >> 8s) & 255``.
     """
-    return _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, leader, trump, None)
+    return _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump, None)
 
 
 @hot
-def play_deal(hands, bids, policies, leader, trump, tricks):
-    """Play out ``hands`` (uint64[4]) with ``policies`` (int64[4]) from ``leader`` (seat index)
-    with ``trump`` (suit index, 4 for no trump); the tricks per seat go to ``tricks``."""
+def play_deal(hands, bids, policies, kit, leader, trump, tricks):
+    """Play out ``hands`` (uint64[4]) with ``policies`` (int64[4]) and their ``kit`` from
+    ``leader`` (seat index) with ``trump`` (suit index, 4 for no trump); the tricks per seat go
+    to ``tricks``."""
     packed = play_tricks(
         hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-        policies[0], policies[1], policies[2], policies[3], leader, trump,
+        policies[0], policies[1], policies[2], policies[3], kit, leader, trump,
     )  # fmt: skip
     for s in range(4):
         tricks[s] = (packed >> (8 * s)) & 255
 
 
-@hot
-def play_deal_fast(hands, bids, policies, leader, trump, tricks):
-    """:func:`play_deal` with a copy of the trick loop compiled for four ``greedy`` players (about
-    a fifth faster for them): for bulk simulation, where it pays for its compile time."""
-    if policies[0] == GREEDY and policies[1] == GREEDY and policies[2] == GREEDY and policies[3] == GREEDY:
-        packed = play_tricks_greedy(
-            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3], leader, trump
-        )
-        for s in range(4):
-            tricks[s] = (packed >> (8 * s)) & 255
-    else:
-        play_deal(hands, bids, policies, leader, trump, tricks)
-
-
 @JIT
-def play_tricks_greedy(h0, h1, h2, h3, b0, b1, b2, b3, leader, trump):
-    """:func:`play_tricks` with every seat on the greedy policy (compiled without the others)."""
-    return _play(h0, h1, h2, h3, b0, b1, b2, b3, GREEDY, GREEDY, GREEDY, GREEDY, leader, trump, None)
-
-
-@JIT
-def play_hand(hands, bids, leader, policies, trump, tricks, record):
+def play_hand(hands, bids, leader, policies, kit, trump, tricks, record):
     """Play out a deal; the tricks each seat takes go to ``tricks``.
 
     hands: uint64[4] (not modified, equal card counts); bids: int64[4]; leader: seat index
-    leading the first trick; policies: int64[4], a policy per seat; trump: 0..3, or 4 for no trump;
+    leading the first trick; policies: int64[4], a policy per seat; kit: their
+    :class:`~kernels.core.kit.Kit`; trump: 0..3, or 4 for no trump;
     tricks: int64[4], overwritten; record: int64 array that receives the cards in play order
     (at least 4 cards per trick long), or empty not to record.
     Returns the number of cards played.
     """
-    check_policies(policies)
+    check_policies(policies, kit)
     n = 4 * popcount(hands[0])
     if record.shape[0] == 0:
         packed = play_tricks(
             hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-            policies[0], policies[1], policies[2], policies[3], leader, trump,
+            policies[0], policies[1], policies[2], policies[3], kit, leader, trump,
         )  # fmt: skip
     else:
         if record.shape[0] < n:
             raise ValueError("record is shorter than the cards to play")
         packed = _play(
             hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-            policies[0], policies[1], policies[2], policies[3], leader, trump, record,
+            policies[0], policies[1], policies[2], policies[3], kit, leader, trump, record,
         )  # fmt: skip
     for s in range(4):
         tricks[s] = (packed >> (8 * s)) & 255
@@ -218,9 +276,9 @@ def play_hand(hands, bids, leader, policies, trump, tricks, record):
 
 
 @JIT
-def probe_play(seed, n_deals, policy, out):
+def probe_play(seed, n_deals, policy, kit, out):
     """Card play's behaviour on a fixed probe, for the play fingerprint: ``n_deals`` deals of
-    ``stream(seed, 0)`` played by four ``policy`` players in each strain (trumps 0..3, then no
+    ``stream(seed, 0)`` played by four ``policy`` players (``kit``: ``Kit(policy)``) in each strain (trumps 0..3, then no
     trump), the leader and the four bids (0..13) drawn with the deal. Row ``5 * i + strain`` of
     ``out`` (int64[5 * n_deals, 56]) receives the 52 cards in play order, then the tricks by seat.
     """
@@ -237,6 +295,6 @@ def probe_play(seed, n_deals, policy, out):
             bids[s] = below(state, 14)
         for strain in range(5):
             row = out[5 * i + strain]
-            play_hand(hands, bids, leader, policies, strain, tricks, row[:52])
+            play_hand(hands, bids, leader, policies, kit, strain, tricks, row[:52])
             for s in range(4):
                 row[52 + s] = tricks[s]

@@ -33,10 +33,12 @@ its functions. Bidder ids are the positions in :data:`BIDDER_NAMES` (``ev``, ``c
 import math
 
 import numpy as np
+from numba.extending import overload
 
-from kernels.config import JIT, jit
+from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import HEARTS, popcount
 from kernels.core.estimates import BINS_PER_TRICK, N_BINS, estimate_bin  # noqa: F401
+from kernels.core.kit import check_kit, kit_bidder
 from kernels.t400.equity import equity_after, equity_dead, has_table
 from kernels.t400.rules import bid_value, is_dead, min_bid, table_minimum, value_row
 
@@ -324,24 +326,66 @@ N_BIDDERS = len(BIDDER_NAMES)
 
 
 @JIT
-def check_bidders(bidders):
-    """Raise ``ValueError`` if any id of ``bidders`` (int64 array) is not a known bidder."""
+def check_bidders(bidders, kit):
+    """Raise ``ValueError`` if any id of ``bidders`` (int64 array) is not a known bidder, or if
+    the kit's bidder is not theirs."""
     for b in bidders:
         if b < 0 or b >= N_BIDDERS:
             raise ValueError("unknown bidder id")
+    check_kit(bidders, kit_bidder(kit))
 
 
-@hot
-def bot_bid(rules, bidder, bot, hand, seat, scores, prior_sum):
+def bot_bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
     """The bid of bot ``bidder`` (an id of :data:`BIDDER_NAMES`; checked by
-    :func:`check_bidders` on entry to every kernel)."""
-    if bidder == COUNTING_BIDDER:
-        return counting_bid(rules, hand, seat, scores, prior_sum)
-    if bidder == COUNTING_EV_BIDDER:
-        return counting_ev_bid(rules, bot, hand, seat, scores, prior_sum)
-    if bidder == WIN_BIDDER:
-        return win_bid(rules, bot, hand, seat, scores, prior_sum)
-    return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+    :func:`check_bidders` on entry to every kernel). A uniform ``kit`` bids with its bidder and
+    compiles that one only; a mixed one dispatches on ``bidder``."""
+
+
+def _bidder_bid(fixed):
+    """The body of :func:`bot_bid` for a kit whose bidder is ``fixed`` (``MIXED``: by ``bidder``)."""
+    if fixed == COUNTING_BIDDER:
+
+        def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+            return counting_bid(rules, hand, seat, scores, prior_sum)
+
+    elif fixed == COUNTING_EV_BIDDER:
+
+        def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+            return counting_ev_bid(rules, bot, hand, seat, scores, prior_sum)
+
+    elif fixed == WIN_BIDDER:
+
+        def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+            return win_bid(rules, bot, hand, seat, scores, prior_sum)
+
+    elif fixed == EV_BIDDER:
+
+        def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+            return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+
+    else:
+
+        def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+            if bidder == COUNTING_BIDDER:
+                return counting_bid(rules, hand, seat, scores, prior_sum)
+            if bidder == COUNTING_EV_BIDDER:
+                return counting_ev_bid(rules, bot, hand, seat, scores, prior_sum)
+            if bidder == WIN_BIDDER:
+                return win_bid(rules, bot, hand, seat, scores, prior_sum)
+            return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+
+    return bid
+
+
+@overload(bot_bid, jit_options={"cache": JIT_OPTIONS["cache"], "forceinline": True})
+def _bot_bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+    return _bidder_bid(kit.bidder)
+
+
+@JIT
+def bid_of(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
+    """:func:`bot_bid` as a kernel of its own, for callers outside Numba."""
+    return bot_bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum)
 
 
 @JIT
@@ -354,15 +398,16 @@ def counting_estimates(hands):
 
 
 @JIT
-def bids_in_records(rules, bidder, bot, hands, scores, bids):
-    """What bot ``bidder`` would bid in each seat of recorded rounds, after the recorded earlier
-    bids: hands uint64[n, 4], scores int64[n, 4], bids int64[n, 4] (seat order). int64[n, 4]."""
+def bids_in_records(rules, bidder, kit, bot, hands, scores, bids):
+    """What bot ``bidder`` (``kit``: ``Kit(bidder=bidder)``) would bid in each seat of recorded
+    rounds, after the recorded earlier bids: hands uint64[n, 4], scores int64[n, 4], bids
+    int64[n, 4] (seat order). int64[n, 4]."""
     n = hands.shape[0]
     out = np.empty((n, 4), dtype=np.int64)
     for i in range(n):
         prior = 0
         for s in range(4):
-            out[i, s] = bot_bid(rules, bidder, bot, hands[i, s], s, scores[i], prior)
+            out[i, s] = bot_bid(rules, kit, bidder, bot, hands[i, s], s, scores[i], prior)
             prior += bids[i, s]
     return out
 

@@ -23,7 +23,7 @@ ILLEGAL = -2
 
 
 @PJIT
-def seat_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, seat, scores, candidates):
+def seat_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, seat, scores, candidates):
     """Random deals seen from ``seat`` (0..3) with ``scores`` (int64[4], seat order).
 
     rules, lineup, bot: as :func:`kernels.t400.rollout.full_hands`; candidates: int64[m] bids to
@@ -31,7 +31,7 @@ def seat_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, s
     uint64[n, 4] in seat order, prior int64[n]: the sum of the earlier bids, tricks int8[n, m]:
     the focal seat's tricks for each candidate, or :data:`DEAD`), with n = n_chunks * chunk_size.
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     m = candidates.shape[0]
     n = n_chunks * chunk_size
     hands_out = np.empty((n, 4), dtype=np.uint64)
@@ -48,7 +48,7 @@ def seat_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, s
             deal_full(state, deck, hands)
             prior = 0
             for s in range(seat):
-                bids[s] = bot_bid(rules, bidders[s], bot, hands[s], s, scores, prior)
+                bids[s] = bot_bid(rules, kit, bidders[s], bot, hands[s], s, scores, prior)
                 prior += bids[s]
             for s in range(4):
                 hands_out[k, s] = hands[s]
@@ -59,11 +59,11 @@ def seat_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, s
                     tricks_out[k, j] = ILLEGAL
                     continue
                 bids[seat] = bid
-                total = bot_bids(rules, bidders, bot, hands, scores, bids, seat + 1, prior + bid)
+                total = bot_bids(rules, bidders, kit, bot, hands, scores, bids, seat + 1, prior + bid)
                 if is_dead(rules, total, scores):
                     tricks_out[k, j] = DEAD
                     continue
-                play_400(rules, hands, bids, policies, tricks)
+                play_400(rules, hands, bids, policies, kit, tricks)
                 tricks_out[k, j] = tricks[seat]
     return hands_out, prior_out, tricks_out
 

@@ -2,13 +2,16 @@
 
 ``lineup`` is int64[2, 4]: row :data:`BIDDERS` holds each seat's (or, in matches, each
 player's) bidder id (:mod:`kernels.t400.bidder`), row :data:`POLICIES` its card-play policy id
-(:mod:`kernels.policies.play`). Every kernel that takes a lineup checks it first
-(:func:`check_lineup`), so an unknown id is an error, never a silent default.
+(:mod:`kernels.policies.play`). Every kernel that takes a lineup takes its kit too
+(:func:`lineup_kit`: the bidder and the policy when all four share one, decided while compiling,
+see :mod:`kernels.core.kit`) and checks both first (:func:`check_lineup`), so an unknown id is an
+error, never a silent default.
 """
 
 import numpy as np
 
 from kernels.config import JIT
+from kernels.core.kit import Kit, uniform
 from kernels.policies.play import check_policies
 from kernels.t400.bidder import check_bidders
 
@@ -21,10 +24,17 @@ def make_lineup(bidders, policies):
     return np.array([list(bidders), list(policies)], dtype=np.int64)
 
 
+def lineup_kit(lineup) -> Kit:
+    """The kit of ``lineup`` (int64[2, 4]): its shared bidder and policy, or ``MIXED``."""
+    lineup = np.asarray(lineup)
+    return Kit(policy=uniform(lineup[POLICIES]), bidder=uniform(lineup[BIDDERS]))
+
+
 @JIT
-def check_lineup(lineup):
-    """Raise ``ValueError`` for a lineup of the wrong shape or with an unknown id."""
+def check_lineup(lineup, kit):
+    """Raise ``ValueError`` for a lineup of the wrong shape, with an unknown id, or whose kit
+    is not its own."""
     if lineup.shape[0] != 2 or lineup.shape[1] != 4:
         raise ValueError("a lineup is int64[2, 4]: bidders, then policies")
-    check_bidders(lineup[BIDDERS])
-    check_policies(lineup[POLICIES])
+    check_bidders(lineup[BIDDERS], kit)
+    check_policies(lineup[POLICIES], kit)

@@ -6,7 +6,7 @@ player ``(dealer + 1 + s) % 4``. Match ``i`` of a run draws every deal from
 ``stream(seed, i)``: deal ``k`` of match ``i`` is the same cards in the same seats whatever the
 variant, the bidders or the policies (common random numbers), and whatever the chunking.
 
-``rules`` is the packed rules array (:mod:`kernels.t400.rules`) and ``lineup`` the bidders and
+``rules`` is the packed rules array (:mod:`kernels.t400.rules`), ``lineup`` the bidders and
 policies by player (:mod:`kernels.t400.lineup`); the match end, scoring, dead hands and the
 classic outright 13 are the rules module's functions.
 """
@@ -58,7 +58,9 @@ H_SIZE = 16
 
 
 @JIT
-def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec, start_scores, start_dealer):
+def play_match(
+    state, match, rules, lineup, kit, bot, cap, row, rec, rec_at, hand_rec, start_scores, start_dealer
+):
     """Play one match (or its rest) from ``state``; fill ``row`` (int32[M_SIZE]); with a
     non-empty ``rec``, write its rounds from ``rec[rec_at]`` on (and the hands to ``hand_rec``).
     Returns the number of rounds (dead hands included).
@@ -89,7 +91,7 @@ def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec
             seat_scores[s] = scores[p]
             seat_bidders[s] = bidders[p]
             seat_policies[s] = policies[p]
-        total = bot_bids(rules, seat_bidders, bot, hands, seat_scores, bids, 0, 0)
+        total = bot_bids(rules, seat_bidders, kit, bot, hands, seat_scores, bids, 0, 0)
         dead = is_dead(rules, total, seat_scores)
         if record:
             r = rec_at + rounds
@@ -108,7 +110,7 @@ def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec
             if redeal_advances(rules):
                 dealer = (dealer + 1) % 4
             continue
-        play_400(rules, hands, bids, seat_policies, tricks)
+        play_400(rules, hands, bids, seat_policies, kit, tricks)
         row[M_HANDS] += 1
         # The classic 13: a made 13 wins for the bidder's side, a failed one for the other side;
         # results pointing both ways cancel (see analyzer.games.t400.rules.OPEN_POINTS).
@@ -146,13 +148,13 @@ def play_match(state, match, rules, lineup, bot, cap, row, rec, rec_at, hand_rec
 
 
 @PJIT
-def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bot, cap):
+def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, kit, bot, cap):
     """Matches ``first_match .. first_match + n_matches - 1`` of a run seeded ``seed``.
 
     Chunks of ``chunk_size`` matches run in ``prange``; match ``i`` uses ``stream(seed, i)``.
     Returns int32[n_matches, M_SIZE] match rows (see the ``M_`` columns).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     out = np.zeros((n_matches, M_SIZE), dtype=np.int32)
     empty = np.zeros((0, H_SIZE), dtype=np.int32)
     no_hands = np.zeros((0, 4), dtype=np.uint64)
@@ -162,19 +164,21 @@ def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bot, c
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands, zeros, 3)
+            play_match(
+                state, first_match + i, rules, lineup, kit, bot, cap, out[i], empty, 0, no_hands, zeros, 3
+            )
     return out
 
 
 @PJIT
-def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, bot, cap):
+def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, kit, bot, cap):
     """The rounds of the matches of :func:`play_matches` (same arguments; replayed).
 
     offsets: int64[n_matches + 1], where each match's rounds start (a cumulative sum of its
     rounds from a :func:`play_matches` run). Returns (rounds int32[offsets[-1], H_SIZE],
     hands uint64[offsets[-1], 4] in seat order).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     n_matches = offsets.shape[0] - 1
     rec = np.zeros((offsets[n_matches], H_SIZE), dtype=np.int32)
     hand_rec = np.zeros((offsets[n_matches], 4), dtype=np.uint64)
@@ -186,20 +190,20 @@ def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, bot, c
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
             play_match(
-                state, first_match + i, rules, lineup, bot, cap, row, rec, offsets[i], hand_rec, zeros, 3
+                state, first_match + i, rules, lineup, kit, bot, cap, row, rec, offsets[i], hand_rec, zeros, 3
             )
     return rec, hand_rec
 
 
 @PJIT
-def continue_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bot, cap, scores, dealer):
+def continue_matches(seed, first_match, n_matches, chunk_size, rules, lineup, kit, bot, cap, scores, dealer):
     """The rest of a match from a given state, ``n_matches`` times: match ``i`` draws from
     ``stream(seed, first_match + i)``, as :func:`play_matches`.
 
     scores: int64[4], the players' scores now; dealer: the player (0..3) who deals the next hand.
     Returns int32[n_matches, M_SIZE] match rows (``M_SCORE`` holds the final scores).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     out = np.zeros((n_matches, M_SIZE), dtype=np.int32)
     empty = np.zeros((0, H_SIZE), dtype=np.int32)
     no_hands = np.zeros((0, 4), dtype=np.uint64)
@@ -209,13 +213,25 @@ def continue_matches(seed, first_match, n_matches, chunk_size, rules, lineup, bo
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
             play_match(
-                state, first_match + i, rules, lineup, bot, cap, out[i], empty, 0, no_hands, scores, dealer
+                state,
+                first_match + i,
+                rules,
+                lineup,
+                kit,
+                bot,
+                cap,
+                out[i],
+                empty,
+                0,
+                no_hands,
+                scores,
+                dealer,
             )
     return out
 
 
 @JIT
-def rests_won(rules, lineup, bot, cap, scores, dealer, seed, first, k, row):
+def rests_won(rules, lineup, kit, bot, cap, scores, dealer, seed, first, k, row):
     """Mean over ``k`` simulated rests of a match of 1 if players 0+2 win (0.5 if stopped at the
     cap, else 0), from ``scores`` (int64[4] by player) with ``dealer`` dealing next; rest ``i``
     draws from ``stream(seed ^ CONTINUATION_KEY, first + i)``. ``row``: int32[M_SIZE] scratch."""
@@ -224,7 +240,7 @@ def rests_won(rules, lineup, bot, cap, scores, dealer, seed, first, k, row):
     won = 0.0
     for i in range(k):
         state = stream(seed ^ CONTINUATION_KEY, first + i)
-        play_match(state, first + i, rules, lineup, bot, cap, row, empty, 0, no_hands, scores, dealer)
+        play_match(state, first + i, rules, lineup, kit, bot, cap, row, empty, 0, no_hands, scores, dealer)
         w = row[M_WINNER]
         won += 1.0 if w == 0 else (0.5 if w < 0 else 0.0)
     return won / k

@@ -30,7 +30,7 @@ from kernels.t400.equity import (
     has_table,
     settle_hand,
 )
-from kernels.t400.hand import bot_bids, play_400, play_400_query
+from kernels.t400.hand import bot_bids, play_400
 from kernels.t400.lineup import BIDDERS, POLICIES, check_lineup
 from kernels.t400.match import M_SIZE, rests_won
 from kernels.t400.rules import (
@@ -69,19 +69,19 @@ R_SIZE = R_WIN + 3
 
 
 @JIT
-def _full_hands_chunk(state, row, chunk_size, rules, lineup, bot, scores):
+def _full_hands_chunk(state, row, chunk_size, rules, lineup, kit, bot, scores):
     deck, hands, bids, tricks = scratch()
     bidders = lineup[BIDDERS]
     policies = lineup[POLICIES]
     for _ in range(chunk_size):
         deal_full(state, deck, hands)
-        total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
+        total = bot_bids(rules, bidders, kit, bot, hands, scores, bids, 0, 0)
         for s in range(4):
             row[F_BIDS + 14 * s + bids[s]] += 1
         if is_dead(rules, total, scores):
             row[F_DEAD] += 1
             continue
-        play_400(rules, hands, bids, policies, tricks)
+        play_400(rules, hands, bids, policies, kit, tricks)
         row[F_PLAYED] += 1
         for s in range(4):
             row[F_TRICKS + 14 * s + tricks[s]] += 1
@@ -91,26 +91,26 @@ def _full_hands_chunk(state, row, chunk_size, rules, lineup, bot, scores):
 
 
 @PJIT
-def full_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, scores):
+def full_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, scores):
     """Random full deals bid by bots and played out.
 
     rules: the packed rules (:mod:`kernels.t400.rules`); lineup: int64[2, 4] bidders and
-    policies per seat (:mod:`kernels.t400.lineup`); bot: a bot array
+    policies per seat, kit: its :func:`~kernels.t400.lineup.lineup_kit` (:mod:`kernels.t400.lineup`); bot: a bot array
     (``analyzer.games.t400.bidder.bot_array``); scores: int64[4] before the hand, seat order.
     Returns int64[n_chunks, F_SIZE] counters (see the ``F_`` offsets). Dead deals are counted
     and not played.
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     out = np.zeros((n_chunks, F_SIZE), dtype=np.int64)
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
-        _full_hands_chunk(state, out[c], chunk_size, rules, lineup, bot, scores)
+        _full_hands_chunk(state, out[c], chunk_size, rules, lineup, kit, bot, scores)
     return out
 
 
 @PJIT
 def training_hands(
-    seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, stratify_every, score_low, score_high
+    seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, stratify_every, score_low, score_high
 ):
     """Hands for fitting the bidder: deals, bot bids and tricks under the lineup's policies.
 
@@ -120,7 +120,7 @@ def training_hands(
     focal int64[n]): ``focal`` is -1 for a plain deal (every seat is a fair sample), the focal
     seat for a stratified one (only it is), and -2 for a dead deal (not played).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     n = n_chunks * chunk_size
     hands_out = np.empty((n, 4), dtype=np.uint64)
     bids_out = np.zeros((n, 4), dtype=np.int64)
@@ -143,14 +143,14 @@ def training_hands(
                 deal_full(state, deck, hands)
             for s in range(4):
                 scores[s] = score_low + below(state, score_high - score_low + 1)
-            total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
+            total = bot_bids(rules, bidders, kit, bot, hands, scores, bids, 0, 0)
             for s in range(4):
                 hands_out[k, s] = hands[s]
                 bids_out[k, s] = bids[s]
             if is_dead(rules, total, scores):
                 focal_out[k] = -2
                 continue
-            play_400(rules, hands, bids, policies, tricks)
+            play_400(rules, hands, bids, policies, kit, tricks)
             for s in range(4):
                 tricks_out[k, s] = tricks[s]
             focal_out[k] = focal
@@ -237,7 +237,7 @@ def side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas):
 
 @hot
 def side_equity_simulated(
-    rules, lineup, bot, cap, seat, dead, bids, tricks, scores, deltas, seed, first, k, row, after
+    rules, lineup, kit, bot, cap, seat, dead, bids, tricks, scores, deltas, seed, first, k, row, after
 ):
     """:func:`side_equity` by ``k`` simulated rests of the match instead of the table (the
     players are this hand's seats; the next dealer is seat 1, or seat 4 again after a dead hand
@@ -259,18 +259,18 @@ def side_equity_simulated(
         winner, _ = winner_of(rules, after[0], after[1], after[2], after[3])
         if winner >= 0:
             return 1.0 if winner == seat % 2 else 0.0
-    p = rests_won(rules, lineup, bot, cap, after, dealer, seed, first, k, row)
+    p = rests_won(rules, lineup, kit, bot, cap, after, dealer, seed, first, k, row)
     return p if seat % 2 == 0 else 1.0 - p
 
 
 @PJIT
 def rollout(
-    seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
+    seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, hand, seat, scores, earlier_bids,
     candidates, infer, tau, continuations, stop, cap=200,
 ):  # fmt: skip
     """Evaluate candidate bids for a known hand on the same sampled deals.
 
-    rules, lineup, bot: as :func:`full_hands`; hand: uint64, the player's cards; seat: 0..3;
+    rules, lineup, kit, bot: as :func:`full_hands`; hand: uint64, the player's cards; seat: 0..3;
     scores: int64[4] in seat order; earlier_bids: int64[>= seat], the bids of seats before the
     player; candidates: int64[m]; infer: weight each deal by the likelihood of the earlier bids
     under the bot model (softmax of its expected values, temperature ``tau``).
@@ -287,7 +287,7 @@ def rollout(
     of the score changes (0) and of the match equities (1), hearts float64[n_chunks, 4] = sum w *
     trumps held per seat, later float64[n_chunks, m, 4, 14] = sum w over each later seat's bid).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     m = candidates.shape[0]
     acc = np.zeros((n_chunks, m, R_SIZE))
     cross = np.zeros((n_chunks, 2, m, m))
@@ -327,18 +327,18 @@ def rollout(
                     break
                 bid = candidates[j]
                 bids[seat] = bid
-                total = bot_bids(rules, bidders, bot, hands, scores, bids, seat + 1, earlier_sum + bid)
+                total = bot_bids(rules, bidders, kit, bot, hands, scores, bids, seat + 1, earlier_sum + bid)
                 for s in range(seat + 1, 4):
                     later[c, j, s, bids[s]] += w
                 dead = is_dead(rules, total, scores)
                 own = 0
                 if not dead:
-                    play_400_query(rules, hands, bids, policies, tricks)
+                    play_400(rules, hands, bids, policies, kit, tricks)
                     own = tricks[seat]
                 x[j] = outcome(rules, dead, bid, own, scores[seat])
                 if continuations is not None:
                     first = ((first_chunk + c) * chunk_size + i) * continuations
-                    xw[j] = side_equity_simulated(rules, lineup, bot, cap, seat, dead, bids, tricks, scores, deltas,
+                    xw[j] = side_equity_simulated(rules, lineup, kit, bot, cap, seat, dead, bids, tricks, scores, deltas,
                                                   seed, first, continuations, row, after)  # fmt: skip
                 else:
                     xw[j] = side_equity(rules, eq, seat, dead, bids, tricks, scores, deltas)
@@ -350,7 +350,7 @@ def rollout(
 
 @PJIT
 def deal_and_bid(
-    seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, hand, seat, scores, earlier_bids,
+    seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, hand, seat, scores, earlier_bids,
     candidates, infer, tau,
 ):  # fmt: skip
     """The deals, weights and later bids of :func:`rollout` (same arguments, same streams),
@@ -359,7 +359,7 @@ def deal_and_bid(
     Returns (hands uint64[n, 4], weights float64[n], later int64[n, m, 4]: each seat's bid
     for each candidate, the player's own seat holding the candidate).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     m = candidates.shape[0]
     n = n_chunks * chunk_size
     hands_out = np.zeros((n, 4), dtype=np.uint64)
@@ -387,7 +387,7 @@ def deal_and_bid(
                 continue
             for j in range(m):
                 bids[seat] = candidates[j]
-                bot_bids(rules, bidders, bot, hands, scores, bids, seat + 1, earlier_sum + candidates[j])
+                bot_bids(rules, bidders, kit, bot, hands, scores, bids, seat + 1, earlier_sum + candidates[j])
                 for s in range(4):
                     later[k, j, s] = bids[s]
     return hands_out, weights, later
@@ -455,7 +455,7 @@ def hands_to_solve(rules, weights, later, scores):
 
 
 @PJIT
-def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot):
+def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot):
     """Duplicate comparison of two play policies on random deals bid once by bots.
 
     The lineup's policies give seating one (X on seats 1+3 = ``lineup[POLICIES, 0]``, Y on 2+4
@@ -464,7 +464,7 @@ def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot)
     ((P13 - P24) with X on 1+3  -  (P13 - P24) with X on 2+4) / 2.
     Returns float64[n_chunks, 3]: (live deals, sum d, sum d^2). Scores are 0 before each hand.
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     policy_x = lineup[POLICIES, 0]
     policy_y = lineup[POLICIES, 1]
     out = np.zeros((n_chunks, 3))
@@ -476,14 +476,14 @@ def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot)
         bidders = lineup[BIDDERS]
         for _ in range(chunk_size):
             deal_full(state, deck, hands)
-            total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
+            total = bot_bids(rules, bidders, kit, bot, hands, scores, bids, 0, 0)
             if is_dead(rules, total, scores):
                 continue
             margin = 0.0
             for seating in range(2):
                 for s in range(4):
                     pol[s] = policy_x if (s % 2) == seating else policy_y
-                play_400(rules, hands, bids, pol, tricks)
+                play_400(rules, hands, bids, pol, kit, tricks)
                 diff = 0.0
                 for s in range(4):
                     points = score_change(rules, bids[s], tricks[s], 0)
@@ -497,14 +497,14 @@ def duplicate_hands(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot)
 
 
 @PJIT
-def hand_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, scores):
+def hand_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, scores):
     """Random hands at fixed scores (seat order; seat 4 deals), bid by the lineup's bidders and
     played by its policies. Chunk ``c`` draws from ``stream(seed, first_chunk + c)``.
 
     Returns (kind int64[n]: the ``O_`` kinds, deltas int64[n, 4]: score changes in seat order,
     zero unless the kind is :data:`O_LIVE`).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     n = n_chunks * chunk_size
     kind = np.zeros(n, dtype=np.int64)
     deltas = np.zeros((n, 4), dtype=np.int64)
@@ -517,11 +517,11 @@ def hand_outcomes(seed, first_chunk, n_chunks, chunk_size, rules, lineup, bot, s
         for i in range(chunk_size):
             k = c * chunk_size + i
             deal_full(state, deck, hands)
-            total = bot_bids(rules, bidders, bot, hands, scores, bids, 0, 0)
+            total = bot_bids(rules, bidders, kit, bot, hands, scores, bids, 0, 0)
             if is_dead(rules, total, scores):
                 kind[k] = O_DEAD
                 continue
-            play_400(rules, hands, bids, policies, tricks)
+            play_400(rules, hands, bids, policies, kit, tricks)
             kind[k] = settle_hand(rules, bids, tricks, scores, d)
             if kind[k] == O_LIVE:
                 for s in range(4):

@@ -15,6 +15,7 @@ from kernels.core import dd
 from kernels.core.cards import lane, lowest_bit
 from kernels.core.deal import deal_around, deal_many, pool_of
 from kernels.core.rng import stream
+from kernels.policies.play import check_policies
 from kernels.tarneeb import rules as kr
 from kernels.tarneeb.hand import MAX_CALLS, TRAINING_LEVEL, bot_call, bot_trump, check_bidders, play_contract
 
@@ -106,7 +107,7 @@ def _settle(rules, seat, call, row, tricks, o):
 
 
 @JIT
-def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands, auction, trial, taken,
+def _sample(rules, hand, seat, calls, candidates, bidders, policies, kit, model, infer, hands, auction, trial, taken,
             row, strain_row, outcome_rows):  # fmt: skip
     """One dealt sample (``hands``): its weight (returned), the strain tricks into ``strain_row``
     (int64[5]) and each candidate's outcome into ``outcome_rows`` (float64[m, C_SIZE]); ``row``
@@ -114,13 +115,13 @@ def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infe
     w = _weigh(rules, seat, calls, bidders, model, infer, hands, auction)
     code = kr.bid_code(TRAINING_LEVEL, kr.NO_STRAIN)
     for strain in range(5):
-        strain_row[strain] = play_contract(rules, hands, policies, code, seat, strain, taken)
+        strain_row[strain] = play_contract(rules, hands, policies, kit, code, seat, strain, taken)
     for k in range(candidates.shape[0]):
         _final_contract(rules, auction, trial, candidates[k], bidders, hands, model, row)
         tricks = 0
         if row[K_PLAYED]:
             tricks = play_contract(
-                rules, hands, policies, row[K_CONTRACT], row[K_DECLARER], row[K_TRUMP], taken
+                rules, hands, policies, kit, row[K_CONTRACT], row[K_DECLARER], row[K_TRUMP], taken
             )
         _settle(rules, seat, candidates[k], row, tricks, outcome_rows[k])
     return w
@@ -128,18 +129,19 @@ def _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infe
 
 @PJIT
 def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, calls, candidates, bidders, policies,
-                 model, infer):  # fmt: skip
+                 kit, model, infer):  # fmt: skip
     """Samples ``n_chunks * chunk_size`` of the rollout (chunk ``c`` from ``stream(seed,
     first_chunk + c)``).
 
     hand: uint64, the known hand; seat: its seat index; calls: int64[k], the calls so far from
     seat index 0 (legal, ending at ``seat``'s turn); candidates: int64[m], the calls to value;
     bidders, policies: int64[4] by seat (the bots of the other seats, and the known seat's later
-    calls); infer: weigh deals by the earlier calls.
+    calls); kit: the policies' :class:`~kernels.core.kit.Kit`; infer: weigh deals by the earlier calls.
     Returns (weights float64[n]; strain tricks int64[n, 5]: the known seat's team's tricks
     declaring in each strain, the known seat leading; outcomes float64[n, m, C_SIZE]).
     """
     check_bidders(bidders)
+    check_policies(policies, kit)
     n = n_chunks * chunk_size
     m = candidates.shape[0]
     weights = np.empty(n)
@@ -159,7 +161,7 @@ def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, cal
         for j in range(chunk_size):
             i = c * chunk_size + j
             deal_around(state, pool, counts, hand, seat, hands)
-            weights[i] = _sample(rules, hand, seat, calls, candidates, bidders, policies, model, infer, hands,
+            weights[i] = _sample(rules, hand, seat, calls, candidates, bidders, policies, kit, model, infer, hands,
                                  auction, trial, taken, row, strain_tricks[i], outcomes[i])  # fmt: skip
     return weights, strain_tricks, outcomes
 

@@ -12,18 +12,21 @@ from numba import prange
 from kernels.config import JIT, PJIT
 from kernels.core.deal import deal_full, new_deck
 from kernels.core.rng import stream
+from kernels.policies.play import check_policies
 from kernels.tarneeb import rules as kr
 from kernels.tarneeb.hand import R_DELTA, R_REDEAL, R_SIZE, check_bidders, play_one_hand
 
 
 @PJIT
-def hand_points(seed, first_chunk, n_chunks, chunk_size, rules, bidders, policies, model):
+def hand_points(seed, first_chunk, n_chunks, chunk_size, rules, bidders, policies, kit, model):
     """``n_chunks * chunk_size`` random deals (chunk ``c`` from ``stream(seed, first_chunk +
-    c)``) bid and played by the bots (bidders, policies: int64[4] by seat).
+    c)``) bid and played by the bots (bidders, policies: int64[4] by seat; kit: the policies'
+    :class:`~kernels.core.kit.Kit`).
 
     Returns int64[n, 3]: the re-deal code (``kernels.tarneeb.hand.R_REDEAL``), the points of
     seats 1+3 and of seats 2+4 in the hand."""
     check_bidders(bidders)
+    check_policies(policies, kit)
     n = n_chunks * chunk_size
     out = np.empty((n, 3), dtype=np.int64)
     for c in prange(n_chunks):
@@ -36,7 +39,7 @@ def hand_points(seed, first_chunk, n_chunks, chunk_size, rules, bidders, policie
         for j in range(chunk_size):
             i = c * chunk_size + j
             deal_full(state, deck, hands)
-            play_one_hand(rules, hands, bidders, policies, auction, res, model, contexts)
+            play_one_hand(rules, hands, bidders, policies, kit, auction, res, model, contexts)
             out[i, 0] = res[R_REDEAL]
             out[i, 1] = res[R_DELTA]
             out[i, 2] = res[R_DELTA + 1]

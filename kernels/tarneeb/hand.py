@@ -13,6 +13,7 @@ from numba import prange
 
 from kernels.config import JIT, PJIT, jit
 from kernels.core.deal import deal_full, new_deck
+from kernels.core.kit import Kit
 from kernels.core.rng import stream
 from kernels.policies.play import TEAM, play_tricks
 from kernels.policies.team import TRUMP_LEAD_BIT
@@ -131,13 +132,13 @@ def team_bids(rules, contract, declarer):
 
 
 @hot
-def play_contract(rules, hands, policies, contract, declarer, trump, taken):
+def play_contract(rules, hands, policies, kit, contract, declarer, trump, taken):
     """Play the contract out (the declarer leads); tricks by seat into ``taken``; returns the
     declaring team's tricks."""
     b = team_bids(rules, contract, declarer)
     packed = play_tricks(
         hands[0], hands[1], hands[2], hands[3], b & 255, (b >> 8) & 255, (b >> 16) & 255, (b >> 24) & 255,
-        policies[0], policies[1], policies[2], policies[3], declarer, trump,
+        policies[0], policies[1], policies[2], policies[3], kit, declarer, trump,
     )  # fmt: skip
     for s in range(4):
         taken[s] = (packed >> (8 * s)) & 255
@@ -145,7 +146,7 @@ def play_contract(rules, hands, policies, contract, declarer, trump, taken):
 
 
 @jit
-def play_one_hand(rules, hands, bidders, policies, state, res, model, contexts):
+def play_one_hand(rules, hands, bidders, policies, kit, state, res, model, contexts):
     """One deal from the worthless-hand check to the settlement (bidders and policies: int64[4]
     by seat); the outcome into ``res`` (int64[R_SIZE]), the auction contexts into ``contexts``
     (see :func:`bots_auction`)."""
@@ -164,7 +165,7 @@ def play_one_hand(rules, hands, bidders, policies, state, res, model, contexts):
     doubled = state[kr.ST_DOUBLED] == 1
     trump = bot_trump(bidders[declarer], rules, hands[declarer], contract, model)
     taken = res[R_TAKEN : R_TAKEN + 4]
-    tricks = play_contract(rules, hands, policies, contract, declarer, trump, taken)
+    tricks = play_contract(rules, hands, policies, kit, contract, declarer, trump, taken)
     level = kr.level_of(contract)
     res[R_CONTRACT] = contract
     res[R_DECLARER] = declarer
@@ -176,14 +177,17 @@ def play_one_hand(rules, hands, bidders, policies, state, res, model, contexts):
 
 
 @JIT
-def hands_outcomes(rules, deals, bidders, policies, out, model):
+def hands_outcomes(rules, deals, bidders, policies, kit, out, model):
     """:func:`play_one_hand` for each deal of ``deals`` (uint64[n, 4]) into ``out`` (int64[n, R_SIZE])."""
     check_bidders(bidders)
     state = np.empty(kr.ST_SIZE, dtype=np.int64)
     contexts = np.empty((4, 2), dtype=np.int64)
     for i in range(deals.shape[0]):
-        play_one_hand(rules, deals[i], bidders, policies, state, out[i], model, contexts)
+        play_one_hand(rules, deals[i], bidders, policies, kit, state, out[i], model, contexts)
 
+
+#: The training plays' kit: every seat plays ``team``.
+TEAM_KIT = Kit(policy=TEAM)
 
 #: The contract level of the training plays (the team policy's target: 8 tricks, 6 to set).
 TRAINING_LEVEL = 8
@@ -220,7 +224,16 @@ def training_deals(seed, first_chunk, n_chunks, chunk_size, rules, bidders, mode
                 hands_out[i, s] = hands[s]
                 for strain in range(5):
                     tricks_out[i, s, strain] = play_contract(
-                        rules, hands, policies, kr.bid_code(TRAINING_LEVEL, kr.NO_STRAIN), s, strain, taken
+                        rules,
+                        hands,
+                        policies,
+                        TEAM_KIT,
+                        kr.bid_code(TRAINING_LEVEL, kr.NO_STRAIN),
+                        s,
+                        strain,
+                        taken,
                     )
-            play_one_hand(rules, hands, bidders, policies, auction, outcomes[i], model, contexts_out[i])
+            play_one_hand(
+                rules, hands, bidders, policies, TEAM_KIT, auction, outcomes[i], model, contexts_out[i]
+            )
     return hands_out, tricks_out, contexts_out, outcomes

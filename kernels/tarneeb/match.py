@@ -74,14 +74,15 @@ H_SIZE = 15
 
 
 @JIT
-def check_lineup(lineup):
-    """Raise ``ValueError`` on an unknown bidder or policy id of ``lineup`` (int64[2, 4])."""
+def check_lineup(lineup, kit):
+    """Raise ``ValueError`` on an unknown bidder or policy id of ``lineup`` (int64[2, 4]), or a
+    kit (:mod:`kernels.core.kit`) that is not its own."""
     check_bidders(lineup[BIDDERS])
-    check_policies(lineup[POLICIES])
+    check_policies(lineup[POLICIES], kit)
 
 
 @JIT
-def play_match(state, match, rules, lineup, model, cap, row, rec, rec_at, hand_rec):
+def play_match(state, match, rules, lineup, kit, model, cap, row, rec, rec_at, hand_rec):
     """Play one match from the start; fill ``row`` (int32[M_SIZE]); with a non-empty ``rec``,
     write its rounds from ``rec[rec_at]`` on (and the deals to ``hand_rec``). Returns the number
     of rounds (re-deals included)."""
@@ -104,7 +105,7 @@ def play_match(state, match, rules, lineup, model, cap, row, rec, rec_at, hand_r
             p = (dealer + 1 + s) % 4
             seat_bidders[s] = lineup[BIDDERS, p]
             seat_policies[s] = lineup[POLICIES, p]
-        play_one_hand(rules, hands, seat_bidders, seat_policies, auction, res, model, contexts)
+        play_one_hand(rules, hands, seat_bidders, seat_policies, kit, auction, res, model, contexts)
         odd_team = (dealer + 1) & 1  # the player team sitting in seats 1+3
         if record:
             r = rec_at + rounds
@@ -161,10 +162,10 @@ def play_match(state, match, rules, lineup, model, cap, row, rec, rec_at, hand_r
 
 
 @PJIT
-def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, model, cap):
+def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, kit, model, cap):
     """Matches ``first_match .. first_match + n_matches - 1`` of a run seeded ``seed``; match
     ``i`` uses ``stream(seed, i)``. Returns int32[n_matches, M_SIZE] match rows."""
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     out = np.zeros((n_matches, M_SIZE), dtype=np.int32)
     empty = np.zeros((0, H_SIZE), dtype=np.int32)
     no_hands = np.zeros((0, 4), dtype=np.uint64)
@@ -173,18 +174,18 @@ def play_matches(seed, first_match, n_matches, chunk_size, rules, lineup, model,
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, model, cap, out[i], empty, 0, no_hands)
+            play_match(state, first_match + i, rules, lineup, kit, model, cap, out[i], empty, 0, no_hands)
     return out
 
 
 @PJIT
-def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, model, cap):
+def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, kit, model, cap):
     """The rounds of the matches of :func:`play_matches` (same arguments; replayed).
 
     offsets: int64[n_matches + 1], where each match's rounds start. Returns (rounds
     int32[offsets[-1], H_SIZE], deals uint64[offsets[-1], 4] in seat order).
     """
-    check_lineup(lineup)
+    check_lineup(lineup, kit)
     n_matches = offsets.shape[0] - 1
     rec = np.zeros((offsets[n_matches], H_SIZE), dtype=np.int32)
     hand_rec = np.zeros((offsets[n_matches], 4), dtype=np.uint64)
@@ -194,5 +195,5 @@ def record_matches(seed, first_match, offsets, chunk_size, rules, lineup, model,
         stop = min(n_matches, (c + 1) * chunk_size)
         for i in range(c * chunk_size, stop):
             state = stream(seed, first_match + i)
-            play_match(state, first_match + i, rules, lineup, model, cap, row, rec, offsets[i], hand_rec)
+            play_match(state, first_match + i, rules, lineup, kit, model, cap, row, rec, offsets[i], hand_rec)
     return rec, hand_rec

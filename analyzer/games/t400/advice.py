@@ -44,6 +44,7 @@ from analyzer.games.t400.bidder import INFER_TAU, bot_array
 from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids, check_scores
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import rollout as kr
+from kernels.t400.lineup import lineup_kit
 
 MODELS = ("rollout", "dd", "solo-dd")
 #: --samples above these would run for more than a day (rollout ~1e5 deals/s, dd ~2 deals/s,
@@ -596,27 +597,13 @@ def _max_p_make_se(t: _Totals) -> float:
     return worst
 
 
-def kernels_to_compile(model: str = "rollout") -> bool:
-    """Whether the kernels of ``model`` have no compiled code on disk yet (the first run compiles
-    them: about half a minute for the rollout, a minute with the solver). The dd model's
-    recursive search is compiled in every process besides (about 15 s; Numba cannot cache it)."""
-    from kernels.config import is_cached
-
-    if model in DD_NOTES:
-        from kernels.core import bids_dd, dd
-
-        solver = bids_dd._trick_start if model == "dd" else dd.solve_batch
-        return not (is_cached(kr.deal_and_bid) and is_cached(kr.score_solved) and is_cached(solver))
-    return not is_cached(kr.rollout)
-
-
 def _compile(q: _Query, model: str) -> float:
     """Compile (or load) the query's kernels on a throw-away deal; seconds taken. Results are
     not affected: every chunk has its own random stream."""
     start = time.perf_counter()
     args = q.kernel_args()
     if model in DD_NOTES:
-        rules, _, _, _, seat, scores, _, candidates, _, _ = args
+        rules, _, _, _, _, seat, scores, _, candidates, _, _ = args
         hands, weights, later = kr.deal_and_bid(q.seed, 0, 1, 1, *args)
         m = len(candidates)
         kr.score_solved(rules, hands, weights, later, np.zeros(1, dtype=np.int64), np.zeros((1, m), dtype=np.bool_),
@@ -654,9 +641,9 @@ class _Query:
     continuations: int = 0
 
     def kernel_args(self) -> tuple:
-        """(rules, lineup, bot, hand, seat, scores, earlier bids, candidates, infer, tau)."""
+        """(rules, lineup, kit, bot, hand, seat, scores, earlier bids, candidates, infer, tau)."""
         return (
-            self.variant.kernel_rules(), self.lineup, self.bot, np.uint64(self.hand.bits), self.seat - 1,
+            self.variant.kernel_rules(), self.lineup, lineup_kit(self.lineup), self.bot, np.uint64(self.hand.bits), self.seat - 1,
             np.array(self.scores, dtype=np.int64), np.array(self.bids if self.bids else [0], dtype=np.int64),
             np.array(self.candidates, dtype=np.int64), self.infer, INFER_TAU,
         )  # fmt: skip
@@ -721,7 +708,7 @@ def _run_dd(q: _Query, model: str, samples, threads, target_se, progress):
     chunk = min(cfg.advice_chunk, n)
     n_chunks = math.ceil(n / chunk)
     args = q.kernel_args()
-    rules, _, _, _, seat, scores, _, candidates, _, _ = args
+    rules, _, _, _, _, seat, scores, _, candidates, _, _ = args
     totals = _Totals.empty(len(q.candidates))
     results = _bids_dd_results if model == "dd" else _solo_dd_results
     with threads_used(threads), deferred_interrupt() as stop:

@@ -29,7 +29,7 @@ from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant
 from kernels.policies.play import STANDARD
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
-from kernels.t400.lineup import make_lineup
+from kernels.t400.lineup import lineup_kit, make_lineup
 
 MODEL_FILE = "bidder_model.npz"
 BIDDERS = kb.BIDDER_NAMES
@@ -166,7 +166,7 @@ def fit_model(
             lineup = make_lineup([bidder] * 4, [STANDARD] * 4)
             bot = make_bot(model, variant)
             hands, bids, tricks, focal = kr.training_hands(
-                seed, it * n_chunks, n_chunks, chunk, rules, lineup, bot, 2, -10, 45
+                seed, it * n_chunks, n_chunks, chunk, rules, lineup, lineup_kit(lineup), bot, 2, -10, 45
             )
             prior = np.cumsum(bids, axis=1) - bids
             seat_ids = np.broadcast_to(np.arange(4), bids.shape)

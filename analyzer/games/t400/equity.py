@@ -39,10 +39,12 @@ from analyzer.core.runtime import check_seed, deferred_interrupt, interruptible,
 from analyzer.games.t400.bidder import bot_array, load_model
 from analyzer.games.t400.rules import PRESETS, SCORE_STEPS, Variant, as_variant, check_scores
 from analyzer.games.t400.simulate import lineup_array
+from kernels.core.kit import Kit
 from kernels.t400 import equity as ke
 from kernels.t400 import match as km
 from kernels.t400 import rollout as kr
 from kernels.t400 import rules as krules
+from kernels.t400.lineup import lineup_kit
 
 #: Scores below this are treated as this score (rare: a player this far down rarely matters).
 LOW_CLAMP = -30
@@ -231,7 +233,8 @@ def build_table(
     with threads_used(threads), deferred_interrupt() as stop:
         for i, combo in enumerate(combos):
             scores = np.array([rep[r] for r in combo], dtype=np.int64)
-            kind, d = kr.hand_outcomes(seed, i * n_chunks, n_chunks, chunk, rules, lineup, bot, scores)
+            kind, d = kr.hand_outcomes(seed, i * n_chunks, n_chunks, chunk, rules, lineup, lineup_kit(lineup), bot,
+                                       scores)  # fmt: skip
             total = len(kind)
             played = kind == ke.O_LIVE
             rows, counts = np.unique(d[played], axis=0, return_counts=True)
@@ -357,7 +360,7 @@ def _continue(v: Variant, scores, dealer_index, n, seed, threads, bidder, policy
     with threads_used(threads), deferred_interrupt() as stop:
         for first in range(0, n, block):
             rows = interruptible(km.continue_matches, seed, first, min(block, n - first), chunk, v.kernel_rules(),
-                                 lineup, bot_array(v), DEFAULT_CAP, scores, dealer_index)  # fmt: skip
+                                 lineup, lineup_kit(lineup), bot_array(v), DEFAULT_CAP, scores, dealer_index)  # fmt: skip
             winner = rows[:, km.M_WINNER]
             won += int(np.count_nonzero(winner == 0))
             drawn += int(np.count_nonzero(winner < 0))
@@ -393,8 +396,8 @@ def bid_differences(variant=None, matches: int = 2000, seed: int = 0, threads: i
     bids = np.ascontiguousarray(rounds[[f"bid{s}" for s in range(1, 5)]].to_numpy(dtype=np.int64))
     bot = bot_array(v)
     rules = v.kernel_rules()
-    ev = kb.bids_in_records(rules, bidder_id("ev"), bot, hands, scores, bids)
-    win = kb.bids_in_records(rules, bidder_id("win"), bot, hands, scores, bids)
+    ev = kb.bids_in_records(rules, bidder_id("ev"), Kit(bidder=bidder_id("ev")), bot, hands, scores, bids)
+    win = kb.bids_in_records(rules, bidder_id("win"), Kit(bidder=bidder_id("win")), bot, hands, scores, bids)
     rows = []
     for s in range(4):
         rows.append(pd.DataFrame({

@@ -22,6 +22,7 @@ from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, Variant, as_variant
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import guide as kg
+from kernels.t400.lineup import lineup_kit
 
 #: Score brackets of the value table: (label, the player's score, the others' scores).
 BRACKETS = (("<=29", 0, 0), (">=30", 30, 15))
@@ -140,8 +141,9 @@ class _SeatTask:
     def __call__(self, chunk_range):
         first, n = chunk_range
         v = self.variant
+        lineup = lineup_array("ev", "standard")
         return kg.seat_outcomes(
-            self.seed, first, n, self.chunk, v.kernel_rules(), lineup_array("ev", "standard"),
+            self.seed, first, n, self.chunk, v.kernel_rules(), lineup, lineup_kit(lineup),
             bot_array(v, self.bidder_model), self.seat, self.scores, CANDIDATES,
         )  # fmt: skip
 

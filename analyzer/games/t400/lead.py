@@ -30,6 +30,7 @@ from analyzer.core.dealing import deal_hands
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, dot_strings
 from kernels.core.cards import HEARTS
+from kernels.core.kit import Kit
 from kernels.policies import lead as kl
 from kernels.t400 import bidder as kb
 from kernels.t400.rules import is_dead
@@ -57,7 +58,9 @@ def live_deals(n: int, seed: int, variant, bot, min_bid: int = 0) -> tuple[np.nd
         for row in deal_hands(max(n, 1000), seed=seed * 1000 + batch):
             bids = np.zeros(4, dtype=np.int64)
             for s in range(4):
-                bids[s] = kb.bot_bid(rules, 0, bot, row[s], s, zeros, int(bids.sum()))
+                bids[s] = kb.bid_of(
+                    rules, Kit(bidder=kb.EV_BIDDER), kb.EV_BIDDER, bot, row[s], s, zeros, int(bids.sum())
+                )
             if not is_dead(rules, int(bids.sum()), zeros) and bids[0] >= min_bid:
                 out_h.append(row)
                 out_b.append(bids)

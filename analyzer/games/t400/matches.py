@@ -45,6 +45,7 @@ from analyzer.games.t400.rules import MAX_BID, MIN_BID, MatchState, Variant, as_
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import match as km
 from kernels.t400 import rules as kt
+from kernels.t400.lineup import lineup_kit
 
 #: Rounds (dead hands included) after which an unfinished match is stopped.
 DEFAULT_CAP = 200
@@ -99,10 +100,12 @@ class Lineup:
         return run_block(seed, first, count, self, record, threads)
 
     def kernel_args(self) -> tuple:
-        """(rules, lineup, bot): what the match kernels take besides the run and the cap."""
+        """(rules, lineup, kit, bot): what the match kernels take besides the run and the cap."""
+        lineup = lineup_array(list(self.bidders), list(self.policies))
         return (
             self.variant.kernel_rules(),
-            lineup_array(list(self.bidders), list(self.policies)),
+            lineup,
+            lineup_kit(lineup),
             bot_array(self.variant, self.bidder_model),
         )
 

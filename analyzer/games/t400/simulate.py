@@ -17,14 +17,15 @@ from analyzer import config
 from analyzer.core.dealing import deal_hands
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, Hand, as_deal, as_hand
-from analyzer.core.policies import per_seat, policy_id
+from analyzer.core.policies import per_seat, policies_kit, policy_id
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.games.t400.bidder import bidder_id, bot_array
 from analyzer.games.t400.rules import FIRST_LEADER, TRUMP, Variant, as_variant
+from kernels.core.kit import Kit
 from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
-from kernels.t400.lineup import make_lineup
+from kernels.t400.lineup import lineup_kit, make_lineup
 
 __all__ = [
     "deal_hands",
@@ -70,7 +71,8 @@ def play_deal(
     policies = per_seat(policy, policy_id, "policy")
     tricks = np.zeros(4, dtype=np.int64)
     record = np.zeros(52, dtype=np.int64)
-    n = kp.play_hand(d.bits, np.array(bids, dtype=np.int64), leader - 1, policies, int(TRUMP), tricks, record)
+    n = kp.play_hand(d.bits, np.array(bids, dtype=np.int64), leader - 1, policies, policies_kit(policies), int(TRUMP),
+                     tricks, record)  # fmt: skip
     return PlayedDeal(tuple(int(t) for t in tricks), tuple(Card.from_index(int(c)) for c in record[:n]))
 
 
@@ -148,7 +150,7 @@ def play_hand(
         return PlayedHand(d, b4, bids_by, names, True, zero, (False,) * 4, zero, (), (), ())
     tricks = np.zeros(4, dtype=np.int64)
     record = np.zeros(52, dtype=np.int64)
-    n = kp.play_hand(d.bits, np.array(b4, dtype=np.int64), FIRST_LEADER - 1, policies,
+    n = kp.play_hand(d.bits, np.array(b4, dtype=np.int64), FIRST_LEADER - 1, policies, policies_kit(policies),
                      int(TRUMP), tricks, record)  # fmt: skip
     cards = tuple(Card.from_index(int(c)) for c in record[:n])
     leaders, winners = trick_winners(cards, FIRST_LEADER, int(TRUMP))
@@ -220,6 +222,7 @@ def simulate_full_hands(
             chunk_size,
             v.kernel_rules(),
             lineup,
+            lineup_kit(lineup),
             bot_array(v, bidder_model),
             np.array(scores, dtype=np.int64),
         )
@@ -243,7 +246,7 @@ def duplicate_edge(
     lineup = lineup_array("ev", [policy, against] * 2)
     with threads_used(threads):
         out = kr.duplicate_hands(seed, 0, chunks, chunk_size or config.get().sim_chunk, v.kernel_rules(),
-                                 lineup, bot_array(v))  # fmt: skip
+                                 lineup, lineup_kit(lineup), bot_array(v))  # fmt: skip
     n, total, total2 = out.sum(axis=0)
     mean = total / n
     return int(n), float(mean), math.sqrt(max(total2 / n - mean * mean, 0.0) / n)
@@ -282,8 +285,9 @@ def bot_bid(
 
     require_table(v, [bidder])
     return int(
-        kb.bot_bid(
+        kb.bid_of(
             v.kernel_rules(),
+            Kit(bidder=bidder_id(bidder)),
             bidder_id(bidder),
             bot_array(v, bidder_model),
             np.uint64(h.bits),

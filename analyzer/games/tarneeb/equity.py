@@ -174,7 +174,7 @@ def _solve(variant: TarneebVariant, hands: int, seed: int, model: np.ndarray) ->
     bidders = np.full(4, kh.EV, dtype=np.int64)
     policies = np.full(4, policy_id("team"), dtype=np.int64)
     out = ke.hand_points(seed, 0, chunks_for(hands, _CHUNK), _CHUNK, variant.kernel_rules(), bidders, policies,
-                         model)  # fmt: skip
+                         kh.TEAM_KIT, model)  # fmt: skip
     played = out[:, 0] == kh.PLAYED
     points, counts = np.unique(out[played][:, 1:], axis=0, return_counts=True)
     p = counts / played.sum()

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.policies import policy_id
+from analyzer.core.policies import policies_kit, policy_id
 from analyzer.core.runs import (
     MatchLengths,
     MetricSums,
@@ -31,6 +31,7 @@ from analyzer.core.stats import RatioSums, wilson
 from analyzer.games.t400.matches import CompareStats, DuelStats
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.rules import MAX_BID, MIN_BID, TarneebVariant, as_tarneeb_variant
+from kernels.core.kit import Kit
 from kernels.tarneeb import bidder as kb
 from kernels.tarneeb import hand as kh
 from kernels.tarneeb import match as km
@@ -94,6 +95,10 @@ class TarneebLineup:
             [[bidder_id(b) for b in self.bidders], [policy_id(p) for p in self.policies]], dtype=np.int64
         )
 
+    def kit(self) -> Kit:
+        """The kernels' kit (:mod:`kernels.core.kit`): the policy all four players share."""
+        return policies_kit([policy_id(p) for p in self.policies])
+
     def play_block(
         self, seed: int, first: int, count: int, record: bool = False, threads: int | None = None
     ) -> dict:
@@ -102,13 +107,13 @@ class TarneebLineup:
         rules, lineup, model = self.variant.kernel_rules(), self.lineup_array(), bidder_array(self.bidders)
         chunk = config.get().match_kernel_chunk
         with threads_used(threads):
-            rows = km.play_matches(seed, first, count, chunk, rules, lineup, model, self.cap)
+            rows = km.play_matches(seed, first, count, chunk, rules, lineup, self.kit(), model, self.cap)
             out = {"rows": rows}
             if record:
                 rounds = rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS]
                 offsets = np.concatenate([[0], np.cumsum(rounds)]).astype(np.int64)
                 out["rounds"], out["hands"] = km.record_matches(
-                    seed, first, offsets, chunk, rules, lineup, model, self.cap
+                    seed, first, offsets, chunk, rules, lineup, self.kit(), model, self.cap
                 )
         return out
 
