@@ -232,7 +232,7 @@ def play_tricks(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, tru
     return _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump, None)
 
 
-@hot
+@jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def play_deal(hands, bids, policies, kit, leader, trump, tricks):
     """Play out ``hands`` (uint64[4]) with ``policies`` (int64[4]) and their ``kit`` from
     ``leader`` (seat index) with ``trump`` (suit index, 4 for no trump); the tricks per seat go

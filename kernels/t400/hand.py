@@ -23,7 +23,7 @@ def bot_bids(rules, bidders, kit, bot, hands, scores, bids, first_seat, prior):
     return prior
 
 
-@hot
+@jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def play_400(rules, hands, bids, policies, kit, tricks):
     """Play a live 400 hand out: seat 1 leads, the variant's trump; tricks per seat into ``tricks``."""
     play_deal(hands, bids, policies, kit, rules[LEADER], rules[TRUMP], tricks)

@@ -65,7 +65,7 @@ def check_bidders(bidders):
             raise ValueError("unknown Tarneeb bidder id")
 
 
-@hot
+@JIT  # not inlined: the auction code is linked once into each kernel, not copied per call site
 def bot_call(bidder, rules, state, hand, model):
     """The call of the seat to speak, by its bidder."""
     if bidder == EV:
@@ -131,7 +131,7 @@ def team_bids(rules, contract, declarer):
     return packed
 
 
-@hot
+@jit(inline="always")  # a wrapper: inlined before typing (the trick loop it calls is linked once)
 def play_contract(rules, hands, policies, kit, contract, declarer, trump, taken):
     """Play the contract out (the declarer leads); tricks by seat into ``taken``; returns the
     declaring team's tricks."""
