@@ -165,7 +165,7 @@ def warm_up(groups=None) -> float:
 
 #: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
 #: solver) compile in one process, one after the other, so that the shared code compiles once.
-PROCESSES = (("bid", "play", "simulate", "bench"), ("tarneeb_bid", "simulate_tarneeb"), ("solve", "bid_dd"))
+PROCESSES = (("bid", "play", "simulate", "bench", "simulate_tarneeb"), ("solve", "tarneeb_bid", "bid_dd"))
 
 
 def _warm_each(groups) -> dict:

@@ -24,6 +24,7 @@ from endplay.dds.solve import SolveMode
 from endplay.types import Deal, Denom, Player
 
 from analyzer.core.runtime import max_threads, threads_used
+from analyzer.core.solve import solve_batch
 from kernels.core import dd
 
 
@@ -81,11 +82,11 @@ def main() -> None:
     workspaces = np.zeros((threads, dd.W_SIZE), dtype=np.int64)
     tables = dd.new_tables(threads)
     with threads_used(threads):
-        dd.solve_batch(hands[:2], 1, 0, dd.TEAM, 0, workspaces, tables)
+        solve_batch(hands[:2], 1, 0, dd.TEAM, 0, workspaces, tables)
         for t in tables:
             dd.clear_table(t)
         start = time.perf_counter()
-        dd.solve_batch(hands, 1, 0, dd.TEAM, 0, workspaces, tables)
+        solve_batch(hands, 1, 0, dd.TEAM, 0, workspaces, tables)
         batch = time.perf_counter() - start
 
     table_ours, table_theirs, table_diffs = time_tables(deals[: args.tables], hands[: args.tables])

@@ -107,7 +107,7 @@ def test_double_dummy_model_solves_the_rollouts_deals_exactly():
     contract's tricks are the team solver's (itself exact against DDS); with the trump-lead rule
     the declarer's best trump lead."""
     from analyzer.core.notation import as_deal
-    from analyzer.core.solve import card_scores, solve, solver_space
+    from analyzer.core.solve import card_scores, solve, solve_team_tasks, solver_space
     from analyzer.games.tarneeb.advice import STRAINS
     from analyzer.games.tarneeb.bidders import load_model
     from analyzer.games.tarneeb.rules import as_tarneeb_variant
@@ -131,11 +131,11 @@ def test_double_dummy_model_solves_the_rollouts_deals_exactly():
     assert all(int(h[1]) == int(bits) for h in hands)
     tasks = np.array([[i, s, ld] for i in range(3) for s in (0, 4) for ld in (1, 2)], dtype=np.int64)
     workspaces, tables = solver_space(1)
-    got = ka.solve_team_tasks(hands, tasks, False, workspaces, tables)
+    got = solve_team_tasks(hands, tasks, False, workspaces, tables)
     for (i, s, ld), tricks in zip(tasks, got):
         deal = as_deal(list(hands[i]))
         assert tricks == solve(deal, trump=STRAINS[s], leader=ld + 1)
-    led = ka.solve_team_tasks(hands, tasks, True, workspaces, tables)
+    led = solve_team_tasks(hands, tasks, True, workspaces, tables)
     for (i, s, ld), tricks in zip(tasks, led):
         deal = as_deal(list(hands[i]))
         leads = card_scores(deal, trump=STRAINS[s], leader=ld + 1)

@@ -7,6 +7,7 @@ which chunk. Results are merged in chunk order.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import json
@@ -61,6 +62,20 @@ def check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not (0 <= seed <= MAX_SEED):
         raise T400Error(f"seed {seed!r}: expected a whole number from 0 to 2**63-1")
     return seed
+
+
+def on_workers(kernel, k: int, *args) -> None:
+    """``kernel(*args, w)`` for workers ``w = 0 .. k-1``, each on a thread of its own, all at
+    once; returns when all are done (the first error is raised). For worker kernels of the
+    double dummy, whose workers each keep a workspace and a table: kernels release the GIL
+    (``nogil``), so the threads run in parallel, and the worker kernel compiles once where a
+    ``prange`` kernel would compile its body twice more."""
+    if k <= 1:
+        kernel(*args, 0)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=k, thread_name_prefix="t400-worker") as pool:
+        for done in [pool.submit(kernel, *args, w) for w in range(k)]:
+            done.result()
 
 
 def chunks_for(n: int, chunk_size: int = DEFAULT_CHUNK) -> int:

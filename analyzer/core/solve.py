@@ -18,7 +18,7 @@ import numpy as np
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, as_deal
-from analyzer.core.runtime import check_threads, threads_used
+from analyzer.core.runtime import check_threads, on_workers, threads_used
 from analyzer.core.strains import Strain
 from kernels.core import dd
 
@@ -60,6 +60,28 @@ def solver_space(workers: int) -> tuple[np.ndarray, np.ndarray]:
     """This thread's (workspaces int64[workers, dd.W_SIZE], tables int64[workers, dd.T_SIZE]),
     kept between calls, for kernels that run the team solver themselves."""
     return _SOLVERS.get(workers)
+
+
+def solve_batch(hands, strain, leader, mode_id, player, workspaces, tables) -> tuple[np.ndarray, np.ndarray]:
+    """The team or solo solver on many deals (hands uint64[n, 4]), one worker thread per
+    workspace (:func:`kernels.core.dd.solve_worker`): (tricks int64[n], nodes int64[n])."""
+    n = len(hands)
+    out = np.empty(n, dtype=np.int64)
+    nodes = np.empty(n, dtype=np.int64)
+    on_workers(dd.solve_worker, len(workspaces), hands, strain, leader, mode_id, player, workspaces, tables, out,
+               nodes)  # fmt: skip
+    return out, nodes
+
+
+def solve_team_tasks(hands, tasks, trump_lead: bool, workspaces, tables) -> np.ndarray:
+    """Team double dummy for many (deal, strain, leader) tasks (int64[t, 3]; hands uint64[n, 4]),
+    one worker thread per workspace (:func:`kernels.tarneeb.advice.team_tasks_worker`): the
+    leader's team's tricks, int64[t]."""
+    from kernels.tarneeb import advice as ka
+
+    out = np.empty(len(tasks), dtype=np.int64)
+    on_workers(ka.team_tasks_worker, len(workspaces), hands, tasks, trump_lead, workspaces, tables, out)
+    return out
 
 
 def solve(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",
@@ -114,8 +136,7 @@ def solve_blocks(
     batch = batch or config.get().solve_batch
     for start in range(0, len(hands), batch):
         block = hands[start : start + batch]
-        with threads_used(workers):
-            tricks, _ = dd.solve_batch(block, strain, lead, mode_id, who, workspaces, tables)
+        tricks, _ = solve_batch(block, strain, lead, mode_id, who, workspaces, tables)
         yield start, tricks
 
 

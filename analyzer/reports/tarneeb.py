@@ -324,9 +324,8 @@ def _dd_check(ctx, n: int, spec: str) -> pd.DataFrame:
     and by team double dummy (declarer leading, the bot's trump)."""
     from analyzer.core.dealing import deal_hands
     from analyzer.core.policies import policy_id
-    from analyzer.core.solve import solver_space
+    from analyzer.core.solve import solve_team_tasks, solver_space
     from analyzer.games.tarneeb.bidders import load_model
-    from kernels.tarneeb import advice as ka
     from kernels.tarneeb import hand as kh
 
     v = as_tarneeb_variant(spec)
@@ -337,7 +336,7 @@ def _dd_check(ctx, n: int, spec: str) -> pd.DataFrame:
     played = np.flatnonzero(out[:, kh.R_REDEAL] == kh.PLAYED)
     tasks = np.stack([played, out[played, kh.R_TRUMP], out[played, kh.R_DECLARER]], 1).astype(np.int64)
     workspaces, tables = solver_space(1)
-    dd = ka.solve_team_tasks(deals, np.ascontiguousarray(tasks), bool(v.trump_lead), workspaces, tables)
+    dd = solve_team_tasks(deals, np.ascontiguousarray(tasks), bool(v.trump_lead), workspaces, tables)
     level = out[played, kh.R_CONTRACT] >> 3
     return pd.DataFrame({"variant": spec, "deal": played, "declarer": out[played, kh.R_DECLARER] + 1,
                          "contract": level, "trump": np.array(STRAIN_LETTERS)[out[played, kh.R_TRUMP]],

@@ -572,7 +572,7 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
             state = _BACK
 
 
-@JIT
+@jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def _test(H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx):
     v, _ = search(H, won, target, value, scores, n_scores, trump, leader, 0, 0, 0, 0, U64(0), beta, T, ctx)
     return v
@@ -605,7 +605,7 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     return scores[U64(lower)]
 
 
-@JIT
+@jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     """The score under best play: hands uint64[4] (equal sizes, a trick boundary), ``leader``
     seat index, target/value/won int64[4] (``won``: tricks already taken before this ending);

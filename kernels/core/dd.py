@@ -1491,7 +1491,7 @@ def finish(W, T, depth, beta, value, rw, cut_card):
     return fixed
 
 
-@JIT
+@jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def reach(W, T, beta):
     """A fail-soft bound on the max side's tricks from the loaded position: at least ``beta``
     if the max side can reach ``beta`` (then it is a lower bound), else an upper bound."""
@@ -1682,7 +1682,7 @@ def guess_tricks(hands, trump, ms_mask):
     return min(size, int(g * size / 13.0 + 0.5))
 
 
-@JIT
+@jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def solve_one(W, T, hands, trump, leader, mode, player):
     """Tricks for ``player``'s side (team) or ``player`` (solo) with ``leader`` on lead."""
     mask = ms_mask_for(mode, player)
@@ -1691,22 +1691,21 @@ def solve_one(W, T, hands, trump, leader, mode, player):
     return solve_position(W, T, guess_tricks(hands, trump, mask))
 
 
-@PJIT
-def solve_batch(hands, trump, leader, mode, player, workspaces, tables):
-    """Solve many deals: hands uint64[n, 4]; workspaces int64[k, W_SIZE] and tables
-    int64[k, T_SIZE] for k workers run in ``prange`` (worker w takes deals w, w + k, ...; the
-    tables may be reused across calls). Returns (tricks int64[n], nodes int64[n])."""
+@JIT
+def solve_worker(hands, trump, leader, mode, player, workspaces, tables, out, nodes, w):
+    """Worker ``w`` of ``k = workspaces.shape[0]`` solving many deals: hands uint64[n, 4];
+    workspaces int64[k, W_SIZE] and tables int64[k, T_SIZE] (the tables may be reused across
+    calls); worker w takes deals w, w + k, ... with its own workspace and table, writing the
+    tricks and the nodes searched into ``out`` and ``nodes`` (int64[n]). The workers run on
+    threads of their own (``analyzer.core.runtime.on_workers``): a serial kernel is compiled
+    once, where a ``prange`` kernel would compile the whole solver twice more."""
     n = hands.shape[0]
     k = workspaces.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    nodes = np.empty(n, dtype=np.int64)
-    for w in prange(k):
-        W = workspaces[w]
-        T = tables[w]
-        for i in range(w, n, k):
-            out[i] = solve_one(W, T, hands[i], trump, leader, mode, player)
-            nodes[i] = W[NODES]
-    return out, nodes
+    W = workspaces[w]
+    T = tables[w]
+    for i in range(w, n, k):
+        out[i] = solve_one(W, T, hands[i], trump, leader, mode, player)
+        nodes[i] = W[NODES]
 
 
 @JIT

@@ -221,22 +221,20 @@ def _team_tricks(W, T, hands, strain, leader, trump_lead):
     return best
 
 
-@PJIT
-def solve_team_tasks(hands, tasks, trump_lead, workspaces, tables):
-    """Team double dummy for many (deal, strain, leader) tasks: hands uint64[n, 4]; tasks
-    int64[t, 3]; workspaces int64[k, dd.W_SIZE] and tables int64[k, dd.T_SIZE] for k workers
-    (worker w takes tasks w, w + k, ...). Returns int64[t], the leader's team's tricks."""
+@JIT
+def team_tasks_worker(hands, tasks, trump_lead, workspaces, tables, out, w):
+    """Worker ``w`` of ``k = workspaces.shape[0]`` solving team double dummy for many (deal,
+    strain, leader) tasks: hands uint64[n, 4]; tasks int64[t, 3]; workspaces int64[k, dd.W_SIZE]
+    and tables int64[k, dd.T_SIZE]; worker w takes tasks w, w + k, ... and writes the leader's
+    team's tricks into ``out`` (int64[t]). Run on threads as :func:`kernels.core.dd.solve_worker`."""
     t = tasks.shape[0]
     k = workspaces.shape[0]
-    out = np.empty(t, dtype=np.int64)
-    for w in prange(k):
-        for i in range(w, t, k):
-            if i < k or tasks[i, 0] != tasks[i - k, 0]:  # a new deal for this worker's table
-                dd.start_deal(tables[w])
-            out[i] = _team_tricks(
-                workspaces[w], tables[w], hands[tasks[i, 0]], tasks[i, 1], tasks[i, 2], trump_lead
-            )
-    return out
+    for i in range(w, t, k):
+        if i < k or tasks[i, 0] != tasks[i - k, 0]:  # a new deal for this worker's table
+            dd.start_deal(tables[w])
+        out[i] = _team_tricks(
+            workspaces[w], tables[w], hands[tasks[i, 0]], tasks[i, 1], tasks[i, 2], trump_lead
+        )
 
 
 @JIT

@@ -354,7 +354,7 @@ def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threa
     (the known seat declaring each allowed strain, and each candidate's final contract) solved
     once per deal, in small blocks so that progress shows and Ctrl-C is seen within a second or
     two. Returns what :func:`kernels.tarneeb.advice.call_rollout` returns."""
-    from analyzer.core.solve import solver_space
+    from analyzer.core.solve import solve_team_tasks, solver_space
 
     rules, _, seat, _, candidates, _ = args
     hands, weights, contracts = interruptible(ka.call_contracts, seed, 0, n_chunks, chunk, *args,
@@ -373,7 +373,7 @@ def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threa
     for first in range(0, len(tasks), block):
         part = tasks[first : first + block]
         solved[part[:, 0], part[:, 1], part[:, 2]] = interruptible(
-            ka.solve_team_tasks, hands, part, bool(trump_lead), workspaces, tables
+            solve_team_tasks, hands, part, bool(trump_lead), workspaces, tables
         )
         if progress:
             progress(first + len(part), len(tasks))
