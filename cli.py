@@ -32,7 +32,7 @@ import click  # noqa: E402
 import analyzer  # noqa: E402
 from analyzer.core.errors import Interrupted, T400Error  # noqa: E402
 from analyzer.core.fmt import pct as _pct  # noqa: E402
-from analyzer.core.runtime import announce_compiles, exit_on_interrupt, interrupt_at_once  # noqa: E402
+from analyzer.core.runtime import COMPILE_CLOCK, announce_compiles, exit_on_interrupt, interrupt_at_once  # noqa: E402
 from analyzer.core.tables import TableWriter  # noqa: E402
 from analyzer.games.t400 import rules as rules_mod  # noqa: E402
 
@@ -60,6 +60,25 @@ class FiniteFloat(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a number in the range {self._describe_range()}.", param, ctx)
         return number
+
+
+class RunClock:
+    """A run's wall time without the seconds Numba spent compiling in it, and those seconds
+    (a first run's compile is reported apart, never as the run's own time)."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.compiled = COMPILE_CLOCK.seconds()
+
+    def compile_s(self) -> float:
+        return COMPILE_CLOCK.seconds() - self.compiled
+
+    def elapsed_s(self) -> float:
+        return time.perf_counter() - self.start - self.compile_s()
+
+    def note(self) -> str:
+        c = self.compile_s()
+        return f" (and {c:.0f} s compiling the kernels, first run only)" if c >= 1 else ""
 
 
 class T400Group(click.Group):
@@ -1586,13 +1605,13 @@ def _summary_table(summary: dict):
     return pd.DataFrame(rows, columns=["section", "key", "value", "se", "low", "high"])
 
 
-def _print_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
+def _print_summary(s: dict, lineup, seed: int, elapsed: float, compiled: str = "") -> None:
     v = lineup.variant
     click.echo(f"Variant {v.label}: target {v.target}, table minimum {v.table_min}"
                f"{' rising' if v.table_min_rises else ' fixed'}, {v.score_table} table, tie-break {v.tie_break}, "
                f"redeal {v.redeal}")  # fmt: skip
     click.echo(f"Bots: bidders {'/'.join(lineup.bidders)}, play {'/'.join(lineup.policies)} (players 1-4); "
-               f"{s['matches']:,} matches, seed {seed}, cap {lineup.cap} deals, {elapsed:.1f} s")  # fmt: skip
+               f"{s['matches']:,} matches, seed {seed}, cap {lineup.cap} deals, {elapsed:.1f} s{compiled}")  # fmt: skip
     h = s["hands_per_match"]
     p = h["percentiles"]
     click.echo(f"\nHands per match: mean {h['mean']:.2f} ± {h['se']:.2f}; 5/25/50/75/95%: "
@@ -1660,7 +1679,7 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
             "--resume needs an output file (--csv, --parquet, --hands or --per-match) to resume into"
         )
     show = (not as_json) if progress is None else progress
-    start = time.perf_counter()
+    clock = RunClock()
     writers = {}
     try:
         if hands_path:
@@ -1678,7 +1697,7 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
         for writer in writers.values():
             writer.abort()
         raise
-    elapsed = time.perf_counter() - start
+    elapsed = clock.elapsed_s()
     table_of = _tarneeb_summary_table if tarneeb else _summary_table
     if "csv" in outs:
         _write_table(table_of(summary), csv_path, "csv")
@@ -1688,9 +1707,9 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
     if as_json:
         emit_json({"game": variant.game, "variant": lineup.variant.label, "switches": lineup.variant.switches,
                    "seed": seed, "bidders": list(lineup.bidders), "policies": list(lineup.policies), "cap": cap,
-                   **summary, "elapsed_s": elapsed})  # fmt: skip
+                   **summary, "elapsed_s": elapsed, "compile_s": clock.compile_s()})  # fmt: skip
         return
-    (_print_tarneeb_summary if tarneeb else _print_summary)(summary, lineup, seed, elapsed)
+    (_print_tarneeb_summary if tarneeb else _print_summary)(summary, lineup, seed, elapsed, clock.note())
 
 
 def _parse_game_spec(text: str, game: str | None):
@@ -1743,12 +1762,12 @@ def _tarneeb_summary_table(summary: dict):
     return pd.DataFrame(rows, columns=["section", "key", "value", "se", "low", "high"])
 
 
-def _print_tarneeb_summary(s: dict, lineup, seed: int, elapsed: float) -> None:
+def _print_tarneeb_summary(s: dict, lineup, seed: int, elapsed: float, compiled: str = "") -> None:
     v = lineup.variant
     click.echo(f"Tarneeb variant {v.label}: {v.auction} auction, target {v.target}, all pass: {v.all_pass}, "
                f"no-trump {'allowed' if v.no_trump else 'not allowed'}")  # fmt: skip
     click.echo(f"Bots: bidders {'/'.join(lineup.bidders)}, play {'/'.join(lineup.policies)} (players 1-4); "
-               f"{s['matches']:,} matches, seed {seed}, cap {lineup.cap} deals, {elapsed:.1f} s")  # fmt: skip
+               f"{s['matches']:,} matches, seed {seed}, cap {lineup.cap} deals, {elapsed:.1f} s{compiled}")  # fmt: skip
     h, m = s["hands_per_match"], s["metrics"]
     p = h["percentiles"]
     click.echo(f"\nHands per match: mean {h['mean']:.2f} ± {h['se']:.2f}; 5/25/50/75/95%: "
@@ -1812,12 +1831,12 @@ def variants(specs, matches, game, policy, bidder, seed, threads, cap, scheduler
     if resume and not csv_path:
         raise T400Error("--resume needs --csv (the comparison's file) to resume into")
     show = (not as_json) if progress is None else progress
-    start = time.perf_counter()
+    clock = RunClock()
     with progress_bar("matches", matches * len(lineups), enabled=show) as update:
         run = am.run_matches(lineups, matches, seed, threads=threads, scheduler=scheduler, keep=csv_path,
                              resume=resume, command="variants", progress=update,
                              on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
-    elapsed = time.perf_counter() - start
+    elapsed = clock.elapsed_s()
     table = stats.table()
     if csv_path:
         _write_table(table, csv_path, "csv")
@@ -1830,10 +1849,10 @@ def variants(specs, matches, game, policy, bidder, seed, threads, cap, scheduler
     if as_json:
         emit_json({"game": chosen[0].game, "matches": matches, "seed": seed, "variants": labels,
                    "bidders": list(lineups[0].bidders), "policies": list(lineups[0].policies), "elapsed_s": elapsed,
-                   "comparison": table.to_dict(orient="records")})  # fmt: skip
+                   "compile_s": clock.compile_s(), "comparison": table.to_dict(orient="records")})  # fmt: skip
         return
     click.echo(f"{len(labels)} variants x {matches:,} matches on the same deals (seed {seed}), "
-               f"bidder {lineups[0].bidders[0]}, play {lineups[0].policies[0]}; {elapsed:.1f} s. "
+               f"bidder {lineups[0].bidders[0]}, play {lineups[0].policies[0]}; {elapsed:.1f} s{clock.note()}. "
                f"Differences against {labels[0]} ± SE.\n")  # fmt: skip
     headers = ["", *labels]
     out_rows = []
@@ -1871,7 +1890,7 @@ def duel(
     cancel out and what is left is the difference in bidding and play.
     """
     show = (not as_json) if progress is None else progress
-    start = time.perf_counter()
+    clock = RunClock()
     with progress_bar("matches", 2 * matches, enabled=show) as update:
         if variant.game == "tarneeb":
             from analyzer.games.tarneeb import matches as tm
@@ -1887,12 +1906,13 @@ def duel(
 
             out = am.duel(config_a or "ev/standard", config_b or "counting/standard", matches, seed, variant, cap,
                           threads, scheduler, update, bidder_model)  # fmt: skip
-    out["elapsed_s"] = time.perf_counter() - start
+    out["elapsed_s"] = clock.elapsed_s()
+    out["compile_s"] = clock.compile_s()
     if as_json:
         emit_json(out)
         return
     click.echo(f"Duel {out['a']} (A) vs {out['b']} (B), {out['variant']}: {out['pairs']:,} duplicate pairs "
-               f"= {out['matches']:,} matches, seed {seed}, {out['elapsed_s']:.1f} s")  # fmt: skip
+               f"= {out['matches']:,} matches, seed {seed}, {out['elapsed_s']:.1f} s{clock.note()}")  # fmt: skip
     lo, hi = out["ci95"]
     click.echo(f"A's match win rate: {_pct(out['win_rate'])} (95% CI {_pct(lo)} - {_pct(hi)})")
     click.echo(f"Points per hand: A {out['points_per_hand']:.3f} ± {out['points_per_hand_se']:.3f}, "

@@ -40,7 +40,8 @@ def strict_json(text: str):
         (["bid", HAND, "--seat", "2", "--bids", "4", "--model", "dd", "--samples", "5000"], 8.0),
         # the long runs of the audit (issue 36): each answered Ctrl-C late, or not at all
         (["bid", "--game", "tarneeb", TARNEEB_HAND, "--seat", "2", "--auction", "pass", "--samples", "3000000"], 8.0),
-        (["bid", "--game", "tarneeb", TARNEEB_HAND, "--seat", "2", "--auction", "pass", "--model", "dd"], 8.0),
+        # 2048 deals: a run of a minute or more even with every kernel cached
+        (["bid", "--game", "tarneeb", TARNEEB_HAND, "--seat", "2", "--auction", "pass", "--model", "dd", "--samples", "2048"], 8.0),
         (["bid", HAND, "--objective", "win", "--continuations", "200", "--samples", "4096", "--scores", "10,0,0,0"], 6.0),
         (["equity", "--scores", "10,0,0,0", "--simulate", "10000000"], 6.0),
     ],
