@@ -59,16 +59,12 @@ def _warm_play() -> None:
 
 
 def _warm_solve() -> None:
-    """``t400 solve`` in its three modes, and the card scores."""
-    from analyzer.core.solve import card_scores, deals_array, solve, solve_targets
-    from kernels.core import bids_dd
+    """``t400 solve`` in its three modes (team and solo share one kernel; ``--cards`` and
+    ``--table`` compile their own when first used)."""
+    from analyzer.core.solve import solve, solve_targets
 
     solve(ENDING, trump="none")
-    solve(ENDING, trump="none", mode="solo")
-    card_scores(ENDING, trump="none")
     solve_targets(ENDING, [2, 1, 1, 1], [2, 1, 1, 1], trump="none")
-    bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
-    bids_dd.settled_players(deals_array([ENDING]), 1, 0, bids, 0, bids_dd.new_table()[1])
 
 
 def _match_args(variant: Variant):
@@ -106,22 +102,13 @@ def _warm_simulate_tarneeb() -> None:
 
 
 def _warm_tarneeb_bid() -> None:
-    """``t400 bid --game tarneeb``: the call rollout, the double-dummy model and the
-    match-equity kernels (on tiny inputs: the table itself is built on first use)."""
-    from analyzer.core.policies import policy_id
+    """``t400 bid --game tarneeb``: the call rollout and the double-dummy model (with scores
+    other than 0 the objective is the match, whose equity table is built, and its kernels
+    compiled, on first use)."""
     from analyzer.games.tarneeb.advice import recommend_call
-    from analyzer.games.tarneeb.bidders import load_model
-    from kernels.tarneeb import equity as ke
-    from kernels.tarneeb import hand as kh
 
     recommend_call("AKQ5.KJ4.T93.862", seat=1, samples=4)
     recommend_call("AKQJT98765432.-.-.-", seat=1, samples=1, model="dd")
-    rules = _tarneeb_match_args()[0]
-    ke.hand_points(1, 0, 1, 2, rules, np.full(4, kh.EV, dtype=np.int64), np.full(4, policy_id("team"), dtype=np.int64),
-                   kh.TEAM_KIT, load_model().array)  # fmt: skip
-    ke.iterate_equity(
-        np.zeros(1), np.zeros(1), np.full((1, 1), -1, dtype=np.int64), np.zeros((1, 1)), 1e-9, 2
-    )
 
 
 def _warm_bench() -> None:
