@@ -23,6 +23,7 @@ from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
 from analyzer.games.t400.simulate import lineup_array
 from kernels.core import deal as kd
+from kernels.core.cards import FULL_DECK
 from kernels.t400 import rollout as kr
 from kernels.t400.lineup import lineup_kit
 
@@ -118,7 +119,7 @@ def _warm_bench() -> None:
     rules = variant.kernel_rules()
     bot = bot_array(variant)
     zeros = np.zeros(4, dtype=np.int64)
-    full = np.uint64(0x1FFF1FFF1FFF1FFF)
+    full = FULL_DECK
     counts = np.full(4, 13, dtype=np.int64)
     known = np.zeros(4, dtype=np.uint64)
     kd.deal_checksum(1, 0, 1, 4, known, full, counts)
@@ -240,7 +241,7 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
     bot = bot_array(variant)
     known = np.zeros(4, dtype=np.uint64)
     counts = np.full(4, 13, dtype=np.int64)
-    full = np.uint64(0x1FFF1FFF1FFF1FFF)
+    full = FULL_DECK
     zeros = np.zeros(4, dtype=np.int64)
     all_threads = max_threads()
     thread_counts = sorted({1, all_threads})

@@ -8,6 +8,7 @@ import pytest
 import naive
 from analyzer.core.solve import card_scores, solve, solve_many, solve_tables
 from kernels.core import dd
+from kernels.core.cards import SUIT_MASK
 
 endplay = pytest.importorskip("endplay")
 from endplay.dds import calc_dd_table, solve_board  # noqa: E402
@@ -240,7 +241,7 @@ def test_bit_helpers_loop_and_bmi2_versions_agree_with_plain_python():
     for _ in range(3000):
         in_play = sum(1 << (16 * s + k) for s in range(4) for k in range(13) if r.random() < 0.6)
         cards = in_play & sum(1 << (16 * s + k) for s in range(4) for k in range(13) if r.random() < 0.5)
-        suit = 0x1FFF << (16 * r.randrange(4))
+        suit = SUIT_MASK << (16 * r.randrange(4))
         cases.append((cards & suit, in_play & suit, cards, in_play, r.randrange(15)))
     expected = [
         (naive.top_run(m, rem), naive.top_cards(rem, n), naive.representatives(c, p))

@@ -13,6 +13,7 @@ from analyzer.games.t400 import equity as me
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
 from cli import cli
+from kernels.core.cards import DECK_MASK
 from kernels.t400 import bidder as kb
 from kernels.t400 import equity as ke
 
@@ -94,7 +95,7 @@ def test_win_bidder_maximises_match_equity_like_its_twin(table):
     bot = bot_array(v)
     r = random.Random(8)
     for _ in range(600):
-        bits = np.uint64(r.getrandbits(64) & 0x1FFF1FFF1FFF1FFF)
+        bits = np.uint64(r.getrandbits(64) & DECK_MASK)
         seat = r.randrange(4)
         scores = np.array([r.randint(-10, 45) for _ in range(4)])
         prior = sum(r.randint(2, 5) for _ in range(seat))
@@ -112,7 +113,7 @@ def test_counting_ev_bidder_is_the_best_expected_value_bid_on_the_counting_estim
     bot = bot_array(v)
     r = random.Random(11)
     for _ in range(1500):
-        bits = np.uint64(r.getrandbits(64) & 0x1FFF1FFF1FFF1FFF)
+        bits = np.uint64(r.getrandbits(64) & DECK_MASK)
         seat = r.randrange(4)
         scores = np.array([r.randint(-10, 55) for _ in range(4)])
         prior = sum(r.randint(2, 5) for _ in range(seat))

@@ -15,7 +15,7 @@ from analyzer.games.t400 import simulate
 from analyzer.games.t400.rules import Variant
 from kernels.core import rng
 from kernels.core import tricks as kt
-from kernels.core.cards import HEARTS
+from kernels.core.cards import DECK_MASK, HEARTS
 from kernels.core.kit import Kit
 from kernels.policies import play as kp
 from kernels.t400 import bidder as kb
@@ -66,11 +66,11 @@ def test_dealing_is_uniform_and_never_deals_the_known_hand():
     for seat in (1, 2, 3):
         assert not (deals[:, seat] & np.uint64(known.bits)).any(), "the known hand is never dealt"
     full = np.bitwise_or.reduce(deals, axis=1)
-    assert (full == np.uint64(0x1FFF1FFF1FFF1FFF)).all()
+    assert (full == np.uint64(DECK_MASK)).all()
     sizes = [np.array([bin(int(x)).count("1") for x in deals[:2000, s]]) for s in range(4)]
     assert all((sz == 13).all() for sz in sizes)
     # chi-square on card-to-seat frequencies: each unseen card goes to seats 2-4 with prob 1/3
-    unseen = [c for c in range(64) if (0x1FFF1FFF1FFF1FFF >> c) & 1 and not (known.bits >> c) & 1]
+    unseen = [c for c in range(64) if (DECK_MASK >> c) & 1 and not (known.bits >> c) & 1]
     chi2 = 0.0
     expected = len(deals) / 3
     for c in unseen:
@@ -450,8 +450,8 @@ def test_kernels_work_from_a_read_only_install(tmp_path, home_writable):
     env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), PYTHONPATH=str(install), TMPDIR=str(temp))
     read_only = [install] if home_writable else [install, home]
     code = (
-        "import numpy as np; from kernels.core.deal import deal_many;"
-        "out = deal_many(1, 0, 1, 8, np.zeros(4, np.uint64), np.uint64(0x1FFF1FFF1FFF1FFF), np.full(4, 13));"
+        "import numpy as np; from kernels.core.cards import FULL_DECK; from kernels.core.deal import deal_many;"
+        "out = deal_many(1, 0, 1, 8, np.zeros(4, np.uint64), FULL_DECK, np.full(4, 13));"
         "print(int(out[0, 0]))"
     )
     command = [sys.executable, "-c", code]

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import naive
 from analyzer.games.t400 import lead as al
 from cli import cli
-from kernels.core.cards import HEARTS
+from kernels.core.cards import HEARTS, SUIT_MASK
 from kernels.core.kit import Kit
 from kernels.policies import lead as kl
 from kernels.policies import play as kp
@@ -84,7 +84,7 @@ def test_a_400_player_opens_with_the_card_the_model_scores_highest():
             0,
             HEARTS,
         )
-        trumps = bin(bits[0] >> 16 & 0x1FFF).count("1")
+        trumps = bin(bits[0] >> 16 & SUIT_MASK).count("1")
         if bids[0] >= 6 and trumps >= 5:
             assert led >> 4 == HEARTS
             continue

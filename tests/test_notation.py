@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, Hand, Rank, Suit, as_deal, as_hand, parse_deal, parse_hand
 from kernels.core import cards as layout
+from kernels.core.cards import SUIT_MASK
 
 EXAMPLE = "AKQ5.KJ4.T93.862"
 
@@ -19,7 +20,7 @@ def test_bit_layout_is_sixteen_bit_lanes_ranks_from_the_two():
     assert Card(Suit.SPADES, Rank.ACE).index == 12
     assert Card(Suit.HEARTS, Rank.ACE).index == 28
     assert Card(Suit.CLUBS, Rank.ACE).index == 60
-    assert Hand.parse("-.AKQJT98765432.-.-", size=None).bits == 0x1FFF << 16
+    assert Hand.parse("-.AKQJT98765432.-.-", size=None).bits == SUIT_MASK << 16
     assert int(layout.FULL_DECK) == sum(Suit(s).mask for s in range(4))
 
 

@@ -14,6 +14,7 @@ from analyzer.core.notation import Hand
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import best_strain, counting_call, ev_call, load_model, trump_suit
 from analyzer.games.tarneeb.rules import Auction, TarneebVariant, is_worthless, match_result, settle_hand
+from kernels.core.cards import SUIT_MASK
 from kernels.core.kit import Kit
 from kernels.policies import play as kp
 from kernels.policies.team import TRUMP_LEAD_BIT
@@ -86,7 +87,7 @@ def test_a_forced_trump_lead_is_a_trump():
         bids = side_bytes(int(res[kh.R_CONTRACT]) >> 3, declarer, True)
         kp.play_hand(deal, np.array(bids), declarer, np.full(4, kp.TEAM, np.int64), Kit(kp.TEAM), trump,
                      np.zeros(4, dtype=np.int64), record)  # fmt: skip
-        holds_trump = (int(deal[declarer]) >> (16 * trump)) & 0x1FFF
+        holds_trump = (int(deal[declarer]) >> (16 * trump)) & SUIT_MASK
         assert (record[0] >> 4 == trump) == bool(holds_trump)
 
 

@@ -11,6 +11,7 @@ from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, as_hand
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from kernels.core import deal as kd
+from kernels.core.cards import DECK_MASK
 
 
 def deal_hands(
@@ -49,7 +50,7 @@ def deal_hands(
     open_seats = [s for s in range(4) if known[s] is None]
     if not open_seats:
         raise T400Error("every hand is known: nothing to deal")
-    pool = as_hand(unseen, size=None).bits if unseen is not None else (2**64 - 1) & ~seen & 0x1FFF1FFF1FFF1FFF
+    pool = as_hand(unseen, size=None).bits if unseen is not None else (2**64 - 1) & ~seen & DECK_MASK
     if pool & seen:
         raise T400Error(f"unseen cards {Hand(pool & seen)} are also in a known hand")
     size = sizes.pop() if sizes else len(Hand(pool)) // len(open_seats)

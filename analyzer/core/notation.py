@@ -64,7 +64,7 @@ class Suit(IntEnum):
     @property
     def mask(self) -> int:
         """The suit's lane as an int bit mask."""
-        return 0x1FFF << (layout.LANE * self)
+        return layout.SUIT_MASK << (layout.LANE * self)
 
     @classmethod
     def parse(cls, text: str) -> Suit:
@@ -191,7 +191,7 @@ class Card:
 def _cards_of(bits: int) -> Iterator[Card]:
     """Cards of a bit set, suit by suit in S H D C order, high cards first."""
     for suit in Suit:
-        lane = (bits >> (layout.LANE * suit)) & 0x1FFF
+        lane = (bits >> (layout.LANE * suit)) & layout.SUIT_MASK
         for rank in range(12, -1, -1):
             if lane >> rank & 1:
                 yield Card(suit, Rank(rank))
@@ -242,11 +242,11 @@ class Hand:
 
     def ranks(self, suit: Suit) -> list[Rank]:
         """Ranks held in ``suit``, highest first."""
-        lane = (self.bits >> (layout.LANE * suit)) & 0x1FFF
+        lane = (self.bits >> (layout.LANE * suit)) & layout.SUIT_MASK
         return [Rank(r) for r in range(12, -1, -1) if lane >> r & 1]
 
     def length(self, suit: Suit) -> int:
-        return ((self.bits >> (layout.LANE * suit)) & 0x1FFF).bit_count()
+        return ((self.bits >> (layout.LANE * suit)) & layout.SUIT_MASK).bit_count()
 
     def _suit_text(self, suit: Suit) -> str:
         return "".join(r.char for r in self.ranks(suit)) or "-"
@@ -539,7 +539,7 @@ def dot_strings(bits) -> np.ndarray:
     """Hands as dot-form strings (``AKQ5.KJ4.T93.862``, ``-`` for a void) for an array of
     ``uint64`` bitboards, vectorised: one table look-up per suit.
 
-    >>> dot_strings(np.array([Hand.parse("AKQ5.KJ4.T93.862").bits, 0x1FFF << 16], dtype=np.uint64)).tolist()
+    >>> dot_strings(np.array([Hand.parse("AKQ5.KJ4.T93.862").bits, layout.SUIT_MASK << 16], dtype=np.uint64)).tolist()
     ['AKQ5.KJ4.T93.862', '-.AKQJT98765432.-.-']
     """
     global _LANE_TEXT
@@ -549,6 +549,8 @@ def dot_strings(bits) -> np.ndarray:
         ]
         _LANE_TEXT = np.array(table, dtype=object)
     h = np.asarray(bits, dtype=np.uint64)
-    parts = [_LANE_TEXT[((h >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.int64)] for s in range(4)]
+    parts = [
+        _LANE_TEXT[((h >> np.uint64(layout.LANE * s)) & layout.SUIT_BITS).astype(np.int64)] for s in range(4)
+    ]
     out = parts[0] + "." + parts[1] + "." + parts[2] + "." + parts[3]
     return np.asarray(out, dtype=object)

@@ -40,7 +40,7 @@ def _check(mode: str, leader: int, player: int | None) -> tuple[int, int, int]:
 
 
 class _Solvers(threading.local):
-    """Per-thread workspaces and transposition tables, kept between calls (41 MiB per worker)."""
+    """Per-thread workspaces and transposition tables, kept between calls (a table of ``dd.TT_MEMORY_BYTES`` per worker)."""
 
     def __init__(self):
         self.workspaces = np.zeros((0, dd.W_SIZE), dtype=np.int64)
@@ -209,7 +209,7 @@ def deals_array(deals: Iterable[Deal | str] | Sequence) -> np.ndarray:
 
 class _BidsSolvers(threading.local):
     """Per-thread tables and contexts of the with-bids solver (the team solver's pattern table,
-    41 MiB per worker), kept between calls."""
+    ``dd.TT_MEMORY_BYTES`` per worker), kept between calls."""
 
     def __init__(self):
         self.tables = self.contexts = None

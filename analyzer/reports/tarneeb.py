@@ -22,6 +22,7 @@ from analyzer.core.runtime import chunks_for
 from analyzer.games.tarneeb.rules import as_tarneeb_variant
 from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
+from kernels.core.cards import LANE, SUIT_BITS
 
 #: The variants compared (the plausibility table of README, as the report measures it).
 VARIANT_SPECS = (
@@ -52,7 +53,7 @@ def hand_features(hands: np.ndarray) -> pd.DataFrame:
     lengths = np.zeros((len(hands), 4), dtype=np.int64)
     points = np.zeros((len(hands), 4), dtype=np.int64)
     for s in range(4):
-        lane = (hands >> np.uint64(16 * s)) & np.uint64(0x1FFF)
+        lane = (hands >> np.uint64(LANE * s)) & SUIT_BITS
         lengths[:, s] = np.bitwise_count(lane)
         for rank, value in ((12, 4), (11, 3), (10, 2), (9, 1)):
             points[:, s] += value * ((lane >> np.uint64(rank)) & np.uint64(1)).astype(np.int64)

@@ -61,7 +61,7 @@ CTX_SIZE = CTX_SURE + 4
 
 
 def new_table():
-    """A transposition table (the team solver's: int64[dd.T_SIZE], 41 MiB) and its context
+    """A transposition table (the team solver's: int64[dd.T_SIZE], ``dd.TT_MEMORY_BYTES``) and its context
     (int64[CTX_SIZE])."""
     return dd.new_table(), np.zeros(CTX_SIZE, dtype=np.int64)
 

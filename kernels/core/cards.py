@@ -32,8 +32,12 @@ LANE = 16
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-SUIT_BITS = np.uint64(0x1FFF)
-FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
+#: The 13 rank bits of a suit's lane (a Python int; :data:`SUIT_BITS` for kernels).
+SUIT_MASK = (1 << 13) - 1
+#: Every card of the deck: the four lanes' rank bits (a Python int; :data:`FULL_DECK` for kernels).
+DECK_MASK = sum(SUIT_MASK << (LANE * suit) for suit in range(4))
+SUIT_BITS = np.uint64(SUIT_MASK)
+FULL_DECK = np.uint64(DECK_MASK)
 
 
 def card_index(suit: int, rank: int) -> int:

@@ -42,19 +42,19 @@ from numba import carray, prange, types
 from numba.extending import intrinsic
 
 from kernels.config import JIT, PJIT, jit
+from kernels.core.cards import SUIT_BITS, highest_bit, lowest_bit, popcount
 from kernels.core.cards import above as above_card
 from kernels.core.cards import beats as beats_card
 from kernels.core.cards import below as below_card
-from kernels.core.cards import highest_bit, lowest_bit, popcount
 from kernels.core.cards import lane as lane_of
 
 hot = jit(forceinline=True)
 # Indices into arrays are made unsigned here (``W[U64(i)]``) wherever they are not constants: for
 # a signed index Numba adds a negative-index wraparound (a compare and a conditional move) to
-# every access, and without them a solve took 0.89 of the time (paired, same nodes).
+# every access (docs and the commit that made them unsigned give the time it saved).
 U64 = np.uint64
 _ONE = U64(1)
-_LANE = U64(0x1FFF)
+_LANE = SUIT_BITS
 
 NO_TRUMP = 4
 TEAM = 0
@@ -115,10 +115,9 @@ PAT_WORDS = 2
 CHUNK_HEAD = 4  # next chunk (0: none), the patterns' hints (a byte each), unused
 CHUNK_PATTERNS = 14
 CHUNK_WORDS = CHUNK_HEAD + CHUNK_PATTERNS * PAT_WORDS
-# a list's length limit, within the count's 14 bits: in solo mode (one player against three) a shape
-# may gather thousands of patterns; a limit of 981 cost 34% more nodes than 14,001 on the
-# benchmark's first 100 deals, 253 four times as many (team mode: no shape passed 400 patterns on
-# its first 20)
+# a list's length limit, within the count's 14 bits: in solo mode (one player against three) a
+# shape may gather thousands of patterns, and a shorter list costs many more nodes (team mode
+# needs far fewer)
 ST_MAX_CHUNKS = 1000
 ST_MAX_PATTERNS = ENTRY_PATTERNS + CHUNK_PATTERNS * ST_MAX_CHUNKS
 ST_STAMP_SHIFT = 55
@@ -127,8 +126,8 @@ POOL_BASE = ST_ENTRIES * ST_WORDS
 POOL_CHUNKS = 1 << POOL_BITS  # chunk 0 is never used: 0 ends a list
 assert CHAIN + ST_MAX_CHUNKS <= W_SIZE
 # the cut-off card cache: the card that last refuted a node, keyed by holdings; 2^12 entries
-# (32 KiB) stay in the core's nearest caches: paired against 2^14 they gave 0.4% more nodes but took
-# 0.97 of the time (2^10: 1.2% more nodes, 1.04 of 2^12's time); 2^14 gave 0.1% more than 2^18
+# (32 KiB) stay in the core's nearest caches, which pays more than the few nodes a larger cache
+# saves
 CUT_BITS = 12
 CUT_BASE = POOL_BASE + POOL_CHUNKS * CHUNK_WORDS
 POOL_NEXT_AT = CUT_BASE + (1 << CUT_BITS)  # the pool's next free chunk

@@ -4,11 +4,11 @@ the lowest card. A baseline, and a fast opponent for tests."""
 import numpy as np
 
 from kernels.config import jit
-from kernels.core.cards import highest_bit, lane, lowest_bit
+from kernels.core.cards import SUIT_BITS, highest_bit, lane, lowest_bit
 from kernels.core.tricks import legal_moves, winning_cards
 
 U64 = np.uint64
-_LANE = U64(0x1FFF)
+_LANE = SUIT_BITS
 hot = jit(forceinline=True)
 
 

@@ -36,7 +36,7 @@ import numpy as np
 from numba.extending import overload
 
 from kernels.config import JIT, JIT_OPTIONS, jit
-from kernels.core.cards import HEARTS, popcount
+from kernels.core.cards import HEARTS, SUIT_BITS, popcount
 from kernels.core.estimates import BINS_PER_TRICK, N_BINS, estimate_bin  # noqa: F401
 from kernels.core.kit import check_kit, kit_bidder
 from kernels.t400.equity import equity_after, equity_dead, has_table
@@ -64,7 +64,7 @@ COUNTING_BEST = 2 * N_TABLE
 BOT_SIZE = BEST_EV + N_TABLE + COUNTING_BEST
 SIDE_SUITS = (0, 2, 3)
 
-_LANE = U64(0x1FFF)
+_LANE = SUIT_BITS
 
 
 @hot

@@ -15,7 +15,7 @@ import numpy as np
 from numba import prange
 
 from kernels.config import JIT, PJIT, jit
-from kernels.core.cards import popcount
+from kernels.core.cards import FULL_DECK, LANE, SUIT_BITS, popcount
 from kernels.core.deal import deal_around, deal_full, deal_stratified, new_deck, pool_of, scratch
 from kernels.core.flags import raised
 from kernels.core.rng import below, stream
@@ -299,10 +299,10 @@ def rollout(
     earlier_sum = 0
     for s in range(seat):
         earlier_sum += earlier_bids[s]
-    trump_lane = U64(0x1FFF) << U64(16 * rules[TRUMP])
+    trump_lane = SUIT_BITS << U64(LANE * rules[TRUMP])
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
-        pool = pool_of(~hand & U64(0x1FFF1FFF1FFF1FFF))
+        pool = pool_of(~hand & FULL_DECK)
         hands = np.empty(4, dtype=np.uint64)
         bids = np.empty(4, dtype=np.int64)
         tricks = np.empty(4, dtype=np.int64)
@@ -372,7 +372,7 @@ def deal_and_bid(
         earlier_sum += earlier_bids[s]
     for c in prange(n_chunks):
         state = stream(seed, first_chunk + c)
-        pool = pool_of(~hand & U64(0x1FFF1FFF1FFF1FFF))
+        pool = pool_of(~hand & FULL_DECK)
         hands = np.empty(4, dtype=np.uint64)
         bids = np.empty(4, dtype=np.int64)
         bidders = lineup[BIDDERS]
@@ -404,7 +404,7 @@ def score_solved(rules, hands, weights, later, tricks, made, seat, scores, candi
     cross = np.zeros((n_chunks, 2, m, m))
     hearts_out = np.zeros((n_chunks, 4))
     later_out = np.zeros((n_chunks, m, 4, 14))
-    trump_lane = U64(0x1FFF) << U64(16 * rules[TRUMP])
+    trump_lane = SUIT_BITS << U64(LANE * rules[TRUMP])
     x = np.empty(m)
     for c in range(n_chunks):
         for i in range(chunk_size):

@@ -12,7 +12,7 @@ from numba import prange
 
 from kernels.config import JIT, PJIT
 from kernels.core import dd
-from kernels.core.cards import lane, lowest_bit
+from kernels.core.cards import FULL_DECK, lane, lowest_bit
 from kernels.core.deal import deal_around, deal_many, pool_of
 from kernels.core.rng import stream
 from kernels.policies.play import check_policies
@@ -147,7 +147,7 @@ def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, cal
     weights = np.empty(n)
     strain_tricks = np.empty((n, 5), dtype=np.int64)
     outcomes = np.zeros((n, m, C_SIZE))
-    unseen = np.uint64(0x1FFF1FFF1FFF1FFF) & ~hand
+    unseen = FULL_DECK & ~hand
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
     for c in prange(n_chunks):
@@ -179,7 +179,7 @@ def call_contracts(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, c
     known[seat] = hand
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
-    all_hands = deal_many(seed, first_chunk, n_chunks, chunk_size, known, np.uint64(0x1FFF1FFF1FFF1FFF) & ~hand,
+    all_hands = deal_many(seed, first_chunk, n_chunks, chunk_size, known, FULL_DECK & ~hand,
                           counts)  # fmt: skip
     n = all_hands.shape[0]
     m = candidates.shape[0]

@@ -8,7 +8,7 @@ those of :mod:`kernels.tarneeb.rules`.
 import numpy as np
 
 from kernels.config import jit
-from kernels.core.cards import LANE, popcount
+from kernels.core.cards import LANE, SUIT_BITS, popcount
 from kernels.core.estimates import N_BINS, estimate_bin
 from kernels.tarneeb import rules as kr
 
@@ -21,7 +21,7 @@ PARTNER_HALVES = 5
 
 @hot
 def _suit(hand, suit):
-    return (hand >> U64(LANE * suit)) & U64(0x1FFF)
+    return (hand >> U64(LANE * suit)) & SUIT_BITS
 
 
 @hot

@@ -20,7 +20,7 @@ array. Seats are indices 0..3 (seat 1 speaks first); team 0 is seats 1+3.
 import numpy as np
 
 from kernels.config import jit
-from kernels.core.cards import LANE, popcount
+from kernels.core.cards import LANE, SUIT_BITS, popcount
 
 hot = jit(forceinline=True)
 
@@ -133,7 +133,7 @@ def match_result(rules, score_odd, score_even):
 def is_worthless(hand):
     """Twin of ``is_worthless`` for a hand's bits (uint64, the layout of ``kernels.core.cards``)."""
     for suit in range(4):
-        cards = (hand >> np.uint64(LANE * suit)) & np.uint64(0x1FFF)
+        cards = (hand >> np.uint64(LANE * suit)) & SUIT_BITS
         length = popcount(cards)
         for need in range(1, 5):  # ace 1, king 2, queen 3, jack 4 cards in the suit
             if (cards >> np.uint64(13 - need)) & np.uint64(1) and length >= need:

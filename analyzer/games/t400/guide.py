@@ -21,6 +21,7 @@ from analyzer.core.runtime import check_interrupt, check_seed, threads_used
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, Variant, as_variant
 from analyzer.games.t400.simulate import lineup_array
+from kernels.core.cards import LANE, SUIT_BITS
 from kernels.t400 import guide as kg
 from kernels.t400.lineup import lineup_kit
 
@@ -35,9 +36,7 @@ _POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int8)
 def lanes(hands: np.ndarray) -> np.ndarray:
     """int64[n, 4]: each suit's 13 rank bits (spades, hearts, diamonds, clubs)."""
     h = hands.astype(np.uint64)
-    return np.stack(
-        [((h >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.int64) for s in range(4)], axis=1
-    )
+    return np.stack([((h >> np.uint64(LANE * s)) & SUIT_BITS).astype(np.int64) for s in range(4)], axis=1)
 
 
 def hand_features(hands: np.ndarray) -> pd.DataFrame:

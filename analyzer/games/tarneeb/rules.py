@@ -330,7 +330,8 @@ class Auction:
         )
 
     def check(self, call: str | Call) -> Call:
-        """The call, parsed, if ``seat`` may make it now; else an error saying why."""
+        """The call, parsed, if the seat to speak (:attr:`seat`) may make it now; else an error
+        saying why."""
         c = Call.parse(call)
         v = self.variant
         if self._over:
