@@ -5,10 +5,9 @@ import json
 import numba
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
 from analyzer.games.t400.advice import recommend_bid
-from cli import cli
 
 EXAMPLE = "AKQ5.KJ4.T93.862"
 
@@ -148,10 +147,6 @@ def test_dataframe_and_dict():
 
 
 # -- the command ---------------------------------------------------------------------------------
-def run(*args):
-    return CliRunner().invoke(cli, list(args))
-
-
 def test_bid_json_and_table(tmp_path):
     r = run("bid", EXAMPLE, "--samples", "2048", "--json")
     assert r.exit_code == 0, r.output

@@ -4,17 +4,12 @@ through a real process)."""
 import json
 
 import pandas as pd
-from click.testing import CliRunner
+from conftest import run
 
 from analyzer.core.notation import Deal, parse_hand
-from cli import cli
 from interrupt import interrupt_t400
 
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_simulate_json_reports_every_figure():

@@ -3,19 +3,14 @@
 import json
 
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
 import naive
 from analyzer.core.notation import Card, parse_deal
 from analyzer.games.t400.rules import Variant
-from cli import cli
 
 DEAL = "A.AKQJT98.KQ3.72 QT9.52.J82.AK863 K8432.643.T4.Q95 J765.7.A9765.JT4"
 DEAL2 = "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73"
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input)
 
 
 def test_play_json_is_a_legal_hand_with_its_scores():

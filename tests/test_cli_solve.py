@@ -3,15 +3,9 @@
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from cli import cli
+from conftest import run
 
 DEAL = "AKQ5.KJ4.T93.862 JT98.AQ.AK7.QJ95 7643.T9875.Q5.A4 2.632.J8642.KT73"
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input)
 
 
 def test_solve_one_deal_json():

@@ -3,13 +3,7 @@
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from cli import cli
-
-
-def run(*args):
-    return CliRunner().invoke(cli, list(args))
+from conftest import run
 
 
 def test_score_json_has_the_documented_fields():

@@ -7,17 +7,12 @@ import json
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
 from analyzer.core.notation import parse_hand
 from analyzer.core.policies import policy_id
 from analyzer.games.tarneeb.advice import recommend_call
 from analyzer.games.tarneeb.rules import Call
-from cli import cli
-
-
-def run(*args):
-    return CliRunner().invoke(cli, list(args))
 
 
 @pytest.mark.slow

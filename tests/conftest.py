@@ -1,0 +1,11 @@
+"""Helpers the test files share."""
+
+from click.testing import CliRunner
+
+from cli import cli
+
+
+def run(*args, input=None):
+    """``t400 ARGS`` as a user types it, in this process (click's runner): the result holds the
+    exit code, stdout and stderr apart. Arguments may be numbers or paths."""
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
