@@ -61,6 +61,12 @@ def test_the_fit_reads_the_same_inputs_as_the_kernel():
             assert feats == features[i, k].tolist()
 
 
+def opening_lead(hand, bids):
+    """The ``standard`` player's lead to trick 1 from seat 1 (hearts trump), bids packed."""
+    return kp.pick_card(Kit(kp.STANDARD), kp.STANDARD, 0, np.uint64(hand), np.uint64(0), 0, bids, 0, 0, 0, 0, 0, 0,
+                        HEARTS)  # fmt: skip
+
+
 def test_a_400_player_opens_with_the_card_the_model_scores_highest():
     """Trick 1 of 400: the lead is the model's best card, except that a bidder of 6 or more with
     five trumps opens with a trump (the rule kept for the points it wins)."""
@@ -68,22 +74,7 @@ def test_a_400_player_opens_with_the_card_the_model_scores_highest():
     checked = 0
     for bits in random_hands(r, 400):
         bids = [r.randrange(2, 9) for _ in range(4)]
-        led = kp.pick_card(
-            Kit(kp.STANDARD),
-            kp.STANDARD,
-            0,
-            np.uint64(bits[0]),
-            np.uint64(0),
-            0,
-            pack(bids),
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            HEARTS,
-        )
+        led = opening_lead(bits[0], pack(bids))
         trumps = bin(bits[0] >> 16 & SUIT_MASK).count("1")
         if bids[0] >= 6 and trumps >= 5:
             assert led >> 4 == HEARTS
@@ -98,41 +89,11 @@ def test_the_opening_lead_sees_only_the_leaders_hand_and_the_bids():
     r = random.Random(8)
     for bits in random_hands(r, 200):
         bids = pack([r.randrange(2, 9) for _ in range(4)])
-        led = kp.pick_card(
-            Kit(kp.STANDARD),
-            kp.STANDARD,
-            0,
-            np.uint64(bits[0]),
-            np.uint64(0),
-            0,
-            bids,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            HEARTS,
-        )
+        led = opening_lead(bits[0], bids)
         others = [c for c in range(64) if any(h >> c & 1 for h in bits[1:])]
         r.shuffle(others)
         swapped = [bits[0]] + [sum(1 << c for c in others[13 * q : 13 * q + 13]) for q in range(3)]
-        again = kp.pick_card(
-            Kit(kp.STANDARD),
-            kp.STANDARD,
-            0,
-            np.uint64(swapped[0]),
-            np.uint64(0),
-            0,
-            bids,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            HEARTS,
-        )
+        again = opening_lead(swapped[0], bids)
         assert again == led
 
 
