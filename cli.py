@@ -77,8 +77,12 @@ class RunClock:
         return time.perf_counter() - self.start - self.compile_s()
 
     def note(self) -> str:
-        c = self.compile_s()
-        return f" (and {c:.0f} s compiling the kernels, first run only)" if c >= 1 else ""
+        return compiled_note(self.compile_s())
+
+
+def compiled_note(compile_s: float) -> str:
+    """What a run's time line adds when it compiled kernels (nothing under a second)."""
+    return f" (and {compile_s:.0f} s compiling the kernels, first run only)" if compile_s >= 1 else ""
 
 
 class T400Group(click.Group):
@@ -790,8 +794,7 @@ def _bid_tarneeb(
     click.echo(f"Hand {r.hand}, seat {r.seat}, {r.variant}; calls so far: {said}")
     how = "double dummy" if r.model == "dd" else f"{policy} play"
     click.echo(f"{r.samples:,} sampled deals (effective {r.effective_samples:,.0f}), seed {r.seed}, EV bots, "
-               f"{how}; {r.elapsed_s:.1f} s"
-               + (f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""))  # fmt: skip
+               f"{how}; {r.elapsed_s:.1f} s{compiled_note(r.compile_s)}")  # fmt: skip
     now = f"; your team's P(win) now {_pct(r.p_win_now)}" if r.p_win_now is not None else ""
     click.echo(f"Scores {r.scores[0]} (seats 1+3) - {r.scores[1]} (seats 2+4){now}")
     click.echo(f"Objective: {r.objective_note}\n")
@@ -871,7 +874,7 @@ def _print_bid(r, variant) -> None:
                    f"   (inference {'on' if r.infer else 'off'}; effective sample {r.effective_samples:,.0f})")  # fmt: skip
     model = {"rollout": "rollout, bots bid and all play " + r.policy, "solo-dd": "solo double dummy",
              "dd": "400 double dummy with the bids"}[r.model]  # fmt: skip
-    compiled = f" (and {r.compile_s:.0f} s compiling the kernels, first run only)" if r.compile_s >= 1 else ""
+    compiled = compiled_note(r.compile_s)
     click.echo(f"Model: {model}; {r.samples:,} deal{'s' if r.samples != 1 else ''} (seed {r.seed}), {r.elapsed_s:.2f} s{compiled}"
                + ("" if r.target_met or r.model != "rollout" else "; precision target not reached (cap)"))  # fmt: skip
     click.echo(f"Objective: {r.objective_note}")

@@ -274,14 +274,14 @@ def recommend_call(
     ess = float(sums.w**2 / sums.w2)
     if infer and a.calls and ess < 0.2 * n:
         notes.append(f"the earlier calls are unlikely for most sampled deals: {ess:,.0f} effective of {n:,}")
+    compile_s = COMPILE_CLOCK.seconds() - compiled
     return CallAnalysis(
         hand=h.to_dot(), seat=seat, auction=[str(c) for c in a.calls], variant=v.label, samples=n,
         effective_samples=ess, model=model, seed=seed, scores=totals, objective=objective,
         objective_note=objective_note, strains=strains, strain_means=means, rows=rows,
         recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
         p_win_now=None if table is None else _team_equity(table, totals, odd), notes=notes,
-        elapsed_s=time.perf_counter() - start - (COMPILE_CLOCK.seconds() - compiled),
-        compile_s=COMPILE_CLOCK.seconds() - compiled,
+        elapsed_s=time.perf_counter() - start - compile_s, compile_s=compile_s,
     )  # fmt: skip
 
 
