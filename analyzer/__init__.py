@@ -4,8 +4,6 @@ The Python API. Everything here checks its input and raises :class:`T400Error` (
 ``ValueError``) with a message a player understands; the Numba kernels live in ``kernels``.
 """
 
-__version__ = "0.1.0"
-
 from analyzer.core.errors import ClusterError, Interrupted, T400Error, WriteError
 from analyzer.core.notation import Card, Deal, Hand, Rank, Suit, parse_deal, parse_hand
 from analyzer.core.seats import Seat, Team
@@ -19,6 +17,7 @@ from analyzer.games.t400.rules import (
     match_winner,
     settle_round,
 )
+from analyzer.version import __version__  # noqa: F401  (re-exported)
 
 
 def simulate_matches(*args, **kwargs):

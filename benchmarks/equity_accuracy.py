@@ -14,7 +14,8 @@ import argparse
 import json
 import time
 
-from analyzer.games.t400.equity import accuracy_summary, table_accuracy, table_for
+from analyzer.games.t400.equity import table_for
+from analyzer.games.t400.equity_build import accuracy_summary, table_accuracy
 
 
 def main() -> None:

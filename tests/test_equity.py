@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import naive
 from analyzer.games.t400 import equity as me
+from analyzer.games.t400 import equity_build as eb
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
 from cli import cli
@@ -78,13 +79,13 @@ def test_the_table_reads_sensibly(table):
 @pytest.mark.slow
 def test_the_table_agrees_with_simulated_rests_of_the_match(table):
     for i, scores in enumerate(([0, 0, 0, 0], [25, 10, 31, 18], [38, 35, 20, 20], [-5, 22, 12, 36])):
-        sim = me.simulate_equity(scores, 4, DANANEER, continuations=20_000, seed=50 + i)
+        sim = eb.simulate_equity(scores, 4, DANANEER, continuations=20_000, seed=50 + i)
         assert abs(table.equity(scores) - sim.p) < 3 * sim.se + 0.01, (scores, table.equity(scores), sim)
 
 
 def test_simulated_equity_is_reproducible_and_honest_about_its_precision():
-    a = me.simulate_equity([30, 30, 10, 10], 4, DANANEER, continuations=400, seed=9)
-    b = me.simulate_equity([30, 30, 10, 10], 4, DANANEER, continuations=400, seed=9, threads=1)
+    a = eb.simulate_equity([30, 30, 10, 10], 4, DANANEER, continuations=400, seed=9)
+    b = eb.simulate_equity([30, 30, 10, 10], 4, DANANEER, continuations=400, seed=9, threads=1)
     assert a == b
     assert 0 < a.se < 0.05 and a.matches == 400
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from analyzer.core.policies import play_fingerprint
 from analyzer.games.t400.bidder import load_model
+from analyzer.reports.build import data_fingerprints
 from analyzer.reports.folder import MARKER
-from analyzer.reports.strategy import data_fingerprints
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,8 +38,8 @@ def test_tarneeb_report_was_made_with_todays_team_play_and_bidder_model():
 
 
 def test_shipped_match_equity_tables_were_built_with_todays_play_and_bidder_model():
-    from analyzer.games.t400.equity import data_fingerprints as equity_inputs
     from analyzer.games.t400.equity import table_for
+    from analyzer.games.t400.equity_build import data_fingerprints as equity_inputs
 
     now = equity_inputs()
     for name in ("dananeer", "qahwa", "syrian41"):

@@ -6,6 +6,7 @@ import pytest
 
 from analyzer import config
 from analyzer.core.notation import Hand
+from analyzer.core.runs import run_matches
 from analyzer.games.t400 import matches as am
 from analyzer.games.t400.bidder import load_model, make_bot
 from analyzer.games.t400.rules import as_variant, parse_variant_spec
@@ -157,7 +158,7 @@ def test_summary_round_trips_through_the_frame():
 
 
 def test_compare_pairs_matches():
-    rows = am.run_matches([am.Lineup.make()], 800, seed=3).results[0]["rows"]
+    rows = run_matches([am.Lineup.make()], 800, seed=3).results[0]["rows"]
     table = am.compare({"a": rows, "b": rows.copy()})
     other = table[table["variant"] == "b"]
     assert (other["diff"].abs() < 1e-12).all() and (other["diff_se"].fillna(0) < 1e-12).all()
@@ -216,12 +217,12 @@ def test_block_by_block_figures_equal_the_whole_array_ones():
     for start in range(0, 2500, 700):
         stats.add(rows_a[start : start + 700])
     _close(summarize_matches_reference(rows_a), stats.summary())
-    cmp = am.CompareStats(["a", "b"])
+    cmp = am.compare_stats(["a", "b"])
     for start in range(0, 2500, 900):
         cmp.add({"a": rows_a[start : start + 900], "b": rows_b[start : start + 900]})
     got, want = cmp.table(), compare_reference({"a": rows_a, "b": rows_b})
     _close(want.to_dict(orient="list"), got.to_dict(orient="list"))
     duel = am.DuelStats()
     for start in range(0, 2500, 1000):
-        duel.add(rows_a[start : start + 1000], rows_b[start : start + 1000])
+        am.add_duel_block(duel, rows_a[start : start + 1000], rows_b[start : start + 1000])
     _close(duel_stats_reference(rows_a, rows_b), duel.result())

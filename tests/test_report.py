@@ -118,7 +118,7 @@ def test_report_bad_input():
 
 @pytest.mark.slow  # two report runs (kept under the suite's 10 minutes; run with -m slow)
 def test_same_seed_same_numbers_whatever_the_threads(tmp_path, tunables):
-    import analyzer.reports.strategy as sr
+    import analyzer.reports.build as sr
 
     tunables(report_dd_deals=6, report_example_hands=1, report_equity_states=2, report_match_examples=1)
     a = sr.build_report(tmp_path / "a", samples=3000, matches=200, seed=5, threads=1)

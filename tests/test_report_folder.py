@@ -13,11 +13,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+import analyzer.reports.build as rb
 import analyzer.reports.strategy as sr
 from analyzer.core import datafile
 from analyzer.games.t400.advice import BidRow
 from analyzer.reports.document import Document
 from analyzer.reports.folder import MARKER, PARTS, owned_files, safe_name
+from analyzer.version import __version__
 from cli import cli
 
 ARGS = ["--samples", "1000", "--matches", "1"]
@@ -192,7 +194,7 @@ def test_resume_never_runs_a_pickle_from_the_folder(tmp_path, quick_report):
     out = tmp_path / "rep"
     parts = out / PARTS
     parts.mkdir(parents=True)
-    settings = {"game": "400", "samples": 1000, "matches": 1, "seed": 0, "version": sr.analyzer.__version__}
+    settings = {"game": "400", "samples": 1000, "matches": 1, "seed": 0, "version": __version__}
     (parts / "settings.json").write_text(json.dumps(settings))
     flag = tmp_path / "pwned"
 
@@ -263,7 +265,7 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp_path, quick
     def no_space(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(out / "method.md"))
 
-    monkeypatch.setattr(sr, "to_markdown", no_space)
+    monkeypatch.setattr(rb, "to_markdown", no_space)
     r = report(out, "--force")
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
     assert r.stderr.startswith("Error: cannot write the report in") and "No space left on device" in r.stderr

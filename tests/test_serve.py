@@ -12,10 +12,11 @@ import time
 import httpx2 as httpx
 import pytest
 from click.testing import CliRunner
+from conftest import page_app
 from starlette.testclient import TestClient
 
 import cli
-from web.app import bind, create_app, request_args, server, url_of
+from web.app import bind, request_args, server, url_of
 from web.worker import Busy, KernelWorker
 
 HAND = "AKQ5.KJ4.T93.862"
@@ -24,7 +25,7 @@ LOCAL = "http://127.0.0.1"
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), base_url=LOCAL) as c:
+    with TestClient(page_app(), base_url=LOCAL) as c:
         yield c
 
 
@@ -192,7 +193,7 @@ def test_worker_runs_one_request_at_a_time_and_refuses_when_the_queue_is_full():
 
 def test_full_queue_is_http_503_busy():
     release, started = threading.Event(), threading.Event()
-    app = create_app(queue_size=0)
+    app = page_app(queue_size=0)
     app.state.worker._run = blocking_run(release, started)
     with TestClient(app, base_url=LOCAL) as c:
         results = {}
@@ -209,7 +210,7 @@ def test_full_queue_is_http_503_busy():
 
 
 def test_sampling_time_is_capped(client):
-    app = create_app(max_seconds=1e-6)
+    app = page_app(max_seconds=1e-6)
     with TestClient(app, base_url=LOCAL) as c:
         r = c.post("/api/bid", json={"hand": HAND, "samples": 16384, "seed": 1})
     assert r.status_code == 400
@@ -253,7 +254,7 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 def live_url():
     """The app served by uvicorn on a free localhost port, in this process (compiled kernels shared)."""
     sock = bind("127.0.0.1", 0)
-    srv = server(create_app(), sock)
+    srv = server(page_app(), sock)
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

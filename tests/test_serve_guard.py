@@ -14,12 +14,12 @@ import sys
 import time
 
 import pytest
+from conftest import page_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import cli
-from web.app import create_app
 from web.guard import MAX_BODY, allowed_hosts, host_of, is_loopback
 
 LOCAL = "http://127.0.0.1"
@@ -29,7 +29,7 @@ RULES = {"variant": "qahwa"}
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(max_seconds=2), base_url=LOCAL, raise_server_exceptions=True) as c:
+    with TestClient(page_app(max_seconds=2), base_url=LOCAL, raise_server_exceptions=True) as c:
         yield c
 
 
@@ -88,7 +88,7 @@ def test_host_names():
 
 
 def test_a_wildcard_server_answers_its_addresses_and_given_names_only():
-    app = create_app(host="0.0.0.0", allowed_hosts=("mybox.lan",))
+    app = page_app(host="0.0.0.0", allowed_hosts=("mybox.lan",))
     with TestClient(app, base_url="http://192.168.7.9:8400") as c:
         assert c.post("/api/rules", json=RULES).status_code == 200
         assert c.post("/api/rules", json=RULES, headers={"Host": "mybox.lan:8400"}).status_code == 200
@@ -329,7 +329,7 @@ def capped(body, warm_up, cap=3.0):
     compiling, which the cap does not count)."""
     from analyzer.core.runtime import COMPILE_CLOCK
 
-    with TestClient(create_app(max_seconds=cap), base_url=LOCAL) as c:
+    with TestClient(page_app(max_seconds=cap), base_url=LOCAL) as c:
         assert c.post("/api/bid", json=warm_up).status_code == 200
         t0, compiled = time.monotonic(), COMPILE_CLOCK.seconds()
         r = c.post("/api/bid", json=body)

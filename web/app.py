@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import json
 import socket
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -27,11 +29,11 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-import analyzer
-import cli
 from analyzer.core.errors import T400Error
+from analyzer.core.notation import parse_hand
 from analyzer.games.t400 import rules as rules_mod
 from analyzer.games.tarneeb import rules as tarneeb_rules
+from analyzer.version import __version__
 from web.guard import MAX_BODY, TOO_LARGE, Guard
 from web.worker import Busy, Job, KernelWorker, Stopped
 
@@ -44,7 +46,8 @@ REFUSED = {"json", "plot", "progress", "no_progress", "equity_table", "bidder_mo
 def request_args(command: click.Command, body) -> list[str]:
     """The command line (without the command's name) that a JSON request body stands for.
 
-    >>> request_args(cli.cli.commands["bid"], {"hand": "AKQ5.KJ4.T93.862", "scores": [0, 5, 0, 0],
+    >>> from commands import cli
+    >>> request_args(cli.commands["bid"], {"hand": "AKQ5.KJ4.T93.862", "scores": [0, 5, 0, 0],
     ...                                        "infer": False, "seed": 7})
     ['--scores', '0,5,0,0', '--no-infer', '--seed', '7', '--', 'AKQ5.KJ4.T93.862']
     """
@@ -142,15 +145,27 @@ async def wait_for(job: Job, request):
         raise
 
 
-def create_app(queue_size: int = 4, max_seconds: float = 120.0, host: str = "127.0.0.1",
+@dataclass(frozen=True)
+class Api:
+    """What the page needs of the command line, passed in by ``t400 serve`` (the web layer sits
+    below it and never imports it): the commands by name (their options are the API's keys),
+    ``run_json(name, args, progress) -> dict`` that runs one with ``--json``, and
+    ``error_line(exc) -> str``, the one line the CLI prints for an error."""
+
+    commands: Mapping[str, click.Command]
+    run_json: Callable[..., dict]
+    error_line: Callable[[BaseException], str]
+
+
+def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: str = "127.0.0.1",
                allowed_hosts: tuple[str, ...] = ()) -> Guard:  # fmt: skip
     """The app, behind :class:`web.guard.Guard` for a server bound to ``host`` (and answering the
     names ``allowed_hosts`` too); its kernel worker runs one request at a time with
     ``queue_size`` waiting."""
-    worker = KernelWorker(cli.run_json, queue_size=queue_size, max_seconds=max_seconds)
+    worker = KernelWorker(api.run_json, queue_size=queue_size, max_seconds=max_seconds)
 
     def command_endpoint(name: str, kernels: bool):
-        command = cli.cli.commands[name]
+        command = api.commands[name]
 
         async def endpoint(request):
             try:
@@ -158,13 +173,13 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0, host: str = "127
                 if kernels:
                     data = await wait_for(worker.submit(name, args), request)
                 else:
-                    data = await run_in_threadpool(cli.run_json, name, args)
+                    data = await run_in_threadpool(api.run_json, name, args)
             except (Busy, Stopped) as exc:
                 return error(str(exc), 503)
             except BodyTooLarge as exc:
                 return error(str(exc), 413)
             except (click.ClickException, T400Error) as exc:
-                return error(cli.error_line(exc))
+                return error(api.error_line(exc))
             return JSONResponse(data)
 
         return endpoint
@@ -175,11 +190,11 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0, host: str = "127
             text = body.get("hand") if isinstance(body, dict) else None
             if not isinstance(text, str):
                 raise T400Error("hand: expected a hand as text, e.g. AKQ5.KJ4.T93.862")
-            parsed = analyzer.parse_hand(text, size=None)
+            parsed = parse_hand(text, size=None)
         except BodyTooLarge as exc:
             return error(str(exc), 413)
         except T400Error as exc:
-            return error(cli.error_line(exc))
+            return error(api.error_line(exc))
         cards = [str(c) for c in parsed]
         return JSONResponse({"cards": cards, "dot": parsed.to_dot(), "symbols": parsed.to_symbols(),
                              "count": len(cards)})  # fmt: skip
@@ -189,7 +204,7 @@ def create_app(queue_size: int = 4, max_seconds: float = 120.0, host: str = "127
 
     async def meta(request):
         return JSONResponse({
-            "version": analyzer.__version__,
+            "version": __version__,
             "presets": {name: rules_mod.PRESET_DESCRIPTIONS.get(name, "") for name in rules_mod.PRESETS},
             "tarneeb_presets": {name: tarneeb_rules.PRESET_DESCRIPTIONS.get(name, "") for name in tarneeb_rules.PRESETS},
             "score_tables": list(rules_mod.SCORE_TABLES),

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.jobs import Checkpoint, Job, run_jobs
 from analyzer.core.runtime import check_seed
-from analyzer.core.stats import RatioSums, percentiles_of_counts
+from analyzer.core.stats import Z95, RatioSums, cross_sums, percentiles_of_counts
 
 #: Matches in one run: about a day at ~1e5 matches/s, and the most whose rows fit in memory.
 MAX_MATCHES = 10**9
@@ -236,3 +237,108 @@ def summarize_run(lineup, matches: int, seed: int, stats, match_frame, rounds_fr
     run = run_matches([lineup], matches, seed, record=hands is not None, threads=threads, scheduler=scheduler,
                       keep=keep, resume=resume, command="simulate", progress=progress, on_block=on_block)  # fmt: skip
     return stats.summary(), run
+
+
+class CompareStats:
+    """Side-by-side metrics of runs on the same matches, as mergeable sums (see :func:`compare`)."""
+
+    def __init__(self, labels: Sequence[str], metric_parts: Callable):
+        """``metric_parts(rows) -> {name: (numerators, denominators, kind)}``: the game's metrics
+        of a block of match rows."""
+        self.labels = list(labels)
+        self.metric_parts = metric_parts
+        self.runs: dict[str, RatioSums] = {}
+        self.cross: dict[str, np.ndarray] = {}
+        self.names: list[str] = []
+        self.kinds: list[str] = []
+
+    def add(self, rows_by_label: dict[str, np.ndarray]) -> CompareStats:
+        """Add the same block of matches of every run."""
+        stacked = {}
+        for label in self.labels:
+            parts = self.metric_parts(np.asarray(rows_by_label[label]))
+            if not self.names:
+                self.names = list(parts)
+                self.kinds = [kind for _, _, kind in parts.values()]
+            stacked[label] = (
+                np.stack([p[0] for p in parts.values()]),
+                np.stack([p[1] for p in parts.values()]),
+            )
+        base_num, base_den = stacked[self.labels[0]]
+        for label, (num, den) in stacked.items():
+            self.runs.setdefault(label, RatioSums(len(self.names))).add(num, den)
+            block = cross_sums(num, den, base_num, base_den)
+            self.cross[label] = self.cross.get(label, 0) + block
+        return self
+
+    def table(self) -> pd.DataFrame:
+        base = self.labels[0]
+        records = []
+        for j, (metric, kind) in enumerate(zip(self.names, self.kinds)):
+            base_value, _ = self.runs[base].estimate(j)
+            for label in self.labels:
+                value, se = self.runs[label].estimate(j)
+                if label == base:
+                    diff, diff_se = 0.0, 0.0
+                else:
+                    diff = value - base_value
+                    diff_se = self.runs[label].paired_se(j, self.runs[base], self.cross[label][j])
+                records.append(
+                    {"metric": metric, "variant": label, "kind": kind, "value": value, "se": se,
+                     "diff": diff, "diff_se": diff_se}
+                )  # fmt: skip
+        return pd.DataFrame.from_records(records)
+
+
+class DuelStats:
+    """Duplicate-match figures for configuration A as mergeable sums, for any game: each game adds its
+blocks of match pairs through :meth:`add_teams` (``add_duel_block`` in its ``matches`` module)."""
+
+    def __init__(self):
+        self.n = 0
+        self.score = np.zeros(2)
+        self.points = RatioSums(3)
+        self.both = self.neither = self.caps = self.draws = 0
+
+    def add_teams(self, w1, w2, odd1, even1, odd2, even2, hands) -> DuelStats:
+        """Add pairs of matches of any game: the winning team of each (0 players 1+3, 1 players
+        2+4, anything else a draw or a match stopped at the cap, counted half), each team's
+        points in both matches, and the hands the pair played."""
+        score = (
+            np.where(w1 == 0, 1.0, np.where(w1 == 1, 0.0, 0.5))
+            + np.where(w2 == 1, 1.0, np.where(w2 == 0, 0.0, 0.5))
+        ) / 2
+        self.score += [score.sum(), (score * score).sum()]
+        a_points = np.asarray(odd1, np.float64) + np.asarray(even2, np.float64)
+        b_points = np.asarray(even1, np.float64) + np.asarray(odd2, np.float64)
+        hands = np.asarray(hands, np.float64)
+        self.points.add(np.stack([a_points, b_points, a_points - b_points]), np.stack([hands] * 3))
+        self.both += int(((w1 == 0) & (w2 == 1)).sum())
+        self.neither += int(((w1 == 1) & (w2 == 0)).sum())
+        self.caps += int((w1 < 0).sum() + (w2 < 0).sum())
+        self.draws += int((w1 > 1).sum() + (w2 > 1).sum())
+        self.n += len(score)
+        return self
+
+    def result(self) -> dict:
+        n = self.n
+        rate = float(self.score[0] / n)
+        se = float(math.sqrt(max(self.score[1] - n * rate * rate, 0.0) / (n - 1) / n)) if n > 1 else math.nan
+        (a_pph, a_se), (b_pph, b_se), (margin, margin_se) = (self.points.estimate(j) for j in range(3))
+        return {
+            "pairs": n,
+            "matches": 2 * n,
+            "win_rate": rate,
+            "se": se,
+            "ci95": [rate - Z95 * se, rate + Z95 * se],
+            "points_per_hand": a_pph,
+            "points_per_hand_se": a_se,
+            "opponent_points_per_hand": b_pph,
+            "opponent_points_per_hand_se": b_se,
+            "margin_per_hand": margin,
+            "margin_per_hand_se": margin_se,
+            "pairs_won_both": self.both,
+            "pairs_lost_both": self.neither,
+            "cap_hits": self.caps,
+            "draws": self.draws,
+        }

@@ -15,7 +15,6 @@ import json
 import os
 from pathlib import Path, PurePosixPath
 
-import analyzer
 from analyzer.core.errors import T400Error
 
 #: The index a report folder carries of the files its report wrote.
@@ -111,28 +110,28 @@ def check_out(out: str | Path, force: bool = False, names: tuple[str, ...] = ())
     """Check that a report may be written to ``out``: a new or empty folder, a report folder
     holding nothing but its report's unchanged files, or with ``force`` any folder, as long as
     none of ``names`` (files the report will write) would replace a file that is not the report's.
-    Raises :class:`analyzer.T400Error`, changing nothing."""
+    Raises :class:`T400Error`, changing nothing."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise analyzer.T400Error(f"--out {out}: not a folder")
+        raise T400Error(f"--out {out}: not a folder")
     if out.is_dir():
         if (out / PARTS).is_symlink() or (out / MARKER).is_symlink():
-            raise analyzer.T400Error(f"--out {out}: {PARTS} or {MARKER} in it is a link; remove it first")
+            raise T400Error(f"--out {out}: {PARTS} or {MARKER} in it is a link; remove it first")
         mine = user_files(out)
         if mine and not force:
-            raise analyzer.T400Error(
+            raise T400Error(
                 f"--out {out}: the folder holds files that are not a t400 report's ({_few(mine)}); give a "
                 "new or empty folder, or --force to add the report's files to it (nothing else is touched)"
             )
         clash(out, names, mine)
         if not os.access(out, os.W_OK):
-            raise analyzer.T400Error(f"--out {out}: cannot write in {out}")
+            raise T400Error(f"--out {out}: cannot write in {out}")
         return out
     parent = out.resolve().parent
     if not parent.is_dir():
-        raise analyzer.T400Error(f"--out {out}: folder {parent} does not exist")
+        raise T400Error(f"--out {out}: folder {parent} does not exist")
     if not os.access(parent, os.W_OK):
-        raise analyzer.T400Error(f"--out {out}: cannot write in {parent}")
+        raise T400Error(f"--out {out}: cannot write in {parent}")
     return out
 
 

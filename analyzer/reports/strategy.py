@@ -1,41 +1,35 @@
-"""``t400 report``: the bidding guide, the variants report and the method, as a report folder.
+"""The 400 report's sections: the bidding guide, the rule variants, the match and the method.
 
 Everything is computed here from seeded simulations (the bidding guide's deal kernel, the bid
-analyzer, the match kernel and the double-dummy solver), written as Markdown, CSV and PNG, and
-optionally as one self-contained HTML page. The folder is built aside and moved into place at
-the end, so an interrupted run leaves the previous report untouched.
+analyzer, the match kernel and the double-dummy solver) in the framework of
+:mod:`analyzer.reports.frame`; :mod:`analyzer.reports.build` writes the folder.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import math
 import os
 import platform
-import shutil
-import tempfile
 import time
-from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-import analyzer
 from analyzer import config
-from analyzer.core import datafile
-from analyzer.core.errors import Interrupted, WriteError
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
-from analyzer.core.jobs import open_client
-from analyzer.core.runtime import caused_by_interrupt, check_interrupt, check_seed, deferred_interrupt
+from analyzer.core.notation import parse_hand
+from analyzer.core.policies import numbers_fingerprint, play_fingerprint
 from analyzer.games.t400 import guide as gd
 from analyzer.games.t400 import matches as am
+from analyzer.games.t400.advice import recommend_bid
+from analyzer.games.t400.bidder import load_model
+from analyzer.games.t400.equity import table_for
 from analyzer.games.t400.rules import as_variant, parse_variant_spec
 from analyzer.reports import figures as rp
-from analyzer.reports.document import Document, to_html, to_markdown
-from analyzer.reports.folder import PARTS, Clash, check_out, move_into_place
+from analyzer.reports.document import Document
+from analyzer.reports.frame import Context, compare_lineups, variant_rows
+from analyzer.version import __version__
 
 SEAT_NAMES = {1: "seat 1 (bids first, leads)", 2: "seat 2", 3: "seat 3", 4: "seat 4 (dealer)"}
 FINE = ["hearts", "top_hearts", "side_aces", "side_kings"]
@@ -68,239 +62,27 @@ QAHWA_SWITCHES = (
 )
 
 
-class _Dask:
-    """Runs chunk jobs on a Dask client (the guide's deals; matches go through run_jobs)."""
-
-    def __init__(self, client):
-        self.client = client
-
-    def __call__(self, fn, items):
-        futures = self.client.map(fn, items, pure=False)
-        return self.client.gather(futures)
 
 
-#: The documents each game's report writes (checked against the user's files before any work).
-DOCUMENTS = {
-    "400": ("README.md", "bidding-guide.md", "variants.md", "match.md", "method.md"),
-    "tarneeb": ("README.md", "tricks.md", "opening.md", "variants.md", "method.md"),
-}
 
 
-def build_report(
-    out: str | Path = "reports",
-    samples: int | None = None,
-    matches: int | None = None,
-    seed: int = 0,
-    scheduler: str | None = None,
-    threads: int | None = None,
-    html: bool = False,
-    command: str | None = None,
-    progress: Callable[[str, float], None] | None = None,
-    resume: bool = False,
-    force: bool = False,
-    game: str = "400",
-) -> dict:
-    """Write the report into the folder ``out``; returns {"files": [...], "elapsed_s": ...}.
-
-    ``samples``: deals per seat and score bracket for the bidding guide; ``matches``: matches
-    per variant (and duplicate pairs per duel) for the variants report. ``out`` may be new, empty,
-    or a report folder (its report files are replaced); any other folder needs ``force`` (see
-    :func:`check_out`). Only the report's own files are ever written or removed: the report is
-    built in a hidden folder inside ``out`` and moved into place file by file when complete.
-    Finished parts are kept in ``out/.t400-report-parts`` until then, so after an interruption
-    (:class:`analyzer.Interrupted`) ``resume=True`` reuses them. ``game="tarneeb"`` writes the
-    Tarneeb report instead (:mod:`analyzer.reports.tarneeb`; ``samples``: deals of its trick
-    tables, default ``config.get().report_tarneeb_deals``).
-    """
-    check_seed(seed)
-    if game not in ("400", "tarneeb"):
-        raise analyzer.T400Error(f"unknown game {game!r} (expected 400 or tarneeb)")
-    if samples is None:
-        samples = config.get().report_tarneeb_deals if game == "tarneeb" else config.get().report_samples
-    matches = config.get().report_matches if matches is None else matches
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1000:
-        raise analyzer.T400Error(f"samples {samples!r}: expected at least 1000 deals per seat and bracket")
-    am.check_matches(matches)
-    out = check_out(out, force, DOCUMENTS[game] + (("report.html",) if html else ()))
-    command = command or (
-        f"t400 report {'--game tarneeb ' if game == 'tarneeb' else ''}--out {out} "
-        f"--samples {samples} --matches {matches} --seed {seed}"
-    )
-    start = time.perf_counter()
-    created = not out.exists()
-    out.mkdir(exist_ok=True)
-    client = cluster = None
-    settings = {
-        "game": game,
-        "samples": samples,
-        "matches": matches,
-        "seed": seed,
-        "version": analyzer.__version__,
-    }
-    parts = tmp = None
-    try:
-        with deferred_interrupt():
-            if scheduler:
-                client, cluster = open_client(scheduler)
-            parts = Parts(out / PARTS, settings, resume)
-            tmp = Path(tempfile.mkdtemp(prefix=".t400-report-build-", dir=out))
-            umask = os.umask(0)
-            os.umask(umask)
-            tmp.chmod(0o777 & ~umask)
-            (tmp / "figures").mkdir()
-            (tmp / "data").mkdir()
-            ctx = _Context(tmp, samples, matches, seed, threads, client, progress, parts)
-            if game == "tarneeb":
-                from analyzer.reports.tarneeb import tarneeb_documents
-
-                docs = tarneeb_documents(ctx, command, scheduler, start)
-                title = "tarneeb400 report: classic and Egyptian Tarneeb"
-            else:
-                guide_doc = _bidding_guide(ctx)
-                variants_doc = _variants(ctx)
-                match_doc = _match(ctx)
-                method_doc = _method(ctx, command)
-                elapsed = time.perf_counter() - start
-                index = _index(ctx, command, elapsed, scheduler)
-                docs = [index, guide_doc, variants_doc, match_doc, method_doc]
-                title = "tarneeb400 strategy report"
-            for d in docs:
-                (tmp / d.name).write_text(to_markdown(d), encoding="utf-8")
-            if html:
-                (tmp / "report.html").write_text(to_html(docs, tmp, title), encoding="utf-8")
-            files = sorted(str(f.relative_to(tmp)) for f in tmp.rglob("*") if f.is_file())
-            extra = {"command": command, "version": analyzer.__version__, **data_fingerprints(game)}
-            move_into_place(tmp, out, files, extra)
-        parts.remove()
-    except (KeyboardInterrupt, SystemError, Interrupted) as exc:
-        if not (isinstance(exc, Interrupted) or caused_by_interrupt(exc)):
-            _clean(tmp, parts, out, created)
-            raise
-        _clean(tmp, None, out, created and parts is None)
-        kept = f"; the finished parts are kept in {parts.path} (run again with --resume)" if parts else ""
-        raise Interrupted(f"interrupted{kept}") from None
-    except Clash as exc:
-        _clean(tmp, None, out, False)  # the finished parts stay: a --resume after moving the files is quick
-        raise analyzer.T400Error(f"{exc}; the finished parts are kept in {parts.path}") from None
-    except OSError as exc:
-        _clean(tmp, None, out, created and parts is None)
-        where = f" ({exc.filename})" if exc.filename else ""
-        kept = f"; the finished parts are kept in {parts.path} (run again with --resume)" if parts else ""
-        raise WriteError(f"cannot write the report in {out}: {exc.strerror or exc}{where}{kept}") from None
-    except BaseException:
-        _clean(tmp, parts, out, created)
-        raise
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        if cluster is not None:
-            client.close()
-            cluster.close()
-    return {"out": str(out), "files": files, "elapsed_s": time.perf_counter() - start}
 
 
-def data_fingerprints(game: str = "400") -> dict:
-    """What the report's figures depend on beyond its command: the card play (a hash of its
-    behaviour), the shipped bidder model and the dananeer match-equity table (hashes of their
-    numbers); for the Tarneeb report :func:`analyzer.reports.tarneeb.data_fingerprints`."""
-    if game == "tarneeb":
-        from analyzer.reports.tarneeb import data_fingerprints as tarneeb_inputs
-
-        return tarneeb_inputs()
-    from analyzer.core.policies import numbers_fingerprint, play_fingerprint
-    from analyzer.games.t400.bidder import load_model
-    from analyzer.games.t400.equity import table_for
-
-    return {"play_fingerprint": play_fingerprint(), "bidder_model_sha256": numbers_fingerprint(load_model().array),
-            "equity_table_sha256": numbers_fingerprint(table_for("dananeer").array)}  # fmt: skip
 
 
-def _clean(tmp: Path | None, parts: Parts | None, out: Path, remove_out: bool) -> None:
-    """After a failure: remove what this run made (its build folder, its parts when not
-    resumable, the folder itself if this run created it and it is empty)."""
-    if tmp is not None:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if parts is not None:
-        parts.remove()
-    if remove_out:
-        with contextlib.suppress(OSError):
-            out.rmdir()
 
 
-class Parts:
-    """Finished parts of a report kept on disk (one data file each, :mod:`analyzer.core.datafile`:
-    never a pickle, since the folder is the user's and reading a part must run nothing) so that an
-    interrupted run can be resumed; tied to the settings that made them. A part that cannot be
-    read as data is computed again."""
-
-    def __init__(self, path: Path, settings: dict, resume: bool):
-        self.path = path
-        stored = path / "settings.json"
-        if path.exists() and not resume:
-            shutil.rmtree(path)
-        if resume and stored.exists() and _read_json(stored) != settings:
-            raise analyzer.T400Error(
-                f"resume folder {path} was made with other settings; run without --resume to start again"
-            )
-        path.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps(settings, indent=1))
-        self.loaded = 0
-
-    def get(self, key: str, compute: Callable, *args, **kwargs):
-        """The kept part ``key``, or ``compute(*args, **kwargs)``, kept."""
-        check_interrupt()
-        f = self.path / f"{key}.npz"
-        if f.is_file() and not f.is_symlink():
-            with contextlib.suppress(datafile.BadDataFile):
-                value = datafile.load(f)
-                self.loaded += 1
-                return value
-        value = compute(*args, **kwargs)
-        datafile.save(f, value)
-        return value
-
-    def remove(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
 
 
-def _read_json(path: Path):
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
 
 
-class _Context:
-    def __init__(self, folder, samples, matches, seed, threads, client, progress, parts):
-        self.folder = folder
-        self.samples = samples
-        self.matches = matches
-        self.seed = seed
-        self.threads = threads
-        self.client = client
-        self.progress = progress or (lambda step, fraction: None)
-        self.parts = parts
-        self.timings: dict[str, float] = {}
-        self.facts: dict = {}
-
-    def csv(self, df: pd.DataFrame, name: str) -> str:
-        path = f"data/{name}.csv"
-        df.to_csv(self.folder / path, index=False, float_format="%.6g")
-        return path
-
-    def fig(self, name: str) -> tuple[str, str]:
-        path = f"figures/{name}.png"
-        return path, str(self.folder / path)
-
-    def map_chunks(self):
-        return _Dask(self.client) if self.client is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
 # The bidding guide
 
 
-def _bidding_guide(ctx: _Context) -> Document:
+def _bidding_guide(ctx: Context) -> Document:
     t0 = time.perf_counter()
     tables = {name: [] for name in GROUPINGS}
     seat_rows, dealer_rows, dealer_prior = [], [], []
@@ -505,10 +287,10 @@ def _bidding_guide(ctx: _Context) -> Document:
     fine_1 = fine_best[(1, "<=29")].set_index(FINE)
     hands = EXAMPLE_HANDS[: config.get().report_example_hands]
     analyses = ctx.parts.get("examples", lambda: [
-        analyzer.recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads) for _, text in hands])  # fmt: skip
+        recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads) for _, text in hands])  # fmt: skip
     for (label, text), a in zip(hands, analyses):
         examples.append(a)
-        feats = gd.hand_features(np.array([analyzer.parse_hand(text).bits], dtype=np.uint64)).iloc[0]
+        feats = gd.hand_features(np.array([parse_hand(text).bits], dtype=np.uint64)).iloc[0]
         key = tuple(int(feats[f]) for f in FINE)
         table_bid = int(fine_1.loc[key]["best_bid"]) if key in fine_1.index else -1
         best = a.row(a.recommended)
@@ -547,7 +329,7 @@ GROUPINGS = {
 }
 
 
-def _guide_combo(ctx: _Context, seat: int, bracket: str) -> dict:
+def _guide_combo(ctx: Context, seat: int, bracket: str) -> dict:
     """One seat and bracket of the guide: its deals, reduced to the tables the report uses."""
     data = gd.simulate_seat(seat, bracket, ctx.samples, ctx.seed, threads=ctx.threads,
                             map_chunks=ctx.map_chunks())  # fmt: skip
@@ -609,39 +391,16 @@ def _wide_values(
 # Variants
 
 
-def compare_lineups(ctx: _Context, lineups, stats) -> pd.DataFrame:
-    """Play ``lineups`` (any game's) on the same ``ctx.matches`` matches; ``stats`` (a
-    ``CompareStats`` with their labels) as a table of figures and paired differences."""
-    labels = [lu.variant.label for lu in lineups]
-    am.run_matches(lineups, ctx.matches, ctx.seed, threads=ctx.threads, scheduler=ctx.client,
-                   on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
-    return stats.table()
 
 
-def variant_rows(table: pd.DataFrame, metrics) -> list[list[str]]:
-    """One row per variant of a comparison table: each metric with its SE and, after the first
-    variant, the paired difference against it."""
-    labels = list(dict.fromkeys(table["variant"]))
-    rows = []
-    for label in labels:
-        part = table[table["variant"] == label].set_index("metric")
-        row = [label]
-        for metric in metrics:
-            r = part.loc[metric]
-            cell = _fmt_metric(r["value"], r["se"], r["kind"])
-            if label != labels[0]:
-                cell += f" ({_signed(r['diff'], r['diff_se'], r['kind'])})"
-            row.append(cell)
-        rows.append(row)
-    return rows
 
 
-def _compare(ctx: _Context, specs) -> pd.DataFrame:
+def _compare(ctx: Context, specs) -> pd.DataFrame:
     lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
-    return compare_lineups(ctx, lineups, am.CompareStats([lu.variant.label for lu in lineups]))
+    return compare_lineups(ctx, lineups, am.compare_stats([lu.variant.label for lu in lineups]))
 
 
-def _variants(ctx: _Context) -> Document:
+def _variants(ctx: Context) -> Document:
     t0 = time.perf_counter()
     doc = Document("variants.md", "Rule variants compared")
     doc.p(f"Each variant plays {ctx.matches:,} complete matches with four EV bots and `standard` play, "
@@ -704,9 +463,10 @@ def _bracket(score: int) -> str:
     return next(label for lo, hi, label in MATCH_BRACKETS if lo <= score <= hi)
 
 
-def _match(ctx: _Context) -> Document:
+def _match(ctx: Context) -> Document:
     from analyzer.core.notation import Hand
     from analyzer.games.t400 import equity as me
+    from analyzer.games.t400 import equity_build as eb
     from analyzer.games.t400.advice import recommend_bid
 
     t0 = time.perf_counter()
@@ -725,9 +485,9 @@ def _match(ctx: _Context) -> Document:
     # 1. The table against fresh simulations
     ctx.progress("match: table against simulations", 0.0)
     n_states, n_cont = config.get().report_equity_states, max(200, min(20_000, ctx.matches // 10))
-    acc = ctx.parts.get("match-accuracy", me.table_accuracy, "dananeer", n_states, n_cont, ctx.seed + 7,
+    acc = ctx.parts.get("match-accuracy", eb.table_accuracy, "dananeer", n_states, n_cont, ctx.seed + 7,
                         ctx.threads, matches=max(200, min(2000, ctx.matches)))  # fmt: skip
-    summary = me.accuracy_summary(acc)
+    summary = eb.accuracy_summary(acc)
     doc.h(1, "How exact the table is")
     doc.p(f"{n_states} score states drawn at random from the rounds of simulated matches, each simulated "
           f"{n_cont:,} times to the end of the match (dananeer): the table differs from the simulation by "
@@ -762,7 +522,7 @@ def _match(ctx: _Context) -> Document:
     ctx.progress("match: where the bids differ", 0.6)
     n_matches = max(100, min(4000, ctx.matches // 50))
     diffs = ctx.parts.get(
-        "match-differences", me.bid_differences, "dananeer", n_matches, ctx.seed, ctx.threads
+        "match-differences", eb.bid_differences, "dananeer", n_matches, ctx.seed, ctx.threads
     )
     diffs = diffs.assign(
         differs=diffs["win_bid"] != diffs["ev_bid"], lower=diffs["win_bid"] < diffs["ev_bid"]
@@ -836,25 +596,15 @@ def _match(ctx: _Context) -> Document:
     return doc
 
 
-def _fmt_metric(value, se, kind) -> str:
-    if kind == "rate":
-        return _pct(value, se, 2 if se < 0.001 else 1)
-    return _pm(value, se, 2 if se >= 0.005 else 3)
 
 
-def _signed(diff, se, kind) -> str:
-    if kind == "rate":
-        digits = 2 if se < 0.001 else 1
-        return f"{100 * diff:+.{digits}f} ± {100 * se:.{digits}f}"
-    digits = 2 if se >= 0.005 else 3
-    return f"{diff:+.{digits}f} ± {se:.{digits}f}"
 
 
 # ---------------------------------------------------------------------------------------------
 # Method
 
 
-def _dd_check(ctx: _Context) -> pd.DataFrame:
+def _dd_check(ctx: Context) -> pd.DataFrame:
     """Bots against perfect play: seat 1's partnership tricks under `standard` play (EV-bot
     bids) and by the team double-dummy solver, on the same random deals."""
     from analyzer.core.dealing import deal_hands
@@ -876,7 +626,7 @@ def _dd_check(ctx: _Context) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _play_check(ctx: _Context) -> dict:
+def _play_check(ctx: Context) -> dict:
     """The card player measured: duplicate points of ``standard`` against ``basic`` (same deals and
     bids, partnerships swapped) and strong seat-1 hands (EV bot bids 6+) against solo double dummy."""
     from analyzer.core.notation import Deal, Hand
@@ -907,7 +657,7 @@ def _play_check(ctx: _Context) -> dict:
             "strong_tricks": float(got.mean()), "strong_solo": float(solo.mean())}  # fmt: skip
 
 
-def _method(ctx: _Context, command: str) -> Document:
+def _method(ctx: Context, command: str) -> Document:
     t0 = time.perf_counter()
     ctx.progress("method: double-dummy check", 0.9)
     dd = ctx.parts.get("dd-check", _dd_check, ctx)
@@ -996,7 +746,7 @@ def _method(ctx: _Context, command: str) -> Document:
     import numba
     import numpy
 
-    versions = [["tarneeb400", analyzer.__version__], ["Python", platform.python_version()],
+    versions = [["tarneeb400", __version__], ["Python", platform.python_version()],
                 ["numba", numba.__version__], ["numpy", numpy.__version__], ["pandas", pd.__version__]]  # fmt: skip
     try:
         import matplotlib
@@ -1015,12 +765,12 @@ def _method(ctx: _Context, command: str) -> Document:
 # Index
 
 
-def _index(ctx: _Context, command: str, elapsed: float, scheduler: str | None) -> Document:
+def _index(ctx: Context, command: str, elapsed: float, scheduler: str | None) -> Document:
     doc = Document("README.md", "tarneeb400 strategy report")
     where = f"on the Dask cluster `{scheduler}`" if scheduler else f"on this machine ({os.cpu_count()} cores)"
     resumed = f", resumed after an interruption ({ctx.parts.loaded} parts reused)" if ctx.parts.loaded else ""
     doc.p(f"Generated by `{command}` {where} in **{elapsed / 60:.1f} minutes**{resumed} "
-          f"(tarneeb400 {analyzer.__version__}).")  # fmt: skip
+          f"(tarneeb400 {__version__}).")  # fmt: skip
     doc.h(1, "Contents")
     doc.bullets([
         "[Bidding guide](bidding-guide.md): expected tricks and the EV-best bid by hearts length, top "
@@ -1069,3 +819,26 @@ def _index(ctx: _Context, command: str, elapsed: float, scheduler: str | None) -
         ["part", "seconds"], [[k, f"{v:.0f}"] for k, v in ctx.timings.items()] + [["total", f"{elapsed:.0f}"]]
     )
     return doc
+
+
+#: The files this report writes, and its title.
+DOCUMENTS = ("README.md", "bidding-guide.md", "variants.md", "match.md", "method.md")
+TITLE = "tarneeb400 strategy report"
+
+
+def documents(ctx: Context, command: str, scheduler: str | None, start: float) -> list[Document]:
+    """The report's documents, index first."""
+    guide_doc = _bidding_guide(ctx)
+    variants_doc = _variants(ctx)
+    match_doc = _match(ctx)
+    method_doc = _method(ctx, command)
+    index = _index(ctx, command, time.perf_counter() - start, scheduler)
+    return [index, guide_doc, variants_doc, match_doc, method_doc]
+
+
+def data_fingerprints() -> dict:
+    """What the report's figures depend on beyond its command: the card play (a hash of its
+    behaviour), the shipped bidder model and the dananeer match-equity table (hashes of their
+    numbers)."""
+    return {"play_fingerprint": play_fingerprint(), "bidder_model_sha256": numbers_fingerprint(load_model().array),
+            "equity_table_sha256": numbers_fingerprint(table_for("dananeer").array)}  # fmt: skip

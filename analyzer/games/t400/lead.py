@@ -192,7 +192,7 @@ def fit_lead_model(deals: int, seed: int, progress: Callable[[int, int], None] |
 
 def weights_source(model: dict) -> str:
     """The text of kernels/policies/lead_weights.py for ``model``."""
-    from analyzer import __version__
+    from analyzer.version import __version__
 
     meta = {**model["meta"], "version": __version__}
 

@@ -14,7 +14,6 @@ rows into the figures ``t400 simulate`` prints, each with its standard error or 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -24,12 +23,12 @@ import pandas as pd
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import policy_id
-from analyzer.core.runs import (  # noqa: F401
-    MAX_MATCHES,
+from analyzer.core.runs import (
+    CompareStats,
+    DuelStats,
     MatchLengths,
     MatchRun,
     MetricSums,
-    blocks_of,
     check_matches,
     mean_se,
     per_player,
@@ -38,7 +37,7 @@ from analyzer.core.runs import (  # noqa: F401
 )
 from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.seats import TEAM_LABELS
-from analyzer.core.stats import Z95, RatioSums, cross_sums, wilson
+from analyzer.core.stats import RatioSums, wilson
 from analyzer.games.t400.bidder import bidder_id, bot_array, load_model
 from analyzer.games.t400.equity import require_table
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, MatchState, Variant, as_variant
@@ -392,59 +391,11 @@ def summarize_matches(matches: pd.DataFrame | np.ndarray) -> dict:
     return MatchStats().add(rows).summary()
 
 
-class CompareStats:
-    """Side-by-side metrics of runs on the same matches, as mergeable sums (see :func:`compare`)."""
-
-    def __init__(self, labels: Sequence[str], metric_parts: Callable = None):
-        """``metric_parts(rows)``: the metrics of a block of match rows (default: 400's)."""
-        self.labels = list(labels)
-        self.metric_parts = metric_parts or _metric_parts
-        self.runs: dict[str, RatioSums] = {}
-        self.cross: dict[str, np.ndarray] = {}
-        self.names: list[str] = []
-        self.kinds: list[str] = []
-
-    def add(self, rows_by_label: dict[str, np.ndarray]) -> CompareStats:
-        """Add the same block of matches of every run."""
-        stacked = {}
-        for label in self.labels:
-            parts = self.metric_parts(np.asarray(rows_by_label[label]))
-            if not self.names:
-                self.names = list(parts)
-                self.kinds = [kind for _, _, kind in parts.values()]
-            stacked[label] = (
-                np.stack([p[0] for p in parts.values()]),
-                np.stack([p[1] for p in parts.values()]),
-            )
-        base_num, base_den = stacked[self.labels[0]]
-        for label, (num, den) in stacked.items():
-            self.runs.setdefault(label, RatioSums(len(self.names))).add(num, den)
-            block = cross_sums(num, den, base_num, base_den)
-            self.cross[label] = self.cross.get(label, 0) + block
-        return self
-
-    def table(self) -> pd.DataFrame:
-        base = self.labels[0]
-        records = []
-        for j, (metric, kind) in enumerate(zip(self.names, self.kinds)):
-            base_value, _ = self.runs[base].estimate(j)
-            for label in self.labels:
-                value, se = self.runs[label].estimate(j)
-                if label == base:
-                    diff, diff_se = 0.0, 0.0
-                else:
-                    diff = value - base_value
-                    diff_se = self.runs[label].paired_se(j, self.runs[base], self.cross[label][j])
-                records.append(
-                    {"metric": metric, "variant": label, "kind": kind, "value": value, "se": se,
-                     "diff": diff, "diff_se": diff_se}
-                )  # fmt: skip
-        return pd.DataFrame.from_records(records)
 
 
 def compare_stats(labels: Sequence[str]) -> CompareStats:
     """Side-by-side 400 metrics of runs on the same matches (``t400 variants``)."""
-    return CompareStats(labels)
+    return CompareStats(labels, _metric_parts)
 
 
 def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -453,75 +404,25 @@ def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
     One row per metric and variant: ``value``, ``se``, and against the first variant ``diff``
     and ``diff_se`` (from the paired per-match differences, so shared luck cancels).
     """
-    return CompareStats(list(rows_by_label)).add(rows_by_label).table()
+    return compare_stats(list(rows_by_label)).add(rows_by_label).table()
 
 
-class DuelStats:
-    """Duplicate-match figures for configuration A as mergeable sums (see :func:`duel_stats`)."""
 
-    def __init__(self):
-        self.n = 0
-        self.score = np.zeros(2)
-        self.points = RatioSums(3)
-        self.both = self.neither = self.caps = self.draws = 0
 
-    def add(self, first: np.ndarray, swapped: np.ndarray) -> DuelStats:
-        """Add 400 match rows: ``first`` with A on players 1+3, ``swapped`` with A on 2+4."""
-        s1 = first[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
-        s2 = swapped[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
-        return self.add_teams(
-            first[:, km.M_WINNER], swapped[:, km.M_WINNER], s1[:, [0, 2]].sum(1), s1[:, [1, 3]].sum(1),
-            s2[:, [0, 2]].sum(1), s2[:, [1, 3]].sum(1), first[:, km.M_HANDS] + swapped[:, km.M_HANDS],
-        )  # fmt: skip
-
-    def add_teams(self, w1, w2, odd1, even1, odd2, even2, hands) -> DuelStats:
-        """Add pairs of matches of any game: the winning team of each (0 players 1+3, 1 players
-        2+4, anything else a draw or a match stopped at the cap, counted half), each team's
-        points in both matches, and the hands the pair played."""
-        score = (
-            np.where(w1 == 0, 1.0, np.where(w1 == 1, 0.0, 0.5))
-            + np.where(w2 == 1, 1.0, np.where(w2 == 0, 0.0, 0.5))
-        ) / 2
-        self.score += [score.sum(), (score * score).sum()]
-        a_points = np.asarray(odd1, np.float64) + np.asarray(even2, np.float64)
-        b_points = np.asarray(even1, np.float64) + np.asarray(odd2, np.float64)
-        hands = np.asarray(hands, np.float64)
-        self.points.add(np.stack([a_points, b_points, a_points - b_points]), np.stack([hands] * 3))
-        self.both += int(((w1 == 0) & (w2 == 1)).sum())
-        self.neither += int(((w1 == 1) & (w2 == 0)).sum())
-        self.caps += int((w1 < 0).sum() + (w2 < 0).sum())
-        self.draws += int((w1 > 1).sum() + (w2 > 1).sum())
-        self.n += len(score)
-        return self
-
-    def result(self) -> dict:
-        n = self.n
-        rate = float(self.score[0] / n)
-        se = float(math.sqrt(max(self.score[1] - n * rate * rate, 0.0) / (n - 1) / n)) if n > 1 else math.nan
-        (a_pph, a_se), (b_pph, b_se), (margin, margin_se) = (self.points.estimate(j) for j in range(3))
-        return {
-            "pairs": n,
-            "matches": 2 * n,
-            "win_rate": rate,
-            "se": se,
-            "ci95": [rate - Z95 * se, rate + Z95 * se],
-            "points_per_hand": a_pph,
-            "points_per_hand_se": a_se,
-            "opponent_points_per_hand": b_pph,
-            "opponent_points_per_hand_se": b_se,
-            "margin_per_hand": margin,
-            "margin_per_hand_se": margin_se,
-            "pairs_won_both": self.both,
-            "pairs_lost_both": self.neither,
-            "cap_hits": self.caps,
-            "draws": self.draws,
-        }
+def add_duel_block(stats: DuelStats, first: np.ndarray, swapped: np.ndarray) -> DuelStats:
+    """Add 400 match rows to ``stats``: ``first`` with A on players 1+3, ``swapped`` with A on 2+4."""
+    s1 = first[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+    s2 = swapped[:, km.M_SCORE : km.M_SCORE + 4].astype(np.float64)
+    return stats.add_teams(
+        first[:, km.M_WINNER], swapped[:, km.M_WINNER], s1[:, [0, 2]].sum(1), s1[:, [1, 3]].sum(1),
+        s2[:, [0, 2]].sum(1), s2[:, [1, 3]].sum(1), first[:, km.M_HANDS] + swapped[:, km.M_HANDS],
+    )  # fmt: skip
 
 
 def duel_stats(first: np.ndarray, swapped: np.ndarray) -> dict:
     """Duplicate-match figures for configuration A: in ``first`` A holds players 1+3, in
     ``swapped`` players 2+4, on the same deals. A match stopped at the cap counts half."""
-    return DuelStats().add(first, swapped).result()
+    return add_duel_block(DuelStats(), first, swapped).result()
 
 
 def parse_config(text: str) -> tuple[str, str]:
@@ -565,7 +466,7 @@ def duel(
     first, swapped = duel_lineups(a, b, variant, cap, bidder_model)
     stats = DuelStats()
     run_matches([first, swapped], n, seed, threads=threads, scheduler=scheduler, progress=progress,
-                on_block=lambda _, parts: stats.add(parts[0]["rows"], parts[1]["rows"]))  # fmt: skip
+                on_block=lambda _, parts: add_duel_block(stats, parts[0]["rows"], parts[1]["rows"]))  # fmt: skip
     out = stats.result()
     out.update({"a": "/".join(parse_config(a)), "b": "/".join(parse_config(b)), "seed": seed,
                 "variant": first.variant.label, "cap": cap})  # fmt: skip

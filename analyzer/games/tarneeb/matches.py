@@ -18,6 +18,8 @@ from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import policies_kit, policy_id
 from analyzer.core.runs import (
+    CompareStats,
+    DuelStats,
     MatchLengths,
     MetricSums,
     check_matches,
@@ -28,7 +30,6 @@ from analyzer.core.runs import (
 )
 from analyzer.core.runtime import check_seed, threads_used
 from analyzer.core.stats import RatioSums, wilson
-from analyzer.games.t400.matches import CompareStats, DuelStats
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.rules import MAX_BID, MIN_BID, TarneebVariant, as_tarneeb_variant
 from kernels.core.kit import Kit

@@ -1,0 +1,301 @@
+"""Whole deals: ``t400 solve`` (double dummy) and ``t400 play`` (the bots bid and play a deal)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+import analyzer
+from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.runtime import announce_compiles
+from commands.base import (
+    CONTEXT,
+    CardsCommand,
+    bidder_model_option,
+    emit_json,
+    format_table,
+    json_option,
+    parse_int_list,
+    progress_bar,
+    to_json,
+    variant_options,
+)
+
+# t400 solve
+
+
+def _read_deal_lines(path: str) -> list[str]:
+    stream = sys.stdin if path == "-" else None
+    try:
+        if stream is None:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        else:
+            text = stream.read()
+    except OSError as exc:
+        raise T400Error(f"cannot read {path}: {exc.strerror}") from None
+    deals = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            analyzer.parse_deal(line)
+        except T400Error as exc:
+            raise T400Error(f"{path} line {n}: {exc}") from None
+        deals.append((n, line))
+    if not deals:
+        raise T400Error(f"{path}: no deals (one deal a line)")
+    return deals
+
+
+@click.command(cls=CardsCommand, context_settings=CONTEXT)
+@click.argument("deal", required=False)
+@click.option("--trump", default="hearts", show_default=True,
+              type=click.Choice(["hearts", "spades", "diamonds", "clubs", "none"]), help="Trump strain.")  # fmt: skip
+@click.option("--leader", type=click.IntRange(1, 4), default=1, show_default=True, help="Seat on lead.")
+@click.option("--mode", type=click.Choice(["team", "solo", "bids"]), default="team", show_default=True,
+              help="team: a partnership's tricks (as DDS); solo: one player's own tricks against the other three; "
+                   "bids: 400 with the bids, both partnerships playing for their side's points.")  # fmt: skip
+@click.option("--player", type=click.IntRange(1, 4), help="Whose tricks (default: the leader's).")
+@click.option(
+    "--cards", "show_cards", is_flag=True, help="Also the tricks after each card the leader may lead."
+)
+@click.option("--table", "full_table", is_flag=True,
+              help="All 20 results: seats 1+3's tricks for every trump and leader (as DDS's CalcDDtable).")  # fmt: skip
+@click.option("--file", "path", help="Solve a batch: one deal a line ('-' for stdin).")
+@click.option("--threads", type=click.IntRange(1), help="Threads for a batch (default: all).")
+@click.option("--bids", help="--mode bids: the four bids, seat 1 first.")
+@click.option(
+    "--won", help="--mode bids: tricks each player took before this ending, seat 1 first (default 0s)."
+)
+@click.option("--scores", help="--mode bids: the four scores that set each bid's value (default 0s).")
+@variant_options
+@json_option
+def solve(deal, trump, leader, mode, player, show_cards, full_table, path, threads, bids, won, scores, variant,
+          as_json):  # fmt: skip
+    """Double-dummy tricks of a deal or an ending: DEAL is four hands in seat order.
+
+    Seat 1 is the first hand given; partners are 1+3 and 2+4. In team mode the answer is the
+    tricks of the player's partnership with best play by all; in solo mode, the most tricks
+    the player takes alone when the other three (partner included) play against them; in bids
+    mode (400's perfect-information model), the points of seats 1+3 minus those of seats 2+4
+    when both partnerships play for their side's points with the bids given.
+    """
+    from analyzer.core import solve as dd_solve
+
+    if mode == "bids":
+        announce_compiles("solve-bids")
+    if (deal is None) == (path is None):
+        raise T400Error("give one DEAL, or --file PATH with one deal a line")
+    if full_table:
+        given = [f"--{name}" for name in ("trump", "leader", "mode", "player", "cards", "bids", "won", "scores")
+                 if click.get_current_context().get_parameter_source(name if name != "cards" else "show_cards")
+                 is not click.core.ParameterSource.DEFAULT]  # fmt: skip
+        if given:
+            raise T400Error(f"--table solves every trump and leader in team mode; drop {', '.join(given)}")
+        _solve_tables(deal, path, threads, as_json)
+        return
+    if mode == "bids":
+        _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json)
+        return
+    for option, value in (("--bids", bids), ("--won", won), ("--scores", scores)):
+        if value is not None:
+            raise T400Error(f"{option} is for --mode bids")
+    who = leader if player is None else player
+    side = dd_solve.side_of(mode, leader, player)
+    if path is not None:
+        _solve_batch(_read_deal_lines(path), trump, leader, mode, player, threads, as_json, who, side)
+        return
+    parsed = analyzer.parse_deal(deal)
+    tricks = dd_solve.solve(parsed, trump=trump, leader=leader, mode=mode, player=player)
+    record = _solve_record(str(parsed), tricks, trump, leader, mode, who, side)
+    scores = None
+    if show_cards:
+        scores = dd_solve.card_scores(parsed, trump=trump, leader=leader, mode=mode, player=player)
+        record["cards"] = {str(c): v for c, v in scores.items()}
+    if as_json:
+        emit_json(record)
+        return
+    whose = f"seat {who} takes" if mode == "solo" else f"seats {side[0]}+{side[1]} take"
+    strain = "no trump" if trump == "none" else f"{trump} trump"
+    click.echo(f"{whose} {tricks} of {parsed.size} tricks ({strain}, seat {leader} leads, "
+               f"{mode}: double dummy, perfect play by all)")  # fmt: skip
+    if scores:
+        click.echo(f"After each lead by seat {leader}:")
+        click.echo(format_table(["card", "tricks"], [[c.symbol, v] for c, v in scores.items()]))
+
+
+def _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json) -> None:
+    from analyzer.games.t400.bids_dd import solve_with_bids
+
+    if path is not None or show_cards or player is not None:
+        raise T400Error("--mode bids solves one DEAL; --file, --cards and --player do not apply")
+    if bids is None:
+        raise T400Error("--mode bids needs --bids B1,B2,B3,B4")
+    parsed = analyzer.parse_deal(deal)
+    solution = solve_with_bids(
+        parsed, parse_int_list(bids, "--bids", 4), parse_int_list(won or "0,0,0,0", "--won", 4),
+        parse_int_list(scores or "0,0,0,0", "--scores", 4), variant, trump=trump, leader=leader,
+    )  # fmt: skip
+    record = {"deal": str(parsed), "trump": trump, "leader": leader, "mode": "bids", "variant": variant.label,
+              "bids": parse_int_list(bids, "--bids", 4), **solution.to_dict()}  # fmt: skip
+    if as_json:
+        emit_json(record)
+        return
+    strain = "no trump" if trump == "none" else f"{trump} trump"
+    click.echo(f"Best play by both partnerships for their points ({strain}, seat {leader} leads, {variant.label}): "
+               f"seats 1+3 minus seats 2+4 = {solution.value:+d}")  # fmt: skip
+    rows = [[f"seat {p + 1}", record["bids"][p], solution.values[p], solution.tricks[p],
+             "made" if solution.made[p] else "set"] for p in range(4)]  # fmt: skip
+    click.echo(format_table(["", "bid", "value", "tricks", "result"], rows))
+    cards = [c.symbol for c in solution.cards]
+    tricks = [" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4)]
+    click.echo("One line of best play: " + " | ".join(tricks))
+
+
+def _solve_batch(lines, trump, leader, mode, player, threads, as_json, who, side) -> None:
+    """Solve a batch (``(line number, deal)`` pairs), one result a line."""
+    from analyzer.core import solve as dd_solve
+
+    hands = dd_solve.deals_array([deal for _, deal in lines])
+    _print_batch(
+        lines, dd_solve.solve_blocks(hands, trump, leader, mode, player, threads), as_json, len(lines) > 1,
+        lambda deal, t: _solve_record(deal, t, trump, leader, mode, who, side), lambda t: str(int(t)),
+    )  # fmt: skip
+
+
+def _print_batch(lines, blocks, as_json, show_progress, record, text) -> None:
+    """Print a batch's results block by block as each finishes (``blocks`` yields (index of the
+    block's first deal, its results)): Ctrl-C stops after the current block, and everything
+    finished stays printed (a JSON list is closed properly). Each result names its line:
+    ``record(deal, result)`` is its JSON object, ``text(result)`` its text after ``line N:``."""
+    from analyzer.core.runtime import deferred_interrupt
+
+    done = 0
+    enabled = show_progress and not as_json
+    with deferred_interrupt() as stop, progress_bar("solving", len(lines), enabled=enabled) as update:
+        for start, block in blocks:
+            for i, result in enumerate(block):
+                line, deal = lines[start + i]
+                if as_json:
+                    body = to_json({"line": line, **record(deal, result)})
+                    click.echo(("[\n  " if done == 0 else ",\n  ") + body.replace("\n", "\n  "), nl=False)
+                else:
+                    click.echo(f"line {line}: {text(result)}")
+                done += 1
+            update(done, len(lines))
+            if stop():
+                break
+    if as_json:
+        click.echo("\n]" if done else "[]")
+    if done < len(lines):
+        raise Interrupted(
+            f"interrupted after {done:,} of {len(lines):,} deals; their results are printed above"
+        )
+
+
+def _solve_tables(deal, path, threads, as_json) -> None:
+    """``t400 solve --table``: one deal's 20 results as a table, or a batch's, one deal a line."""
+    from analyzer.core import solve as dd_solve
+    from analyzer.core.strains import WORDS
+
+    if path is None:
+        parsed = analyzer.parse_deal(deal)
+        table = dd_solve.solve_table(parsed)
+        if as_json:
+            emit_json(_table_record(str(parsed), table))
+            return
+        click.echo(f"Double-dummy tricks of seats 1+3 ({parsed.size} tricks; seats 2+4 take the rest), "
+                   "by trump and leader, team mode: perfect play by all")  # fmt: skip
+        rows = [[word, *(int(t) for t in table[s])] for s, word in enumerate(WORDS)]
+        click.echo(format_table(["trump", *(f"seat {q} leads" for q in range(1, 5))], rows))
+        return
+    lines = _read_deal_lines(path)
+    hands = dd_solve.deals_array([d for _, d in lines])
+    _print_batch(
+        lines, dd_solve.solve_table_blocks(hands, threads), as_json, True, _table_record,
+        lambda table: " | ".join(f"{word} " + " ".join(str(int(t)) for t in table[s]) for s, word in enumerate(WORDS)),
+    )  # fmt: skip
+
+
+def _table_record(deal, table):
+    from analyzer.core.strains import WORDS
+
+    return {"deal": str(deal), "mode": "team", "side": [1, 3], "leaders": [1, 2, 3, 4],
+            "table": {word: [int(t) for t in table[s]] for s, word in enumerate(WORDS)}}  # fmt: skip
+
+
+def _solve_record(deal, tricks, trump, leader, mode, player, side):
+    return {"deal": str(deal), "trump": trump, "leader": leader, "mode": mode, "player": player,
+            "side": side, "tricks": int(tricks)}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 play
+
+
+@click.command(cls=CardsCommand, context_settings=CONTEXT)
+@click.argument("deal", required=False)
+@click.option("--bids", help="The four bids, seat 1 first (default: the bots' bids).")
+@click.option("--bidder", type=click.Choice(["ev", "counting", "counting-ev", "win"]), default="ev", show_default=True,
+              help="Bots that bid when --bids is not given.")  # fmt: skip
+@click.option("--policy", default="standard", show_default=True, metavar="POLICY",
+              help="Card play for all four seats, or four comma-separated (standard, basic, greedy).")  # fmt: skip
+@click.option("--scores", default="0,0,0,0", show_default=True, help="Scores before the hand, seat 1 first.")
+@click.option("--file", "path", help="Play a batch: one deal a line ('-' for stdin).")
+@variant_options
+@bidder_model_option
+@json_option
+def play(deal, bids, bidder, policy, scores, path, variant, bidder_model, as_json):
+    """Bid and play one deal of 400 out, card by card: DEAL is four hands in seat order.
+
+    Seat 1 bids first and leads; hearts are trump. Shows the bids, whether the hand is dead
+    (the bids miss the table minimum: not played), the tricks and points of each player and
+    every trick in play order with its winner.
+    """
+    from analyzer.games.t400.simulate import play_hand
+
+    if (deal is None) == (path is None):
+        raise T400Error("give one DEAL, or --file PATH with one deal a line")
+    bid_list = parse_int_list(bids, "--bids", 4)
+    score_list = parse_int_list(scores, "--scores", 4)
+    policies = policy.split(",") if "," in policy else policy
+    lines = _read_deal_lines(path) if path is not None else [(None, deal)]
+    hands = [play_hand(d, bid_list, policies, variant, score_list, bidder, bidder_model) for _, d in lines]
+    if as_json:
+        records = [({"line": n} if n is not None else {}) | h.to_dict() for (n, _), h in zip(lines, hands)]
+        emit_json(records if path is not None else records[0])
+        return
+    for (n, _), h in zip(lines, hands):
+        if n is not None:
+            click.echo(f"line {n}:")
+        _print_played(h)
+
+
+def _print_played(h) -> None:
+    click.echo(f"Deal: {h.deal}")
+    click.echo(
+        f"Bids: {', '.join(map(str, h.bids))} ({h.bids_by}); play: {', '.join(dict.fromkeys(h.policy))}"
+    )
+    if h.dead:
+        click.echo("Dead hand: the bids miss the table minimum; thrown in, not played.")
+        return
+    rows = [[seat, h.bids[seat - 1], h.tricks[seat - 1], "made" if h.made[seat - 1] else "set",
+             f"{h.points[seat - 1]:+d}"] for seat in range(1, 5)]  # fmt: skip
+    click.echo(format_table(["seat", "bid", "tricks", "", "points"], rows))
+    trick_rows = []
+    for k, (leader, winner) in enumerate(zip(h.leaders, h.winners)):
+        by_seat = {(leader - 1 + i) % 4 + 1: h.cards[4 * k + i] for i in range(4)}
+        cells = [("*" if s == leader else " ") + by_seat[s].symbol for s in range(1, 5)]
+        trick_rows.append([k + 1, *cells, winner])
+    click.echo("Tricks (* led):")
+    click.echo(format_table(["trick", "seat 1", "seat 2", "seat 3", "seat 4", "won by"], trick_rows))
+
+
+#: The commands of this module, as :mod:`commands` adds them to the group.
+COMMANDS = (
+    solve,
+    play,
+)

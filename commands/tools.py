@@ -1,0 +1,428 @@
+"""Tools: ``t400 bench``, ``compile``, ``fit-bidder``, ``fit-lead``, ``equity``, ``report`` and ``serve``."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import click
+
+from analyzer.core.errors import T400Error
+from analyzer.core.runtime import interrupt_at_once
+from analyzer.games.t400 import rules as rules_mod
+from commands.base import (
+    CONTEXT,
+    CommandError,
+    FiniteFloat,
+    cli,
+    emit_json,
+    equity_table_option,
+    error_line,
+    format_table,
+    json_option,
+    parse_int_list,
+    progress_bar,
+    run_json,
+    variant_options,
+)
+from commands.files import outputs, wrote
+
+# ---------------------------------------------------------------------------------------------
+# t400 bench
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--seconds", type=FiniteFloat(0.05, 60), default=1.0, show_default=True,
+              help="Length of each timed run.")  # fmt: skip
+@click.option(
+    "--repeats",
+    type=click.IntRange(1, 50),
+    default=3,
+    show_default=True,
+    help="Timed runs per figure (the median is shown).",
+)
+@click.option(
+    "--cold/--no-cold",
+    default=True,
+    show_default=True,
+    help="Also measure the cold compile time (a fresh process, empty cache).",
+)
+@json_option
+def bench(seconds, repeats, cold, as_json):
+    """Kernel throughput: deals/s, full hands/s (deal + bot bids + 52 cards) and complete
+    matches/s, on 1 thread and on all.
+
+    Compilation is excluded from the rates and reported separately.
+    """
+    from analyzer.bench import run_bench
+
+    with progress_bar("benchmarking", 1, enabled=not as_json) as update:
+        result = run_bench(seconds=seconds, repeats=repeats, cold=cold, progress=update)
+    if as_json:
+        emit_json(result)
+        return
+    top = str(result["threads"])
+    cols = ["1"] if top == "1" else ["1", top]
+    rows = [
+        ["deals/s", *(f"{result['deals_per_s'][c]:,.0f}" for c in cols), f"{result['speedup']['deals']:.2f}x"],
+        ["greedy hands/s", *(f"{result['hands_per_s']['greedy'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['greedy']:.2f}x"],
+        ["standard hands/s", *(f"{result['hands_per_s']['standard'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['standard']:.2f}x"],
+        ["standard matches/s", *(f"{result['matches_per_s'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['matches']:.2f}x"],
+        ["tarneeb matches/s", *(f"{result['tarneeb_matches_per_s'][c]:,.0f}" for c in cols),
+         f"{result['speedup']['tarneeb']:.2f}x"],
+    ]  # fmt: skip
+    click.echo(
+        f"tarneeb400 bench: medians of {repeats} runs of ~{seconds:g} s; full hands = deal + EV bot bids + play;"
+        " matches = complete dananeer matches (EV bots) and Tarneeb matches (preset tarneeb, counting bots, team play)"
+    )
+    click.echo(format_table(["", *(f"{c} thread{'s' if c != '1' else ''}" for c in cols), "speedup"], rows))
+    line = f"compile (this process, from the disk cache when warm): {result['compile_s']:.1f} s"
+    if "cold_compile_s" in result:
+        groups = ", ".join(f"{k} {v:.1f} s" for k, v in result["cold_compile_groups_s"].items())
+        line += f"; cold compile of all kernels (empty cache, groups in parallel): {result['cold_compile_s']:.1f} s ({groups})"
+    click.echo(line)
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 compile
+
+
+@click.command("compile", context_settings=CONTEXT)
+@click.argument("groups", nargs=-1)
+@json_option
+def compile_kernels(groups, as_json):
+    """Compile the kernels of every main command now (in parallel processes), so that their
+    first runs start at once.
+
+    GROUPS limits it to some commands' kernels (bid, bid_dd, tarneeb_bid, play, solve, simulate,
+    simulate_tarneeb, bench). A group compiles what its command runs with default options;
+    another play policy, --continuations and the like compile their own kernels when first used.
+    Kernels are cached on disk; this only saves the first run's compile time.
+    """
+    from analyzer.bench import WARM_UPS, compile_groups
+
+    unknown = [g for g in groups if g not in WARM_UPS]
+    if unknown:
+        raise T400Error(f"unknown kernel group {unknown[0]!r} (expected one of {', '.join(WARM_UPS)})")
+    try:
+        timing = compile_groups(only=groups or None)
+    except RuntimeError as exc:
+        raise CommandError(str(exc)) from None
+    wall, groups = timing["wall_s"], timing["groups_s"]
+    if as_json:
+        emit_json({"wall_s": wall, "groups_s": groups})
+    else:
+        click.echo(
+            f"kernels ready in {wall:.1f} s (" + ", ".join(f"{k} {v:.1f} s" for k, v in groups.items()) + ")"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 fit-bidder
+
+
+@click.command("fit-bidder", context_settings=CONTEXT)
+@click.option(
+    "--deals",
+    type=click.IntRange(10_000),
+    default=400_000,
+    show_default=True,
+    help="Simulated deals per iteration.",
+)
+@click.option(
+    "--iterations",
+    type=click.IntRange(1, 20),
+    default=3,
+    show_default=True,
+    help="Fit, re-simulate with the fitted bidder, refit.",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option("--threads", type=click.IntRange(1), help="Threads (default: all).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    help="Where to write the model (default: the package's data file).",
+)
+@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
+              help="Whose EV bidder: 400's, or classic Tarneeb's (analyzer/data/tarneeb_bidder.npz).")  # fmt: skip
+@json_option
+def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
+    """Regenerate the EV bidder's trick model from rollouts (analyzer/data/bidder_model.npz, or
+    with --game tarneeb analyzer/data/tarneeb_bidder.npz)."""
+    from importlib import resources
+
+    if game == "tarneeb":
+        from analyzer.games.tarneeb.bidders import MODEL_FILE, fit_model
+    else:
+        from analyzer.games.t400.bidder import MODEL_FILE, fit_model
+
+    if out_path:
+        outputs(out=out_path)
+    with progress_bar("fitting", iterations, enabled=not as_json) as update:
+        model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=update)
+    path = out_path or str(resources.files("analyzer.data") / MODEL_FILE)
+    tmp = path + ".tmp.npz"
+    model.save(tmp)
+    os.replace(tmp, path)
+    wrote(path)
+    if as_json:
+        emit_json({"path": path, **model.meta})
+        return
+    last = model.meta["history"][-1]
+    click.echo(f"wrote {path}: {model.meta['deals_per_iteration']:,} deals x {iterations} iterations, "
+               f"rmse {last['rmse']:.3f} tricks, R^2 {last['r2']:.3f}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 fit-lead
+
+
+@click.command("fit-lead", context_settings=CONTEXT)
+@click.option("--deals", type=click.IntRange(100, 10**7), default=30_000, show_default=True,
+              help="Live deals whose opening leads DDS scores (about 30 ms a deal on 2 cores).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    help="Where to write the weights module (default: kernels/policies/lead_weights.py).",
+)
+@json_option
+def fit_lead(deals, seed, out_path, as_json):
+    """Regenerate standard's opening-lead model from DDS scores of every opening lead of live
+    deals (kernels/policies/lead_weights.py; needs the endplay package of the test extra)."""
+    from analyzer.games.t400.lead import WEIGHTS_FILE, fit_lead_model, weights_source
+
+    if out_path:
+        outputs(out=out_path)
+    with progress_bar("scoring leads", deals, enabled=not as_json) as update:
+        model = fit_lead_model(deals, seed, progress=update)
+    path = out_path or str(WEIGHTS_FILE)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(weights_source(model))
+    os.replace(tmp, path)
+    wrote(path)
+    if as_json:
+        emit_json({"path": path, **model["meta"]})
+        return
+    meta = model["meta"]
+    click.echo(f"wrote {path}: {deals:,} deals; held-out opening leads losing a partnership DD trick "
+               f"{meta['held_out_losing_leads']:.1%} of {meta['held_out_deals']:,}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 equity
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--scores", help="All four scores before the next hand, seat 1 first (seat 4 deals).")
+@click.option(
+    "--dealer", type=int, default=4, show_default=True, help="The seat (1..4) dealing the next hand."
+)
+@click.option("--simulate", "continuations", type=click.IntRange(1, 10**8),
+              help="Also simulate this many rests of the match from the scores (P(win) with its SE).")  # fmt: skip
+@click.option("--build", is_flag=True, help="Build the variant's match-equity table (--out; minutes).")
+@click.option(
+    "--hands", type=click.IntRange(1000, 10**8), help="--build: hands sampled per regime combination."
+)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="--build: where to write the table (default: the package's file for a preset).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option(
+    "--threads", type=click.IntRange(1), help="Threads (default: all); the result does not depend on it."
+)
+@variant_options
+@equity_table_option
+@json_option
+def equity(
+    scores, dealer, continuations, build, hands, out_path, seed, threads, variant, equity_table, as_json
+):
+    """Match equity: P(the partnership of seats 1+3 wins the match) from the four scores.
+
+    From the variant's match-equity table (interpolated between its grid scores), and with
+    --simulate N from N simulated rests of the match (bots bid and play; with its SE).
+    --build makes the table (value iteration over one hand's sampled outcomes).
+    """
+    from analyzer.games.t400 import equity as me
+    from analyzer.games.t400.equity_build import simulate_equity
+
+    if build:
+        return _build_equity(variant, hands, seed, threads, out_path, as_json)
+    if scores is None:
+        raise T400Error("--scores S1,S2,S3,S4 is needed (or --build)")
+    if dealer not in (1, 2, 3, 4):
+        raise T400Error(f"--dealer {dealer}: expected a seat 1..4")
+    score_list = list(rules_mod.check_scores(parse_int_list(scores, "--scores", 4)))
+    table = me.table_for(variant, equity_table)
+    p = table.equity(score_list, dealer)
+    out = {"scores": score_list, "dealer": dealer, "variant": variant.label, "p_win_13": round(p, 6),
+           "p_win_24": round(1 - p, 6), "table": table.meta.get("command")}  # fmt: skip
+    if continuations:
+        with interrupt_at_once():
+            sim = simulate_equity(score_list, dealer, variant, continuations, seed, threads)
+        out["simulated"] = {**sim.to_dict(), "seed": seed}
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(
+        f"Scores {'/'.join(map(str, score_list))} (seat 1 first), seat {dealer} deals, variant {variant.label}"
+    )
+    click.echo(f"P(seats 1+3 win the match): {100 * p:.1f}%   (table; seats 2+4: {100 * (1 - p):.1f}%)")
+    if continuations:
+        sim = out["simulated"]
+        click.echo(f"Simulated: {100 * sim['p_win']:.1f}% ± {100 * sim['p_win_se']:.1f}  "
+                   f"({sim['matches']:,} rests of the match by ev/standard bots, seed {seed})")  # fmt: skip
+
+
+def _build_equity(variant, hands, seed, threads, out_path, as_json):
+    from analyzer.games.t400 import equity as me
+    from analyzer.games.t400.equity_build import build_table
+
+    path = out_path or me.shipped_path(variant)
+    if path is None:
+        raise T400Error(f"variant '{variant.label}' has no shipped table: give --out FILE")
+    outputs(out=path)
+    with progress_bar("building", 1, enabled=not as_json) as update:
+        table = build_table(variant, hands=hands, seed=seed, threads=threads,
+                               progress=lambda _stage, done, total: update(done, total))  # fmt: skip
+    tmp = path + ".tmp.npz"
+    table.save(tmp)
+    os.replace(tmp, path)
+    wrote(path)
+    if as_json:
+        emit_json({"path": path, **table.meta})
+        return
+    m = table.meta
+    click.echo(f"wrote {path}: {len(m['grid'])}^4 states, {m['hands_per_regime']:,} hands x "
+               f"{m['regime_combinations']} regime combinations, {m['sweeps']} sweeps, {m['seconds']:.0f} s")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+
+# ---------------------------------------------------------------------------------------------
+# t400 report
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--out", "out", type=click.Path(file_okay=False),
+              help="The report folder: new, empty or an earlier report (--force for any other); default "
+                   "reports (400) or reports/tarneeb.")  # fmt: skip
+@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
+              help="400's strategy report, or the classic and Egyptian Tarneeb report (--out reports/tarneeb).")  # fmt: skip
+@click.option("--samples", type=click.IntRange(1000),
+              help="400: deals per seat and score bracket of the bidding guide (default 8,000,000); "
+                   "Tarneeb: deals of the trick tables (default 400,000).")  # fmt: skip
+@click.option("--matches", type=click.IntRange(1), default=200_000, show_default=True,
+              help="Variants report: matches per variant (and duplicate pairs per duel).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(1), help="Kernel threads (default: all).")
+@click.option("--scheduler", metavar="ADDRESS|local:N", help="Run the simulations on a Dask cluster.")
+@click.option("--html", is_flag=True, help="Also write report.html: one page, figures embedded.")
+@click.option("--resume", is_flag=True, help="Reuse the parts an interrupted run with the same sizes kept.")
+@click.option("--force", is_flag=True,
+              help="Write into a folder that holds other files (only the report's files are written).")  # fmt: skip
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal)."
+)
+@json_option
+def report(out, game, samples, matches, seed, threads, scheduler, html, resume, force, progress, as_json):
+    """Write the strategy report: a bidding guide, a variants report and the method.
+
+    Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
+    index README.md stating the command and its run time.
+    """
+    from analyzer import config
+    from analyzer.reports.build import build_report
+
+    if samples is None:
+        samples = config.get().report_tarneeb_deals if game == "tarneeb" else config.get().report_samples
+    out = out or ("reports/tarneeb" if game == "tarneeb" else "reports")
+    parts = ["t400 report"] + (["--game tarneeb"] if game == "tarneeb" else [])
+    parts += [f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
+    if html:
+        parts.append("--html")
+    show = (not as_json) if progress is None else progress
+    with progress_bar("report", 1000, enabled=show) as update:
+
+        def step(label, fraction):
+            update(int(1000 * fraction))
+
+        result = build_report(
+            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume, force, game
+        )
+        update(1000)
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(
+        f"wrote {result['out']}/ ({len(result['files'])} files) in {result['elapsed_s'] / 60:.1f} minutes"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 serve
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default answers this computer only).")  # fmt: skip
+@click.option("--port", type=click.IntRange(0, 65535), default=8400, show_default=True,
+              help="Port (0: any free port).")  # fmt: skip
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+@click.option("--queue", "queue_size", type=click.IntRange(0, 100), default=4, show_default=True,
+              help="Requests that may wait for the analyzer while one runs; more are answered busy.")  # fmt: skip
+@click.option("--max-seconds", type=FiniteFloat(1, 3600), default=120, show_default=True,
+              help="Cap on one request's sampling time (compiling the kernels does not count).")  # fmt: skip
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another host name the page is reached by (with --host 0.0.0.0, say); the server "
+                   "refuses requests for names it does not know, as a guard against DNS rebinding.")  # fmt: skip
+def serve(host, port, open_browser, queue_size, max_seconds, allow_hosts):
+    """A local page: pick a hand and see what to bid; score a round; read the rules.
+
+    The same answers as JSON under /api/ (POST /api/bid, /api/score, /api/rules with the options
+    of t400 bid/score/rules as a JSON object; the answer is the command's --json object).
+    Needs the serve extra: pip install 'tarneeb400[serve]'.
+    """
+    try:
+        import uvicorn  # noqa: F401
+
+        from web import app as web_app
+    except ImportError as exc:
+        raise T400Error(f"t400 serve needs the serve extra ({exc.name} is missing): "
+                        "pip install 'tarneeb400[serve]'") from None  # fmt: skip
+    from web.guard import is_loopback
+
+    sock = web_app.bind(host, port)
+    api = web_app.Api(cli.commands, run_json, error_line)
+    app = web_app.create_app(api, queue_size=queue_size, max_seconds=max_seconds, host=host,
+                             allowed_hosts=tuple(allow_hosts))  # fmt: skip
+    url = web_app.url_of(sock)
+    click.echo(f"t400 serve: {url}  (Ctrl-C stops it)", err=True)
+    if not is_loopback(host):
+        click.echo(f"note: listening on {host}: other computers can reach this page", err=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    # uvicorn stops gracefully on Ctrl-C and then re-raises the signal to the handler it found:
+    # make that one quiet, so that stopping the server is not reported as an error
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
+    web_app.server(app, sock).run(sockets=[sock])
+    click.echo("t400 serve: stopped", err=True)
+
+
+#: The commands of this module, as :mod:`commands` adds them to the group.
+COMMANDS = (
+    bench,
+    compile_kernels,
+    fit_bidder,
+    fit_lead,
+    equity,
+    report,
+    serve,
+)
