@@ -178,7 +178,7 @@ def test_the_table_size_the_solver_documents_is_its_tables():
     """The module says how much memory a solver's table takes; a change of the table's layout
     that leaves the figure stale fails here (it said 41 MiB for a while after the table shrank)."""
     said = re.search(r"TT_MEMORY_BYTES` \((\d+) MiB\) per solver", dd.__doc__)
-    assert said, "kernels/core/dd.py no longer says the table's size"
+    assert said, "kernels/core/dd no longer says the table's size"
     assert round(dd.new_table().nbytes / 2**20) == int(said.group(1))
 
 

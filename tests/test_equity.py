@@ -14,7 +14,7 @@ from analyzer.games.t400 import equity_build as eb
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
 from cli import cli
-from kernels.core.cards import DECK_MASK
+from kernels.core.cards import DECK_MASK, HEARTS
 from kernels.t400 import bidder as kb
 from kernels.t400 import equity as ke
 
@@ -100,7 +100,7 @@ def test_win_bidder_maximises_match_equity_like_its_twin(table):
         seat = r.randrange(4)
         scores = np.array([r.randint(-10, 45) for _ in range(4)])
         prior = sum(r.randint(2, 5) for _ in range(seat))
-        row = kb.estimate_bin(kb.estimate(bot, bits, seat, prior))
+        row = kb.estimate_bin(kb.estimate(bot, bits, HEARTS, seat, prior))
         cum = bot[kb.CUM + row * 15 : kb.CUM + row * 15 + 15]
         expected = naive.win_bid_reference(
             v, table.grid, table.values, cum, seat, list(map(int, scores)), prior
@@ -118,7 +118,7 @@ def test_counting_ev_bidder_is_the_best_expected_value_bid_on_the_counting_estim
         seat = r.randrange(4)
         scores = np.array([r.randint(-10, 55) for _ in range(4)])
         prior = sum(r.randint(2, 5) for _ in range(seat))
-        row = kb.estimate_bin(kb.counting_estimate(bits))
+        row = kb.estimate_bin(kb.counting_estimate(bits, HEARTS))
         cum = bot[kb.COUNTING_CUM + row * 15 : kb.COUNTING_CUM + row * 15 + 15]
         best, best_ev = None, -1e300
         for b in range(v.min_bid(int(scores[seat])), 14):

@@ -324,7 +324,7 @@ def test_counting_bidder_matches_the_recipe():
     for _ in range(3000):
         bits = random_deal(r)
         hand = naive.cards_of(bits[0])
-        assert kb.counting_estimate(np.uint64(bits[0])) == pytest.approx(naive.counting_estimate(hand))
+        assert kb.counting_estimate(np.uint64(bits[0]), HEARTS) == pytest.approx(naive.counting_estimate(hand))
         seat = r.randrange(4)
         scores = [r.randint(-10, 55) for _ in range(4)]
         earlier = [r.randint(2, 5) for _ in range(seat)]
@@ -343,7 +343,7 @@ def test_ev_bidder_is_the_best_expected_value_bid():
         seat = r.randrange(4)
         scores = np.array([r.randint(-10, 55) for _ in range(4)])
         prior = sum(r.randint(2, 5) for _ in range(seat))
-        est = kb.estimate(bot, np.uint64(bits), seat, prior)
+        est = kb.estimate(bot, np.uint64(bits), HEARTS, seat, prior)
         row = kb.estimate_bin(est)
         cum = bot[kb.CUM + row * 15 : kb.CUM + row * 15 + 15]
         low = v.min_bid(int(scores[seat]))

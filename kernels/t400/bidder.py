@@ -8,7 +8,7 @@ whether a bid would leave the total short of the table minimum (a dead hand, wor
 
 ``model`` is one float64 array laid out as below (offsets are module constants):
 
-* ``TRUMP``: [14 lengths x 16] trump-suit contribution by heart length and which of A K Q J held;
+* ``TRUMP``: [14 lengths x 16] trump-suit contribution by trump length and which of A K Q J held;
 * ``SIDE``: [14 lengths x 8 x 4] contribution of each side suit by its length, which of A K Q it
   holds, and the heart-length bucket (0-1, 2-3, 4-5, 6+); shared by the three side suits;
 * ``SEAT``: [4] intercept by seat; ``PRIOR``: [4] coefficient on the sum of the earlier bids;
@@ -19,7 +19,7 @@ whether a bid would leave the total short of the table minimum (a dead hand, wor
 A *bot* array is a model followed by two tables made for one value table (by
 ``analyzer.games.t400.bidder.make_bot``):
 ``BEST_BID`` and ``BEST_EV``, each [2 value rows x 15 lowest allowed bids x 53 bins], the best
-bid (and its expected value) among the bids from the lowest allowed one to 13, and the same two
+bid (and its expected value) among the bids from the lowest allowed one to ``MAX_BID``, and the same two
 for ``COUNTING_CUM`` at ``COUNTING_BEST``. With them a bot bid is an estimate and a look-up. From ``BOT_SIZE`` on, the variant's match-equity table
 (layout in :mod:`kernels.t400.equity`; ``[0]`` when there is none), which the ``win`` bidder
 reads.
@@ -36,11 +36,12 @@ import numpy as np
 from numba.extending import overload
 
 from kernels.config import JIT, JIT_OPTIONS, jit
-from kernels.core.cards import HEARTS, SUIT_BITS, popcount
+from kernels.core.cards import SUIT_BITS, popcount
 from kernels.core.estimates import BINS_PER_TRICK, N_BINS, estimate_bin  # noqa: F401
 from kernels.core.kit import check_kit, kit_bidder
 from kernels.t400.equity import equity_after, equity_dead, has_table
-from kernels.t400.rules import bid_value, is_dead, min_bid, table_minimum, value_row
+from kernels.t400.rules import MAX_BID, bid_value, is_dead, min_bid, table_minimum, value_row
+from kernels.t400.rules import TRUMP as RULES_TRUMP
 
 U64 = np.uint64
 hot = jit(forceinline=True)
@@ -62,7 +63,6 @@ BEST_EV = BEST_BID + N_TABLE
 #: model's.
 COUNTING_BEST = 2 * N_TABLE
 BOT_SIZE = BEST_EV + N_TABLE + COUNTING_BEST
-SIDE_SUITS = (0, 2, 3)
 
 _LANE = SUIT_BITS
 
@@ -74,7 +74,13 @@ def suit_lane(hand, suit):
 
 
 @hot
-def heart_bucket(h):
+def side_suit(trump, k):
+    """The ``k``-th (0..2) suit other than ``trump``, in suit order."""
+    return k + (1 if k >= trump else 0)
+
+
+@hot
+def trump_bucket(h):
     if h <= 1:
         return 0
     if h <= 3:
@@ -85,9 +91,9 @@ def heart_bucket(h):
 
 
 @hot
-def trump_feature(hand):
-    """Index into ``TRUMP``: heart length and the A K Q J held."""
-    lane = suit_lane(hand, HEARTS)
+def trump_feature(hand, trump):
+    """Index into ``TRUMP``: trump length and the A K Q J held."""
+    lane = suit_lane(hand, trump)
     return popcount(lane) * 16 + np.int64((lane >> U64(9)) & U64(15))
 
 
@@ -99,22 +105,21 @@ def side_feature(hand, suit, bucket):
 
 
 @hot
-def hand_features(hand):
-    """The four table cells a hand uses: (trump cell, side cells for spades, diamonds, clubs)."""
-    h = popcount(suit_lane(hand, HEARTS))
-    b = heart_bucket(h)
+def hand_features(hand, trump):
+    """The four table cells a hand uses: (trump cell, a cell for each side suit in suit order)."""
+    b = trump_bucket(popcount(suit_lane(hand, trump)))
     return (
-        trump_feature(hand),
-        side_feature(hand, 0, b),
-        side_feature(hand, 2, b),
-        side_feature(hand, 3, b),
+        trump_feature(hand, trump),
+        side_feature(hand, side_suit(trump, 0), b),
+        side_feature(hand, side_suit(trump, 1), b),
+        side_feature(hand, side_suit(trump, 2), b),
     )
 
 
 @hot
-def estimate(model, hand, seat, prior_sum):
+def estimate(model, hand, trump, seat, prior_sum):
     """Expected own tricks of ``hand`` in ``seat`` after earlier bids totalling ``prior_sum``."""
-    t, s0, s2, s3 = hand_features(hand)
+    t, s0, s2, s3 = hand_features(hand, trump)
     return (
         model[TRUMP + t]
         + model[SIDE + s0]
@@ -149,7 +154,7 @@ def ev_bid(rules, bot, hand, seat, scores, prior_sum):
     bids its minimum when no live bid is worth more than that. scores: int64[4] in seat order.
     """
     return ev_decision(
-        rules, bot, estimate_bin(estimate(bot, hand, seat, prior_sum)), seat, scores, prior_sum, 0
+        rules, bot, estimate_bin(estimate(bot, hand, rules[RULES_TRUMP], seat, prior_sum)), seat, scores, prior_sum, 0
     )
 
 
@@ -163,7 +168,7 @@ def ev_decision(rules, bot, row, seat, scores, prior_sum, tables):
     if seat == 3:
         need = table_minimum(rules, scores) - prior_sum
         if need > low:
-            if need <= 13:
+            if need <= MAX_BID:
                 cell = tables + table_cell(vrow, need, row)
                 if bot[BEST_EV + cell] > 1e-12:
                     return np.int64(bot[BEST_BID + cell])
@@ -175,7 +180,7 @@ def ev_decision(rules, bot, row, seat, scores, prior_sum, tables):
 def counting_ev_bid(rules, bot, hand, seat, scores, prior_sum):
     """The EV decision rule on the counting baseline's trick estimate, with the trick distribution
     fitted around that estimate (``COUNTING_CUM``): the fair baseline for the EV bidder's model."""
-    row = estimate_bin(counting_estimate(hand))
+    row = estimate_bin(counting_estimate(hand, rules[RULES_TRUMP]))
     return ev_decision(rules, bot, row, seat, scores, prior_sum, COUNTING_BEST)
 
 
@@ -206,10 +211,10 @@ def win_bid(rules, bot, hand, seat, scores, prior_sum):
         return ev_bid(rules, bot, hand, seat, scores, prior_sum)
     own = scores[seat]
     low = min_bid(rules, own)
-    row = estimate_bin(estimate(bot, hand, seat, prior_sum))
+    row = estimate_bin(estimate(bot, hand, rules[RULES_TRUMP], seat, prior_sum))
     best = low
     best_p = -1.0
-    for b in range(low, 14):
+    for b in range(low, MAX_BID + 1):
         if seat == 3 and is_dead(rules, prior_sum + b, scores):
             p = equity_dead(rules, eq, scores[0], scores[1], scores[2], scores[3])
             if seat % 2 == 1:
@@ -237,15 +242,15 @@ def bid_likelihood(rules, model, hand, seat, scores, prior_sum, bid, tau):
     low = min_bid(rules, own)
     if bid < low:
         return 0.0
-    row = estimate_bin(estimate(model, hand, seat, prior_sum))
-    evs = np.empty(14)
+    row = estimate_bin(estimate(model, hand, rules[RULES_TRUMP], seat, prior_sum))
+    evs = np.empty(MAX_BID + 1)
     top = -1e300
-    for b in range(low, 14):
+    for b in range(low, MAX_BID + 1):
         dead = seat == 3 and is_dead(rules, prior_sum + b, scores)
         evs[b] = bid_ev(model, row, rules, own, b, dead)
         top = max(top, evs[b])
     total = 0.0
-    for b in range(low, 14):
+    for b in range(low, MAX_BID + 1):
         total += math.exp((evs[b] - top) / tau)
     return math.exp((evs[bid] - top) / tau) / total
 
@@ -255,9 +260,9 @@ def bid_likelihood(rules, model, hand, seat, scores, prior_sum, bid, tau):
 
 
 @hot
-def counting_estimate(hand):
-    """The public apps' trick count for ``hand`` (hearts trump)."""
-    hearts = suit_lane(hand, HEARTS)
+def counting_estimate(hand, trump):
+    """The public apps' trick count for ``hand`` (their recipe counts the trump suit as hearts)."""
+    hearts = suit_lane(hand, trump)
     h = popcount(hearts)
     est = 0.0
     if hearts & U64(1 << 12):
@@ -270,8 +275,8 @@ def counting_estimate(hand):
         est += 0.55 if h >= 4 else 0.15
     if h > 4:
         est += 0.85 * (h - 4)
-    for suit in SIDE_SUITS:
-        lane = suit_lane(hand, suit)
+    for k in range(3):
+        lane = suit_lane(hand, side_suit(trump, k))
         n = popcount(lane)
         ace = (lane >> U64(12)) & U64(1) == 1
         king = (lane >> U64(11)) & U64(1) == 1
@@ -286,8 +291,8 @@ def counting_estimate(hand):
         if queen and n >= 3 and (ace or king):
             est += 0.35
     spare = max(0, h - 2)
-    for suit in SIDE_SUITS:
-        n = popcount(suit_lane(hand, suit))
+    for k in range(3):
+        n = popcount(suit_lane(hand, side_suit(trump, k)))
         if n <= 2 and spare > 0:
             cap = 2.0 if n == 0 else (1.0 if n == 1 else 0.5)
             ruffs = min(float(spare), cap)
@@ -299,15 +304,15 @@ def counting_estimate(hand):
 @hot
 def counting_bid(rules, hand, seat, scores, prior_sum):
     """The counting baseline's bid (the recipe in ../shared/baseline-bidder.md)."""
-    est = counting_estimate(hand)
+    est = counting_estimate(hand, rules[RULES_TRUMP])
     low = min_bid(rules, scores[seat])
     n = int(math.floor(est + 0.2))
-    n = min(max(n, low), 13)
+    n = min(max(n, low), MAX_BID)
     if n >= 7 and est < n + 0.4:
         n = max(n - 1, low)
     need = table_minimum(rules, scores) - prior_sum
     if seat == 3:
-        if n < need and need <= min(est + 2.2, 13.0):
+        if n < need and need <= min(est + 2.2, float(MAX_BID)):
             n = need
     elif seat == 2:
         if n + 3 < need and est - n > 0.45:
@@ -389,11 +394,11 @@ def bid_of(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
 
 
 @JIT
-def counting_estimates(hands):
-    """:func:`counting_estimate` of each hand (uint64[n]); float64[n]."""
+def counting_estimates(hands, trump):
+    """:func:`counting_estimate` of each hand (uint64[n]) with ``trump``; float64[n]."""
     out = np.empty(hands.shape[0])
     for i in range(hands.shape[0]):
-        out[i] = counting_estimate(hands[i])
+        out[i] = counting_estimate(hands[i], trump)
     return out
 
 
@@ -439,16 +444,16 @@ def normal_equations(cells, weights, targets, dim):
 
 
 @JIT
-def design_rows(hands, seats, prior_sums):
+def design_rows(hands, trump, seats, prior_sums):
     """The model's design-matrix rows: (cells int64[n, 6], weights float64[n, 6]).
 
-    hands: uint64[n]; seats: int64[n] (0..3); prior_sums: int64[n].
+    hands: uint64[n]; trump: the suit; seats: int64[n] (0..3); prior_sums: int64[n].
     """
     n = hands.shape[0]
     cells = np.empty((n, 6), dtype=np.int64)
     weights = np.ones((n, 6))
     for i in range(n):
-        t, s0, s2, s3 = hand_features(hands[i])
+        t, s0, s2, s3 = hand_features(hands[i], trump)
         cells[i, 0] = TRUMP + t
         cells[i, 1] = SIDE + s0
         cells[i, 2] = SIDE + s2

@@ -25,7 +25,7 @@ from analyzer.core.errors import T400Error
 from analyzer.core.policies import id_of, play_fingerprint
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.core.stats import trick_table
-from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, TRUMP, Variant
 from kernels.policies.play import STANDARD
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr
@@ -47,7 +47,7 @@ class BidderModel:
     def estimate(self, hand_bits: int, seat: int, prior_sum: int = 0) -> float:
         """Expected own tricks (the bidder's estimate) for a hand in seat index 0..3."""
         cells, weights = kb.design_rows(
-            np.array([hand_bits], dtype=np.uint64), np.array([seat]), np.array([prior_sum])
+            np.array([hand_bits], dtype=np.uint64), int(TRUMP), np.array([seat]), np.array([prior_sum])
         )
         return float((self.array[cells[0]] * weights[0]).sum())
 
@@ -180,7 +180,7 @@ def fit_model(
             p = prior[keep].astype(np.int64)
             y = tricks[keep].astype(np.float64)
             cells, weights = kb.design_rows(
-                np.ascontiguousarray(h), np.ascontiguousarray(s), np.ascontiguousarray(p)
+                np.ascontiguousarray(h), int(TRUMP), np.ascontiguousarray(s), np.ascontiguousarray(p)
             )
             xtx, xty = kb.normal_equations(cells, weights, y, kb.N_LINEAR)
             beta = np.linalg.solve(xtx + ridge * np.eye(kb.N_LINEAR), xty)
@@ -190,7 +190,7 @@ def fit_model(
             model[: kb.N_LINEAR] = beta
             neighbours = max(2000, len(y) // 400)
             model[kb.CUM : kb.COUNTING_CUM] = trick_table(est, y, neighbours).ravel()
-            counted = kb.counting_estimates(np.ascontiguousarray(h))
+            counted = kb.counting_estimates(np.ascontiguousarray(h), int(TRUMP))
             model[kb.COUNTING_CUM :] = trick_table(counted, y, neighbours).ravel()
             history.append(
                 {
