@@ -1,22 +1,69 @@
-"""README stays true: its Python examples run, and CI runs README's test command."""
+"""README and docs stay true: their Python examples run, their command examples print what the
+commands print, their links lead somewhere, README stays a guide, and CI runs README's test
+command."""
 
 import doctest
 import re
 from pathlib import Path
 
+import pytest
+from doc_examples import compared, examples, normalized, pages, run
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+#: Wording of a working diary, which belongs in commit messages and the changelog.
+DIARY = re.compile(r"this stop|the stop before|last stop|stops ago|previous stop|/tmp/|scratch script", re.I)
 
 
-def test_readme_python_examples_run():
-    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
-    assert blocks, "README has Python examples"
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.name)
+def test_python_examples_run(page):
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     for n, block in enumerate(blocks):
-        test = parser.get_doctest(block, {}, f"README block {n}", "README.md", 0)
-        runner.run(test)
+        runner.run(parser.get_doctest(block, {}, f"{page.name} block {n}", str(page), 0))
     assert runner.failures == 0
+
+
+def test_readme_is_a_guide_with_its_first_answer_up_front():
+    lines = README.splitlines()
+    assert len(lines) < 350
+    first_output = next(n for n, line in enumerate(lines) if line.startswith("$ t400 bid"))
+    assert first_output < 60 and lines[first_output + 1].startswith("Hand ")
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.name)
+def test_no_working_diary_and_no_dead_links(page):
+    text = page.read_text(encoding="utf-8")
+    assert not DIARY.findall(text)
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if not target.startswith(("http://", "https://")):
+            assert (page.parent / target).exists(), f"{page.name} links to {target}, which does not exist"
+
+
+def test_readme_links_every_docs_page():
+    for page in DOCS:
+        assert f"](docs/{page.name})" in README, f"README does not link docs/{page.name}"
+
+
+def _check_examples(page):
+    found = [(command, output) for command, output in examples(page) if compared(command)]
+    for command, output in found:
+        assert normalized(run(command)) == normalized(output), (
+            f"{page.name}: the example `{command}` is stale: `python tests/doc_examples.py --write {page.name}`"
+        )
+    return found
+
+
+def test_readme_command_examples_print_what_the_commands_print():
+    assert len(_check_examples(ROOT / "README.md")) >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
+def test_docs_command_examples_print_what_the_commands_print(page):
+    _check_examples(page)
 
 
 def test_ci_runs_the_readme_install_and_test_commands():
