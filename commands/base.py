@@ -188,6 +188,12 @@ _OPTION_NAMES = {
 }
 
 
+def _steps(sep: str, last: str) -> str:
+    """The scores at which the minimums rise (30, 40 and 50), as the rules define them."""
+    steps = [str(s) for s in rules_mod.SCORE_STEPS]
+    return sep.join(steps[:-1]) + last + steps[-1]
+
+
 def variant_options(f=None, *, games: bool = False):
     """The variant switches every command that takes a variant shares. ``games=True``: also
     ``--game 400|tarneeb`` and the Tarneeb switches, and the variant may be a Tarneeb one."""
@@ -205,12 +211,13 @@ def variant_options(f=None, *, games: bool = False):
         click.option(
             "--fixed-table-min/--rising-table-min",
             default=None,
-            help="Keep the table minimum at its base, or raise it by one at 30, 40 and 50.",
+            help=f"Keep the table minimum at its base, or raise it by one at {_steps(', ', ' and ')}.",
         ),
         click.option(
             "--fixed-min-bid/--rising-min-bid",
             default=None,
-            help="Keep every player's minimum bid at 2, or raise it to 3/4/5 at 30/40/50.",
+            help=f"Keep every player's minimum bid at {rules_mod.MIN_BID}, or raise it to "
+            f"{'/'.join(str(rules_mod.MIN_BID + k + 1) for k in range(len(rules_mod.SCORE_STEPS)))} at {_steps('/', '/')}.",
         ),
         click.option("--score-table", type=click.Choice(rules_mod.SCORE_TABLES), help="Value table."),
         click.option(

@@ -1,8 +1,14 @@
 """Helpers the test files share."""
 
+import math
+import random
+
+import numba
+import pytest
 from click.testing import CliRunner
 
 from cli import cli
+from kernels.policies import play as kp
 
 
 def run(*args, input=None):
@@ -17,3 +23,19 @@ def page_app(**options):
     from web.app import Api, create_app
 
     return create_app(Api(cli.commands, run_json, error_line), **options)
+
+
+#: Every play policy, for tests that hold them all to a property.
+POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC, kp.TEAM]
+TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 kernel threads")
+
+
+def chi2_critical(df: int, z: float = 3.29) -> float:
+    """Upper critical value of chi-square (Wilson-Hilferty); z = 3.29 is p = 0.0005."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def random_deal(rng_: random.Random, size: int = 13) -> list[int]:
+    deck = [16 * s + r for s in range(4) for r in range(13)]
+    rng_.shuffle(deck)
+    return [sum(1 << c for c in deck[k * size : (k + 1) * size]) for k in range(4)]

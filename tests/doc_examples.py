@@ -17,7 +17,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
-BLOCK = re.compile(r"```\n\$ (t400 [^\n]*)\n(.*?)```", flags=re.S)
+BLOCK = re.compile(r"```\n(\$ t400 .*?)```", flags=re.S)
+COMMAND = re.compile(r"^\$ (t400 [^\n]*)\n", flags=re.M)
 #: Commands whose output measures the machine, not the game.
 UNCOMPARED = ("t400 bench",)
 _SECONDS = re.compile(r"\d[\d,]*(\.\d+)? s\b")
@@ -28,17 +29,25 @@ def pages() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
+def _pairs(block: str) -> list[tuple[str, str]]:
+    parts = COMMAND.split(block)  # ["", command, output, command, output, ...]
+    return list(zip(parts[1::2], parts[2::2]))
+
+
 def examples(path: Path) -> list[tuple[str, str]]:
-    """(command, output) of each example in ``path``."""
-    return [(m.group(1), m.group(2)) for m in BLOCK.finditer(path.read_text(encoding="utf-8"))]
+    """(command, output) of each example in ``path`` (a block may hold several)."""
+    return [pair for m in BLOCK.finditer(path.read_text(encoding="utf-8")) for pair in _pairs(m.group(1))]
 
 
 def run(command: str) -> str:
-    """The stdout of ``command`` (``t400 ...``) run in this process."""
+    """The stdout of ``command`` (``t400 ...``) run in this process (and the ``Error:`` line of bad
+    input)."""
     from cli import cli
 
     args = shlex.split(command)[1:]
     result = CliRunner().invoke(cli, args)
+    if result.exit_code == 2 and result.stderr.startswith("Error: "):
+        return result.stdout + result.stderr  # an example of bad input shows its one line
     if result.exit_code != 0:
         raise RuntimeError(f"{command}: exit {result.exit_code}: {result.stderr or result.output}")
     return result.stdout
@@ -61,10 +70,13 @@ def write(path: Path) -> int:
 
     def fresh(m):
         nonlocal count
-        if not compared(m.group(1)):
-            return m.group(0)
-        count += 1
-        return f"```\n$ {m.group(1)}\n{run(m.group(1)).rstrip()}\n```"
+        out = []
+        for command, output in _pairs(m.group(1)):
+            if compared(command):
+                count += 1
+                output = _COMPILED.sub("", run(command)).rstrip() + "\n"
+            out.append(f"$ {command}\n{output}")
+        return "```\n" + "".join(out) + "```"
 
     path.write_text(BLOCK.sub(fresh, text), encoding="utf-8")
     return count

@@ -67,7 +67,7 @@ def test_rules_switches(run):
     assert json.loads(r.stdout)["min_bid"][">= 50"] == 5
 
 
-def test_score_issue_example(run):
+def test_score_json_of_the_round_that_ends_a_match_on_the_leading_score(run):
     r = run("score", "--variant", "dananeer", "--scores", "38,38,5,5", "--bids", "3,4,3,2",
             "--tricks", "3,4,3,3", "--json")  # fmt: skip
     assert r.exit_code == 0, r.output

@@ -191,7 +191,7 @@ def test_wrong_number_of_values():
         settle_round(DANANEER, [0] * 4, [3, 3, 3], [3, 3, 3, 4])
 
 
-def test_the_issue_example():
+def test_both_partnerships_qualify_and_the_higher_leading_score_wins():
     r = settle_round(DANANEER, [38, 38, 5, 5], [3, 4, 3, 2], [3, 4, 3, 3])
     assert r.scores == (41, 42, 8, 7) and not r.dead and r.winner == (2, 4)
 

@@ -39,7 +39,7 @@ def refused(r, status, words):
     assert r.json()["error"].startswith("Error: ") and words in r.json()["error"]
 
 
-def test_the_attack_of_the_issue_is_refused(client):
+def test_a_dns_rebinding_post_from_a_foreign_page_is_refused(client):
     """A foreign page's "simple" POST: text/plain, its own Host (rebinding) and Origin."""
     r = client.post("/api/bid", content=json.dumps({"hand": HAND}), headers={
         "Content-Type": "text/plain", "Host": "evil.example:8400", "Origin": "http://evil.example"})  # fmt: skip

@@ -19,6 +19,7 @@ from analyzer.games.tarneeb.rules import (
     defender_points,
     is_worthless,
     match_result,
+    net_points,
 )
 from kernels.tarneeb import bidder as kb
 from kernels.tarneeb import rules as kr
@@ -48,10 +49,9 @@ def test_scoring_and_match_twins_agree(variant: TarneebVariant):
     for bid in range(7, 14):
         for tricks in range(14):
             for doubled in (False, True):
-                assert grid[bid - 7, tricks, int(doubled), 0] == declarer_points(
-                    variant, bid, tricks, doubled
-                )
+                assert grid[bid - 7, tricks, int(doubled), 0] == declarer_points(bid, tricks, doubled)
                 assert grid[bid - 7, tricks, int(doubled), 1] == defender_points(variant, bid, tricks)
+                assert kr.net_points(rules, bid, tricks, doubled) == net_points(variant, bid, tricks, doubled)
     rng = random.Random(7)
     scores = np.array([[rng.randint(-30, 70), rng.randint(-30, 70)] for _ in range(500)]
                       + [[variant.target + k, variant.target + k] for k in range(3)], dtype=np.int64)  # fmt: skip

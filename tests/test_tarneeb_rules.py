@@ -44,7 +44,7 @@ EGYPTIAN = TarneebVariant.preset("egyptian")
     ],
 )
 def test_dananeer_score_table_rows(bid, tricks, buyers, defenders):
-    assert declarer_points(DANANEER, bid, tricks) == buyers
+    assert declarer_points(bid, tricks) == buyers
     assert defender_points(DANANEER, bid, tricks) == defenders
     r = settle_hand(DANANEER, [0, 0], declarer=1, bid=bid, tricks=tricks)
     assert r.deltas == (buyers, defenders) and r.made == (tricks >= bid)

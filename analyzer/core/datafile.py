@@ -11,13 +11,18 @@ A file that is not such a value (truncated, crafted, of another version) raises
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import sys
 import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from analyzer.core.errors import T400Error
 
 #: The tree's format; a file of another version is not read.
 VERSION = 1
@@ -172,3 +177,44 @@ def _dataclass(name) -> type:
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module):
         raise BadDataFile(f"{name!r} is not one of the analyzer's dataclasses")
     return cls
+
+
+@dataclass(frozen=True)
+class ShippedKind:
+    """A kind of generated array file (a bidder model, a match-equity table): the npz holds the
+    array under ``key`` and its JSON ``meta`` (the command that made it, the data's fingerprints)."""
+
+    what: str  #: "bidder model"
+    key: str  #: the array's name in the file
+    made_by: str  #: the command that makes one
+    valid: Callable[[np.ndarray], bool]  #: the array's shape is this version's
+    make: Callable  #: ``make(array, meta)``: the object the file stands for
+
+
+def read_shipped(path: str | Path, kind: ShippedKind):
+    """``kind.make(array, meta)`` of the ``kind`` file at ``path``: read once (the same object
+    each time) and again only when the file changes on disk; a missing, damaged, foreign or
+    non-finite file is one :class:`T400Error`."""
+    path = str(path)
+    try:
+        st = Path(path).stat()
+    except OSError:
+        raise T400Error(f"no {kind.what} at {path}: run `{kind.made_by}` to make it") from None
+    if not Path(path).is_file():
+        raise T400Error(f"{kind.what} {path}: not a file")
+    return _read_shipped(path, kind, (st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=16)
+def _read_shipped(path: str, kind: ShippedKind, stamp: tuple[int, int]):
+    try:
+        with np.load(path) as data:
+            array = np.ascontiguousarray(data[kind.key], dtype=np.float64)
+            meta = json.loads(str(data["meta"]))
+    except NPZ_ERRORS as exc:
+        raise T400Error(f"{path}: not a {kind.what} made by {kind.made_by} ({exc})") from None
+    if not kind.valid(array):
+        raise T400Error(f"{path}: not a {kind.what} of this version (run {kind.made_by})")
+    if not np.isfinite(array).all():
+        raise T400Error(f"{path}: the {kind.what} holds numbers that are not finite (NaN or infinity)")
+    return kind.make(array, meta)

@@ -25,7 +25,7 @@ from analyzer.games.t400 import matches as am
 from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.bidder import load_model
 from analyzer.games.t400.equity import table_for
-from analyzer.games.t400.rules import as_variant, parse_variant_spec
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, as_variant, parse_variant_spec
 from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
 from analyzer.reports.frame import Context, compare_lineups, variant_rows
@@ -90,7 +90,7 @@ def _bidding_guide(ctx: Context) -> Document:
     combos = [(seat, b[0]) for b in gd.BRACKETS for seat in (1, 2, 3, 4)]
     for n, (seat, bracket) in enumerate(combos):
         ctx.progress(f"bidding guide: {SEAT_NAMES[seat]}, score {bracket}", n / len(combos))
-        part = ctx.parts.get(f"guide-seat{seat}-{'low' if bracket == '<=29' else 'high'}",
+        part = ctx.parts.get(f"guide-seat{seat}-{'low' if bracket == gd.LOW else 'high'}",
                              _guide_combo, ctx, seat, bracket)  # fmt: skip
         for name in GROUPINGS:
             tables[name].append(part["tables"][name])
@@ -116,22 +116,26 @@ def _bidding_guide(ctx: Context) -> Document:
         f"deals in the group; the figure after ± is a standard error. Dananeer rules (the default). "
         f"See [the method](method.md) for the model and its limits."
     )
+    rules = as_variant("dananeer")
+    (_, own, others), = [b for b in gd.BRACKETS if b[0] == gd.HIGH]
+    plain = [b for b in range(MIN_BID, MAX_BID + 1) if rules.bid_value(b, own) == b]
     doc.p(
-        "Score brackets: **<=29** means every score is 0 (the start of a match); **>=30** means the "
-        "player is at 30 and the others at 15, so the player's minimum bid is 3, the table minimum "
-        "is 12, and the value table's second row applies (bids 2-6 are worth their number: 5 is "
-        "worth 5, not 10)."
+        f"Score brackets: **{gd.LOW}** means every score is 0 (the start of a match); **{gd.HIGH}** means the "
+        f"player is at {own} and the others at {others}, so the player's minimum bid is {rules.min_bid(own)}, "
+        f"the table minimum is {rules.table_minimum([own, others, others, others])}, and the value table's "
+        f"second row applies (bids {plain[0]}-{plain[-1]} are worth their number: {plain[-2]} is worth "
+        f"{rules.bid_value(plain[-2], own)}, not {rules.bid_value(plain[-2], 0)})."
     )
     # Tables: hearts x top hearts
     doc.h(1, "Hearts length and top hearts")
     ht = tables["hearts_top"]
-    for bracket in ("<=29", ">=30"):
+    for bracket in (gd.LOW, gd.HIGH):
         doc.h(2, f"EV-best bid, score {bracket} (seat 1 / 2 / 3 / 4)")
         doc.p("Rows: hearts held (8 means 8 or more); columns: how many of the A, K, Q of hearts. "
               "A dash: too few deals (under 200) to say.")  # fmt: skip
         _wide_bids(doc, ht[ht["bracket"] == bracket], "hearts", "top_hearts", "top hearts")
-    doc.h(2, "Expected own tricks at the EV-best bid, seat 1, score <=29")
-    _wide_values(doc, ht[(ht["bracket"] == "<=29") & (ht["seat"] == 1)], "hearts", "top_hearts",
+    doc.h(2, f"Expected own tricks at the EV-best bid, seat 1, score {gd.LOW}")
+    _wide_values(doc, ht[(ht["bracket"] == gd.LOW) & (ht["seat"] == 1)], "hearts", "top_hearts",
                  "top hearts", "tricks_mean", "tricks_se")  # fmt: skip
     for quantity, label in (("best_bid", "EV-best bid"), ("tricks_mean", "expected own tricks")):
         path, full = ctx.fig(f"guide_{quantity}_hearts_top")
@@ -145,7 +149,7 @@ def _bidding_guide(ctx: Context) -> Document:
 
     doc.h(1, "Hearts length and side aces")
     ha = tables["hearts_aces"]
-    for bracket in ("<=29", ">=30"):
+    for bracket in (gd.LOW, gd.HIGH):
         doc.h(2, f"EV-best bid, score {bracket} (seat 1 / 2 / 3 / 4)")
         _wide_bids(doc, ha[ha["bracket"] == bracket], "hearts", "side_aces", "side aces")
     path, full = ctx.fig("guide_best_bid_hearts_aces")
@@ -156,9 +160,9 @@ def _bidding_guide(ctx: Context) -> Document:
 
     doc.h(1, "Side aces and kings")
     ak = tables["aces_kings"]
-    doc.p("All hands of seat 1 at score <=29, whatever their hearts: expected own tricks (± SE) and "
+    doc.p(f"All hands of seat 1 at score {gd.LOW}, whatever their hearts: expected own tricks (± SE) and "
           "the EV-best bid.")  # fmt: skip
-    part = ak[(ak["seat"] == 1) & (ak["bracket"] == "<=29")]
+    part = ak[(ak["seat"] == 1) & (ak["bracket"] == gd.LOW)]
     kings = sorted(part["side_kings"].unique())
     rows = []
     for a in sorted(part["side_aces"].unique()):
@@ -173,7 +177,7 @@ def _bidding_guide(ctx: Context) -> Document:
 
     doc.h(1, "Shape")
     sh = tables["shape"]
-    part = sh[(sh["bracket"] == "<=29")].copy()
+    part = sh[(sh["bracket"] == gd.LOW)].copy()
     total = part[part["seat"] == 1]["deals"].sum()
     common = part[part["seat"] == 1].sort_values("deals", ascending=False).head(14)["shape"].tolist()
     rows = []
@@ -183,16 +187,17 @@ def _bidding_guide(ctx: Context) -> Document:
         rows.append([gd.shape_label(code), _pct(s1["deals"] / total), _pm(s1["tricks_mean"], s1["tricks_se"]),
                      " / ".join(str(int(cells.loc[s]["best_bid"])) if s in cells.index and cells.loc[s]["best_bid"] > 0
                                 else "-" for s in (1, 2, 3, 4))])  # fmt: skip
-    doc.p("The 14 commonest shapes (longest suit first, any suit), score <=29: how often seat 1 holds "
+    doc.p(f"The 14 commonest shapes (longest suit first, any suit), score {gd.LOW}: how often seat 1 holds "
           "them, its expected own tricks, and the EV-best bid for seats 1 / 2 / 3 / 4. Shape alone "
           "says little: hearts length and honours matter far more (see above).")  # fmt: skip
     doc.table(["shape", "share", "tricks, seat 1", "EV-best bid by seat"], rows)
     doc.p(f"Data: [{ctx.csv(sh, 'guide_shape')}](data/guide_shape.csv).")
 
     # When is 9 better than 8?
-    doc.h(1, "When is 9 (worth 27) better than 8 (worth 16)?")
+    value = as_variant("dananeer").bid_value
+    doc.h(1, f"When is 9 (worth {value(9, 0)}) better than 8 (worth {value(8, 0)})?")
     fine = tables["fine"]
-    strong = fine[(fine["seat"] == 1) & (fine["bracket"] == "<=29") & (fine["deals"] >= config.get().guide_min_cell)
+    strong = fine[(fine["seat"] == 1) & (fine["bracket"] == gd.LOW) & (fine["deals"] >= config.get().guide_min_cell)
                   & (fine[["ev_8", "ev_9"]].max(axis=1) > 0)].copy()  # fmt: skip
     strong["nine_minus_eight"] = strong["ev_9"] - strong["ev_8"]
     strong = strong.sort_values(["hearts", "top_hearts", "side_aces", "side_kings"])
@@ -204,7 +209,7 @@ def _bidding_guide(ctx: Context) -> Document:
         rows.append([f"{r.hearts}{'+' if r.hearts >= gd.HEARTS_CAP else ''}", r.top_hearts, r.side_aces, r.side_kings,
                      f"{r.deals:,}", f"{r.ev_7:.1f}", f"{r.ev_8:.1f}", f"{r.ev_9:.1f}", f"{r.ev_10:.1f}",
                      str(r.best_bid)])  # fmt: skip
-    doc.p("Hands of seat 1 at score <=29 grouped by hearts, top hearts, side aces and side kings, "
+    doc.p(f"Hands of seat 1 at score {gd.LOW} grouped by hearts, top hearts, side aces and side kings, "
           "among the groups where 8 or 9 is worth 5 points or more: expected points of bidding 7, 8, "
           "9 and 10 (standard errors in the CSV). A 9 scores 27·(2·P(9+) - 1) against 16·(2·P(8+) - 1) "
           "for an 8: when 8 tricks are nearly sure, 9 is the better bid once the hand takes 9 tricks "
@@ -227,7 +232,7 @@ def _bidding_guide(ctx: Context) -> Document:
             full,
             "bid",
             "expected points",
-            "Expected points of each bid, strong groups (seat 1, <=29)",
+            f"Expected points of each bid, strong groups (seat 1, {gd.LOW})",
         )
         doc.figure(path, "Expected points of every bid for the strongest groups of seat-1 hands (95% bands).")
     doc.p("The full lookup table (every group of hearts, top hearts, side aces and side kings, every "
@@ -248,7 +253,7 @@ def _bidding_guide(ctx: Context) -> Document:
           "sees every other bid.")  # fmt: skip
     doc.table(["seat", "score", "points per hand", "own tricks", "mean bid", "hand dies"], rows)
     groups = {b: {SEAT_NAMES[r.seat].split(" (")[0]: (r.points_per_hand, r.points_per_hand_se)
-                  for r in seats[seats["bracket"] == b].itertuples()} for b in ("<=29", ">=30")}  # fmt: skip
+                  for r in seats[seats["bracket"] == b].itertuples()} for b in (gd.LOW, gd.HIGH)}  # fmt: skip
     path, full = ctx.fig("seats")
     rp.plot_grouped_bars(groups, full, "points per hand", "Points per hand following the guide, by seat")
     doc.figure(path, "Points per hand following the guide, by seat and score bracket (95% intervals).")
@@ -268,13 +273,13 @@ def _bidding_guide(ctx: Context) -> Document:
     doc.table(["score", "ignoring the bids", "using the bids", "gain per hand"], rows)
     ctx.csv(dealer, "dealer_information")
     ctx.facts["dealer"] = dealer
-    part = prior[prior["bracket"] == "<=29"]
+    part = prior[prior["bracket"] == gd.LOW]
     path, full = ctx.fig("dealer_best_bid_by_prior")
-    panels = {("score <=29", "seat 4 (dealer)"): part.rename(columns={"prior": "earlier_bids_total"})}
+    panels = {(f"score {gd.LOW}", "seat 4 (dealer)"): part.rename(columns={"prior": "earlier_bids_total"})}
     rp.plot_heatmaps(panels, full, "hearts", "earlier_bids_total", "best_bid",
                      "Dealer's EV-best bid by hearts length and the earlier bids' total", "EV-best bid")  # fmt: skip
     doc.figure(path, "The dealer's EV-best bid by hearts length (x) and the total of the three earlier bids (y), "
-               "score <=29: low totals push the dealer up to keep the hand alive when that pays.")  # fmt: skip
+               f"score {gd.LOW}: low totals push the dealer up to keep the hand alive when that pays.")  # fmt: skip
     ctx.csv(prior, "dealer_best_bid_by_prior")
 
     # Examples
@@ -284,7 +289,7 @@ def _bidding_guide(ctx: Context) -> Document:
     examples = []
     rows = []
     records = []
-    fine_1 = fine_best[(1, "<=29")].set_index(FINE)
+    fine_1 = fine_best[(1, gd.LOW)].set_index(FINE)
     hands = EXAMPLE_HANDS[: config.get().report_example_hands]
     analyses = ctx.parts.get("examples", lambda: [
         recommend_bid(text, seat=1, seed=ctx.seed, threads=ctx.threads) for _, text in hands])  # fmt: skip
@@ -355,7 +360,7 @@ def _guide_combo(ctx: Context, seat: int, bracket: str) -> dict:
 
 def _panels(df: pd.DataFrame) -> dict:
     return {(f"score {b}", SEAT_NAMES[s]): df[(df["seat"] == s) & (df["bracket"] == b)]
-            for b in ("<=29", ">=30") for s in (1, 2, 3, 4)}  # fmt: skip
+            for b in (gd.LOW, gd.HIGH) for s in (1, 2, 3, 4)}  # fmt: skip
 
 
 def _wide_bids(doc: Document, df: pd.DataFrame, row: str, col: str, col_label: str) -> None:
@@ -723,7 +728,7 @@ def _method(ctx: Context, command: str) -> Document:
         "A group of the guide averages over all hands that share its features; the full analysis of "
         "one hand (`t400 bid`) can differ, as the example-hand table shows where the two columns "
         "disagree (weak side suits, long side suits, voids).",
-        "The >=30 bracket fixes the other players at 15; their scores move the table minimum, so "
+        f"The {gd.HIGH} bracket fixes the other players at 15; their scores move the table minimum, so "
         "other score combinations give somewhat different dealer figures.",
         "The guide's bots (`ev`) bid for the points of the hand, not for the match situation; the "
         "match-aware `win` bidder and `t400 bid --objective win` are measured in "
@@ -788,14 +793,14 @@ def _index(ctx: Context, command: str, elapsed: float, scheduler: str | None) ->
     items = []
     seats = ctx.facts.get("seats")
     if seats is not None:
-        low = seats[seats["bracket"] == "<=29"].set_index("seat")
-        items.append("Points per hand following the guide, score <=29: " + ", ".join(
+        low = seats[seats["bracket"] == gd.LOW].set_index("seat")
+        items.append(f"Points per hand following the guide, score {gd.LOW}: " + ", ".join(
             f"seat {s} {_pm(low.loc[s]['points_per_hand'], low.loc[s]['points_per_hand_se'], 3)}" for s in (1, 2, 3, 4)) + ".")  # fmt: skip
     dealer = ctx.facts.get("dealer")
     if dealer is not None:
-        r = dealer[dealer["bracket"] == "<=29"].iloc[0]
+        r = dealer[dealer["bracket"] == gd.LOW].iloc[0]
         items.append(f"Knowing the other three bids is worth {_pm(r['gain'], r['gain_se'], 3)} points per hand "
-                     "to the dealer at score <=29.")  # fmt: skip
+                     f"to the dealer at score {gd.LOW}.")  # fmt: skip
     duels = ctx.facts.get("duels")
     if duels:
         d = duels[0]

@@ -15,53 +15,11 @@ import numpy as np
 from kernels.config import JIT, jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
+from kernels.policies.common import beatable, needs, passive_lead, safe_master, shown_void, void_known
 
 U64 = np.uint64
 _ONE = U64(1)
 hot = jit(forceinline=True)
-
-
-@hot
-def needs(need, seat):
-    return (need >> seat) & 1 == 1
-
-
-@hot
-def shown_void(voids, seat, suit):
-    return (voids >> (4 * seat + suit)) & 1 == 1
-
-
-@hot
-def void_known(voids, seat, suit, unseen):
-    """Whether ``seat`` surely holds no card of ``suit``: shown out, or none left unseen."""
-    if suit > 3:
-        return True
-    return shown_void(voids, seat, suit) or (unseen & lane(suit)) == 0
-
-
-@JIT
-def beatable(card, led, trump, seat, leader, n_played, unseen, voids):
-    """Whether an opponent of ``seat`` still to play to this trick could beat ``card``.
-
-    ``card`` would be winning after ``seat`` plays. Judged from what ``seat`` knows: the unseen
-    cards and the voids shown (a void not yet shown is not assumed).
-    """
-    suit = card >> 4
-    higher = unseen & above(card)
-    unseen_trumps = unseen & lane(trump)
-    for k in range(n_played + 1, 4):
-        q = (leader + k) & 3
-        if q == (seat ^ 2):
-            continue
-        q_void_led = void_known(voids, q, led, unseen)
-        if suit == led:
-            if higher and not q_void_led:
-                return True
-            if suit != trump and q_void_led and unseen_trumps and not void_known(voids, q, trump, unseen):
-                return True
-        elif higher and q_void_led and not void_known(voids, q, trump, unseen):
-            return True  # an overruff
-    return False
 
 
 @JIT
@@ -155,26 +113,7 @@ def _basic_lead(seat, hand, played, voids, need, trump):
             return top
 
     # Cash the side-suit master that the opponents are least likely to ruff.
-    cash = -1
-    cash_key = -1
-    for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & lane(s)
-        if cs == 0:
-            continue
-        top = highest_bit(cs)
-        if unseen & above(top):
-            continue
-        if unseen_trumps and (
-            (void_known(voids, opp1, s, unseen) and not void_known(voids, opp1, trump, unseen))
-            or (void_known(voids, opp2, s, unseen) and not void_known(voids, opp2, trump, unseen))
-        ):
-            continue
-        key = popcount(unseen & lane(s))
-        if key > cash_key:
-            cash_key = key
-            cash = top
+    cash = safe_master(hand, trump, unseen, voids, seat)
     if cash >= 0:
         return cash
 
@@ -190,28 +129,7 @@ def _basic_lead(seat, hand, played, voids, need, trump):
 
     # Lead low from a side suit: short suits while holding trumps (to ruff later), never away
     # from a guarded honour that waits to be led through.
-    best = -1
-    best_key = 1 << 30
-    for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & lane(s)
-        if cs == 0:
-            continue
-        length = popcount(cs)
-        top = highest_bit(cs)
-        key = length
-        if (top & 15) >= 9 and length >= 2 and (unseen & above(top)):
-            key += 40
-        if my_trumps and length <= 2:
-            key -= 10 * (3 - length)
-        if key < best_key:
-            best_key = key
-            best = lowest_bit(cs)
-    if best >= 0:
-        return best
-    top = highest_bit(hand)  # only trumps left
-    return top if (unseen & above(top)) == 0 else lowest_bit(hand)
+    return passive_lead(hand, trump, unseen, my_trumps)
 
 
 @hot

@@ -38,7 +38,7 @@ import numpy as np
 from kernels.config import jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
-from kernels.policies.basic import beatable, needs, shown_void, void_known
+from kernels.policies.common import beatable, needs, passive_lead, safe_master, shown_void, void_known
 from kernels.policies.lead import fitted_lead, lead_kind
 
 U64 = np.uint64
@@ -136,60 +136,8 @@ def lead_priority(cs, card, is_trump):
     return TRUMP_PRIORITY[kind] if is_trump else SIDE_PRIORITY[kind]
 
 
-@hot
-def safe_master(hand, trump, unseen, voids, seat):
-    """The side-suit master to cash: of the suits no opponent is known to ruff, the one with the
-    most unseen cards (the likeliest to be followed); -1 if none."""
-    unseen_trumps = unseen & lane(trump)
-    cash = -1
-    cash_key = -1
-    for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & lane(s)
-        if cs == 0:
-            continue
-        top = highest_bit(cs)
-        if unseen & above(top):
-            continue
-        if unseen_trumps and (
-            (void_known(voids, seat ^ 1, s, unseen) and not void_known(voids, seat ^ 1, trump, unseen))
-            or (void_known(voids, seat ^ 3, s, unseen) and not void_known(voids, seat ^ 3, trump, unseen))
-        ):
-            continue
-        key = popcount(unseen & lane(s))
-        if key > cash_key:
-            cash_key = key
-            cash = top
-    return cash
 
 
-@hot
-def passive_lead(hand, trump, unseen, my_trumps):
-    """Lead low from a side suit: short suits while holding trumps (to ruff later), never away
-    from a guarded honour that waits to be led through."""
-    best = -1
-    best_key = 1 << 30
-    for s in range(4):
-        if s == trump:
-            continue
-        cs = hand & lane(s)
-        if cs == 0:
-            continue
-        length = popcount(cs)
-        top = highest_bit(cs)
-        key = length
-        if (top & 15) >= 9 and length >= 2 and (unseen & above(top)):
-            key += 40
-        if my_trumps and length <= 2:
-            key -= 10 * (3 - length)
-        if key < best_key:
-            best_key = key
-            best = lowest_bit(cs)
-    if best >= 0:
-        return best
-    top = highest_bit(hand)  # only trumps left
-    return top if (unseen & above(top)) == 0 else lowest_bit(hand)
 
 
 @hot

@@ -190,19 +190,13 @@ def team_estimate_ev(model, hand, strain, partner_level, opponent_level):
 
 
 @hot
-def net_points(rules, level, tricks, doubled):
-    """The declaring team's points minus the defenders' for ``level`` and its ``tricks``."""
-    return kr.declarer_points(rules, level, tricks, doubled) - kr.defender_points(rules, level, tricks)
-
-
-@hot
 def contract_value(rules, model, at, level, doubled):
     """Expected net points of ``level`` for the declarers under the distribution P(declarers'
     tricks >= k) at ``model[at:]``."""
     value = 0.0
     for k in range(kr.TRICKS + 1):
         p = model[at + k] - model[at + k + 1] if k < kr.TRICKS else model[at + k]
-        value += p * net_points(rules, level, k, doubled)
+        value += p * kr.net_points(rules, level, k, doubled)
     return value
 
 
@@ -224,7 +218,7 @@ def defence_value(rules, model, hand, contract, doubled):
     value = 0.0
     for k in range(kr.TRICKS + 1):  # k: the defenders' tricks
         p = model[at + k] - model[at + k + 1] if k < kr.TRICKS else model[at + k]
-        value += p * net_points(rules, level, kr.TRICKS - k, doubled)
+        value += p * kr.net_points(rules, level, kr.TRICKS - k, doubled)
     return value
 
 

@@ -117,6 +117,12 @@ def defender_points(rules, bid, tricks):
 
 
 @hot
+def net_points(rules, bid, tricks, doubled):
+    """Twin of ``net_points``: the declaring team's points minus the defenders'."""
+    return declarer_points(rules, bid, tricks, doubled) - defender_points(rules, bid, tricks)
+
+
+@hot
 def match_result(rules, score_odd, score_even):
     """Twin of ``match_result``: TEAM_ODD, TEAM_EVEN, DRAW or NO_RESULT for the team totals."""
     target = rules[TARGET]

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import config
-from analyzer.core.datafile import NPZ_ERRORS
+from analyzer.core.datafile import ShippedKind, read_shipped
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import id_of, play_fingerprint
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
@@ -55,19 +55,10 @@ class BidderModel:
         np.savez_compressed(path, model=self.array, meta=json.dumps(self.meta))
 
 
-@functools.lru_cache(maxsize=4)
-def _load(path: str, stamp: tuple[int, int]) -> BidderModel:
-    try:
-        with np.load(path) as data:
-            array = np.ascontiguousarray(data["model"], dtype=np.float64)
-            meta = json.loads(str(data["meta"]))
-    except NPZ_ERRORS as exc:
-        raise T400Error(f"{path}: not a bidder model made by t400 fit-bidder ({exc})") from None
-    if array.shape != (kb.MODEL_SIZE,):
-        raise T400Error(f"{path}: not a bidder model of this version (run t400 fit-bidder)")
-    if not np.isfinite(array).all():
-        raise T400Error(f"{path}: the bidder model holds numbers that are not finite (NaN or infinity)")
-    return BidderModel(array, meta)
+#: The model file as :func:`analyzer.core.datafile.read_shipped` reads it.
+MODEL_KIND = ShippedKind(
+    "bidder model", "model", "t400 fit-bidder", lambda a: a.shape == (kb.MODEL_SIZE,), BidderModel
+)
 
 
 def model_path(path: str | Path | None = None) -> str:
@@ -77,14 +68,7 @@ def model_path(path: str | Path | None = None) -> str:
 
 def load_model(path: str | Path | None = None) -> BidderModel:
     """The shipped bidder model, or the one at ``path`` (a file changed on disk is read again)."""
-    path = model_path(path)
-    try:
-        st = Path(path).stat()
-    except OSError:
-        raise T400Error(f"no bidder model at {path}: run `t400 fit-bidder` to make it") from None
-    if not Path(path).is_file():
-        raise T400Error(f"bidder model {path}: not a file")
-    return _load(path, (st.st_mtime_ns, st.st_size))
+    return read_shipped(model_path(path), MODEL_KIND)
 
 
 #: Bidder name -> kernel id.

@@ -18,7 +18,6 @@ Two forms, each with its precision:
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.datafile import NPZ_ERRORS
+from analyzer.core.datafile import ShippedKind, read_shipped
 from analyzer.core.errors import T400Error
 from analyzer.games.t400.rules import PRESETS, SCORE_STEPS, Variant, as_variant
 from kernels.t400 import equity as ke
@@ -111,30 +110,18 @@ def table_file(variant: Variant) -> str:
     return f"equity_{variant.name}.npz"
 
 
-@functools.lru_cache(maxsize=8)
-def _load(path: str, stamp: tuple[int, int]) -> EquityTable:
-    try:
-        with np.load(path) as data:
-            array = np.ascontiguousarray(data["table"], dtype=np.float64)
-            meta = json.loads(str(data["meta"]))
-    except NPZ_ERRORS as exc:
-        raise T400Error(f"{path}: not a match-equity table made by t400 equity --build ({exc})") from None
-    g = int(array[0]) if array.size else 0
-    if g < 2 or array.size < 1 + g or array.shape != (table_size(g, int(array[g] - array[1]) + 1),):
-        raise T400Error(f"{path}: not a match-equity table of this version (run t400 equity --build)")
-    if not np.isfinite(array).all():
-        raise T400Error(f"{path}: the match-equity table holds numbers that are not finite (NaN or infinity)")
-    return EquityTable(array, meta)
+def _valid(array: np.ndarray) -> bool:
+    g = int(array[0]) if array.size and np.isfinite(array[0]) else 0
+    return g >= 2 and array.size >= 1 + g and array.shape == (table_size(g, int(array[g] - array[1]) + 1),)
+
+
+#: The table file as :func:`analyzer.core.datafile.read_shipped` reads it.
+TABLE_KIND = ShippedKind("match-equity table", "table", "t400 equity --build", _valid, EquityTable)
 
 
 def load_table(path: str | Path) -> EquityTable:
     """The table in the file at ``path``."""
-    path = str(path)
-    try:
-        st = Path(path).stat()
-    except OSError:
-        raise T400Error(f"no match-equity table at {path}") from None
-    return _load(path, (st.st_mtime_ns, st.st_size))
+    return read_shipped(path, TABLE_KIND)
 
 
 def shipped_path(variant: Variant) -> str | None:

@@ -19,14 +19,16 @@ import pandas as pd
 from analyzer import config
 from analyzer.core.runtime import check_interrupt, check_seed, threads_used
 from analyzer.games.t400.bidder import bot_array
-from analyzer.games.t400.rules import MAX_BID, MIN_BID, Variant, as_variant
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, Variant, as_variant
 from analyzer.games.t400.simulate import lineup_array
 from kernels.core.cards import LANE, SUIT_BITS
 from kernels.t400 import guide as kg
 from kernels.t400.lineup import lineup_kit
 
-#: Score brackets of the value table: (label, the player's score, the others' scores).
-BRACKETS = (("<=29", 0, 0), (">=30", 30, 15))
+#: The score brackets of the value table (it changes at the first score step), and the scores
+#: each is simulated at: (label, the player's score, the others' scores).
+LOW, HIGH = f"<={SCORE_STEPS[0] - 1}", f">={SCORE_STEPS[0]}"
+BRACKETS = ((LOW, 0, 0), (HIGH, SCORE_STEPS[0], 15))
 CANDIDATES = np.arange(MIN_BID, MAX_BID + 1)
 HEARTS_CAP = 8  # hearts lengths of 8 or more are one group
 
@@ -94,7 +96,7 @@ def simulate_seat(
     seat: int, bracket: str, deals: int, seed: int, variant: Variant | str | None = None,
     threads: int | None = None, map_chunks: Callable | None = None, bidder_model: str | None = None,
 ) -> SeatData:  # fmt: skip
-    """Deals from ``seat`` (1..4) in ``bracket`` ("<=29" or ">=30"): see the module text.
+    """Deals from ``seat`` (1..4) in ``bracket`` (:data:`LOW` or :data:`HIGH`): see the module text.
 
     ``map_chunks(fn, [(first_chunk, n_chunks), ...])`` may run the chunk ranges elsewhere (Dask);
     the result is the same.

@@ -60,8 +60,10 @@ _VALUE_ROWS = {
 #: Points the seed texts leave open, and the choice this project makes.
 OPEN_POINTS = {
     "trump": "Hearts is trump in every variant (Qahwa names hearts; Dananeer says only 'one suit').",
-    "value-brackets": "The value table's '29 or less' row applies to every score below 30, negative ones included.",
-    "table-min-rises": "A chosen table-minimum base rises by one at 30, 40 and 50 (highest score) unless "
+    "value-brackets": f"The value table's '{SCORE_STEPS[0] - 1} or less' row applies to every score below "
+    f"{SCORE_STEPS[0]}, negative ones included.",
+    "table-min-rises": f"A chosen table-minimum base rises by one at {SCORE_STEPS[0]}, {SCORE_STEPS[1]} and "
+    f"{SCORE_STEPS[2]} (highest score) unless "
     "--fixed-table-min; Qahwa's text is silent, both are supported.",
     "leader-tie": "Dananeer: both partnerships qualify with equal leading scores and equal totals: "
     "no winner, another hand is played (the text is silent).",
@@ -500,10 +502,11 @@ def pack_rules(variant: Variant) -> np.ndarray:
 def describe(variant: Variant) -> dict:
     """Everything ``t400 rules`` shows: switches, value table, minimums and match rules."""
     rows = {}
-    labels = ("own score <= 29", "own score >= 30")
+    labels = (f"own score <= {SCORE_STEPS[0] - 1}", f"own score >= {SCORE_STEPS[0]}")
     for label, score in zip(labels, (0, SCORE_STEPS[0])):
         rows[label] = {str(b): variant.bid_value(b, score) for b in range(MIN_BID, MAX_BID + 1)}
-    brackets = ["<= 29", "30-39", "40-49", ">= 50"]
+    brackets = [f"<= {SCORE_STEPS[0] - 1}"] + [f"{lo}-{hi - 1}" for lo, hi in zip(SCORE_STEPS, SCORE_STEPS[1:])]
+    brackets.append(f">= {SCORE_STEPS[-1]}")
     marks = (0, *SCORE_STEPS)
     match = {
         "target": variant.target,

@@ -45,8 +45,7 @@ from analyzer.games.tarneeb.rules import (
     Call,
     TarneebVariant,
     as_tarneeb_variant,
-    declarer_points,
-    defender_points,
+    net_points,
 )
 from kernels.tarneeb import advice as ka
 from kernels.tarneeb import hand as kh
@@ -389,7 +388,7 @@ def _best_trump(v: TarneebVariant, dist: dict, level: int) -> Strain:
     def value(s: Strain) -> float:
         p = dist[s]
         return sum(
-            p[k] * (declarer_points(v, level, k) - defender_points(v, level, k)) for k in range(TRICKS + 1)
+            p[k] * net_points(v, level, k) for k in range(TRICKS + 1)
         )
 
     return max(dist, key=lambda s: (value(s), -STRAINS.index(s)))

@@ -10,7 +10,6 @@ add two or three more." "Choose your longest suit as trumps." Choices where the 
 from __future__ import annotations
 
 import datetime
-import functools
 import json
 import math
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.datafile import NPZ_ERRORS
+from analyzer.core.datafile import ShippedKind, read_shipped
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, Rank, Suit
 from analyzer.core.seats import Seat
@@ -31,8 +30,7 @@ from analyzer.games.tarneeb.rules import (
     Auction,
     Call,
     TarneebVariant,
-    declarer_points,
-    defender_points,
+    net_points,
 )
 from kernels.core.estimates import BINS_PER_TRICK, N_BINS
 from kernels.tarneeb import bidder as kb
@@ -150,6 +148,11 @@ class TarneebModel:
         np.savez_compressed(path, model=self.array, meta=json.dumps(self.meta))
 
 
+#: The model file as :func:`analyzer.core.datafile.read_shipped` reads it.
+MODEL_KIND = ShippedKind("Tarneeb bidder model", "model", "t400 fit-bidder --game tarneeb",
+                         lambda a: a.shape == (kb.MODEL_SIZE,), TarneebModel)  # fmt: skip
+
+
 def model_path(path: str | Path | None = None) -> str:
     return str(resources.files("analyzer.data") / MODEL_FILE) if path is None else str(path)
 
@@ -157,33 +160,7 @@ def model_path(path: str | Path | None = None) -> str:
 def load_model(path: str | Path | None = None) -> TarneebModel:
     """The shipped Tarneeb bidder model, or the one at ``path`` (read once; a file changed on
     disk is read again)."""
-    path = model_path(path)
-    try:
-        st = Path(path).stat()
-    except OSError:
-        raise T400Error(f"no Tarneeb bidder model at {path}: run `t400 fit-bidder --game tarneeb`") from None
-    return _load(path, (st.st_mtime_ns, st.st_size))
-
-
-@functools.lru_cache(maxsize=4)
-def _load(path: str, stamp: tuple[int, int]) -> TarneebModel:
-    try:
-        with np.load(path) as data:
-            array = np.ascontiguousarray(data["model"], dtype=np.float64)
-            meta = json.loads(str(data["meta"]))
-    except NPZ_ERRORS as exc:
-        raise T400Error(
-            f"{path}: not a Tarneeb bidder model made by t400 fit-bidder --game tarneeb ({exc})"
-        ) from None
-    if array.shape != (kb.MODEL_SIZE,):
-        raise T400Error(
-            f"{path}: not a Tarneeb bidder model of this version (run t400 fit-bidder --game tarneeb)"
-        )
-    if not np.isfinite(array).all():
-        raise T400Error(
-            f"{path}: the Tarneeb bidder model holds numbers that are not finite (NaN or infinity)"
-        )
-    return TarneebModel(array, meta)
+    return read_shipped(model_path(path), MODEL_KIND)
 
 
 def features(hand: Hand, strain: Strain, partner_level: int = 0, opponent_level: int = 0) -> list[float]:
@@ -202,8 +179,6 @@ def features(hand: Hand, strain: Strain, partner_level: int = 0, opponent_level:
     ]  # fmt: skip
 
 
-def _net(variant: TarneebVariant, level: int, tricks: int, doubled: bool = False) -> int:
-    return declarer_points(variant, level, tricks, doubled) - defender_points(variant, level, tricks)
 
 
 def _value(
@@ -213,7 +188,7 @@ def _value(
     (the declarers' tricks, or with ``defending`` the defenders')."""
     p = np.append(cum[:TRICKS] - cum[1 : TRICKS + 1], cum[TRICKS])
     return sum(
-        p[k] * _net(variant, level, TRICKS - k if defending else k, doubled) for k in range(TRICKS + 1)
+        p[k] * net_points(variant, level, TRICKS - k if defending else k, doubled) for k in range(TRICKS + 1)
     )
 
 

@@ -498,12 +498,11 @@ class HandResult:
         }
 
 
-def declarer_points(variant: TarneebVariant, bid: int, tricks: int, doubled: bool = False) -> int:
+def declarer_points(bid: int, tricks: int, doubled: bool = False) -> int:
     """The declaring team's points: its tricks if made (16 for all 13 on a lower bid, 26 for a
     made 13), minus the bid if failed (-16 for a failed 13); doubled (Egyptian): times 2.
 
-    >>> v = TarneebVariant.preset("tarneeb-dananeer")
-    >>> [declarer_points(v, b, t) for b, t in [(7, 7), (7, 9), (7, 13), (7, 6), (11, 4), (13, 13), (13, 12)]]
+    >>> [declarer_points(b, t) for b, t in [(7, 7), (7, 9), (7, 13), (7, 6), (11, 4), (13, 13), (13, 12)]]
     [7, 9, 16, -7, -11, 26, -16]
     """
     _check_bid(bid)
@@ -513,6 +512,16 @@ def declarer_points(variant: TarneebVariant, bid: int, tricks: int, doubled: boo
     else:
         points = -(FAILED_13 if bid == MAX_BID else bid)
     return 2 * points if doubled else points
+
+
+def net_points(variant: TarneebVariant, bid: int, tricks: int, doubled: bool = False) -> int:
+    """The declaring team's points minus the defenders' (what the bots and the call analyzer
+    weigh a contract by).
+
+    >>> net_points(TarneebVariant.preset("tarneeb-dananeer"), 11, 4)
+    -20
+    """
+    return declarer_points(bid, tricks, doubled) - defender_points(variant, bid, tricks)
 
 
 def defender_points(variant: TarneebVariant, bid: int, tricks: int) -> int:
@@ -600,7 +609,7 @@ def settle_hand(
         raise T400Error(
             f"a doubled contract: there is no doubling in {variant.label} (only Egyptian Tarneeb doubles)"
         )
-    ours = declarer_points(variant, bid, tricks, doubled)
+    ours = declarer_points(bid, tricks, doubled)
     theirs = defender_points(variant, bid, tricks)
     team = seat.team
     deltas = [0, 0]
@@ -672,7 +681,7 @@ def describe(variant: TarneebVariant) -> dict:
     )  # fmt: skip
     all_pass = "the dealer must bid (at least 7)" if v.all_pass == "forced" else "the same dealer deals again"
     made_rows = [
-        {"bid": b, "tricks": t, "declarers": declarer_points(v, b, t), "defenders": defender_points(v, b, t)}
+        {"bid": b, "tricks": t, "declarers": declarer_points(b, t), "defenders": defender_points(v, b, t)}
         for b, t in [(7, 7), (7, 9), (7, 13), (7, 6), (11, 4), (11, 0), (13, 13), (13, 12)]
     ]
     return {

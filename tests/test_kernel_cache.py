@@ -1,0 +1,75 @@
+"""The kernels from an install: a read-only package and home still run (the cache goes where it
+can)."""
+
+from pathlib import Path
+
+import pytest
+
+
+# -- caching ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("home_writable", [True, False])
+def test_kernels_work_from_a_read_only_install(tmp_path, home_writable):
+    """Install the package where nobody can write: kernels still compile and cache (in the user's
+    cache directory, or, when the home is read-only too, in the temporary folder, said in one
+    line) and nothing is written into the package. Root can write anywhere, so as root the
+    package (and the home) are mounted read-only in a private mount namespace."""
+    import os
+    import shlex
+    import shutil
+    import stat
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    install = tmp_path / "site"
+    for package in ("kernels", "analyzer"):
+        shutil.copytree(root / package, install / package, ignore=shutil.ignore_patterns("__pycache__"))
+    home = tmp_path / "home"
+    home.mkdir()
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"), PYTHONPATH=str(install), TMPDIR=str(temp))
+    read_only = [install] if home_writable else [install, home]
+    code = (
+        "import numpy as np; from kernels.core.cards import FULL_DECK; from kernels.core.deal import deal_many;"
+        "out = deal_many(1, 0, 1, 8, np.zeros(4, np.uint64), FULL_DECK, np.full(4, 13));"
+        "print(int(out[0, 0]))"
+    )
+    command = [sys.executable, "-c", code]
+    if os.geteuid() == 0:
+        if not shutil.which("unshare"):
+            pytest.skip("running as root without unshare: cannot make a read-only install")
+        mounts = " && ".join(
+            f"mount --bind {shlex.quote(str(d))} {shlex.quote(str(d))} && "
+            f"mount -o remount,bind,ro {shlex.quote(str(d))}"
+            for d in read_only
+        )
+        target = shlex.quote(str(install))
+        script = f"{mounts} && touch {target}/probe 2>/dev/null && exit 99; exec {shlex.join(command)}"
+        command = ["unshare", "-m", "sh", "-c", script]
+    else:
+        for folder in read_only:
+            for path in [folder, *folder.rglob("*")]:
+                path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    try:
+        runs = [
+            subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True) for _ in range(2)
+        ]
+    finally:
+        for folder in read_only:
+            for path in [folder, *folder.rglob("*")]:
+                path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    if runs[0].returncode != 0 and "mount" in runs[0].stderr:
+        pytest.skip(f"cannot mount read-only here: {runs[0].stderr.strip()}")
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    assert runs[0].stdout == runs[1].stdout
+    assert not list(install.rglob("*.nbi")), "nothing is written into the read-only package"
+    if home_writable:
+        assert list((home / ".cache").rglob("*.nbi")), "the kernels were cached in the user cache"
+        assert runs[0].stderr == ""
+    else:
+        assert not list(home.rglob("*.nbi"))
+        assert list(temp.rglob("*.nbi")), "the kernels were cached in the temporary folder"
+        assert runs[0].stderr.startswith("note: ") and len(runs[0].stderr.splitlines()) == 1
