@@ -292,7 +292,7 @@ class CompareStats:
 
 class DuelStats:
     """Duplicate-match figures for configuration A as mergeable sums, for any game: each game adds its
-blocks of match pairs through :meth:`add_teams` (``add_duel_block`` in its ``matches`` module)."""
+    blocks of match pairs through :meth:`add_teams` (``add_duel_block`` in its ``matches`` module)."""
 
     def __init__(self):
         self.n = 0

@@ -115,7 +115,9 @@ def build_report(
         kept = f"; the finished parts are kept in {parts.path} (run again with --resume)" if parts else ""
         raise Interrupted(f"interrupted{kept}") from None
     except Clash as exc:
-        remove_partial(tmp, None, out, False)  # the finished parts stay: a --resume after moving the files is quick
+        remove_partial(
+            tmp, None, out, False
+        )  # the finished parts stay: a --resume after moving the files is quick
         raise T400Error(f"{exc}; the finished parts are kept in {parts.path}") from None
     except OSError as exc:
         remove_partial(tmp, None, out, created and parts is None)

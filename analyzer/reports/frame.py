@@ -30,6 +30,7 @@ class _Dask:
         futures = self.client.map(fn, items, pure=False)
         return self.client.gather(futures)
 
+
 class Context:
     def __init__(self, folder, samples, matches, seed, threads, client, progress, parts):
         self.folder = folder
@@ -54,6 +55,7 @@ class Context:
 
     def map_chunks(self):
         return _Dask(self.client) if self.client is not None else None
+
 
 class Parts:
     """Finished parts of a report kept on disk (one data file each, :mod:`analyzer.core.datafile`:
@@ -90,11 +92,13 @@ class Parts:
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
 
+
 def _read_json(path: Path):
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+
 
 def remove_partial(tmp: Path | None, parts: Parts | None, out: Path, remove_out: bool) -> None:
     """After a failure: remove what this run made (its build folder, its parts when not
@@ -107,6 +111,7 @@ def remove_partial(tmp: Path | None, parts: Parts | None, out: Path, remove_out:
         with contextlib.suppress(OSError):
             out.rmdir()
 
+
 def compare_lineups(ctx: Context, lineups, stats) -> pd.DataFrame:
     """Play ``lineups`` (any game's) on the same ``ctx.matches`` matches; ``stats`` (a
     ``CompareStats`` with their labels) as a table of figures and paired differences."""
@@ -114,6 +119,7 @@ def compare_lineups(ctx: Context, lineups, stats) -> pd.DataFrame:
     run_matches(lineups, ctx.matches, ctx.seed, threads=ctx.threads, scheduler=ctx.client,
                    on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
     return stats.table()
+
 
 def variant_rows(table: pd.DataFrame, metrics) -> list[list[str]]:
     """One row per variant of a comparison table: each metric with its SE and, after the first
@@ -132,10 +138,12 @@ def variant_rows(table: pd.DataFrame, metrics) -> list[list[str]]:
         rows.append(row)
     return rows
 
+
 def _fmt_metric(value, se, kind) -> str:
     if kind == "rate":
         return _pct(value, se, 2 if se < 0.001 else 1)
     return _pm(value, se, 2 if se >= 0.005 else 3)
+
 
 def _signed(diff, se, kind) -> str:
     if kind == "rate":

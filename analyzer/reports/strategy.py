@@ -16,20 +16,26 @@ import numpy as np
 import pandas as pd
 
 from analyzer import config
+from analyzer.core.dealing import deal_hands
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
-from analyzer.core.notation import parse_hand
+from analyzer.core.notation import Deal, Hand, parse_hand
 from analyzer.core.policies import numbers_fingerprint, play_fingerprint
+from analyzer.core.solve import solve_many
+from analyzer.games.t400 import equity as me
+from analyzer.games.t400 import equity_build as eb
 from analyzer.games.t400 import guide as gd
 from analyzer.games.t400 import matches as am
 from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.bidder import load_model
 from analyzer.games.t400.equity import table_for
-from analyzer.games.t400.rules import MAX_BID, MIN_BID, as_variant, parse_variant_spec
+from analyzer.games.t400.rules import MAX_BID, MIN_BID, Variant, as_variant, parse_variant_spec
+from analyzer.games.t400.simulate import bot_bid, duplicate_edge, play_deal
 from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
 from analyzer.reports.frame import Context, compare_lineups, variant_rows
 from analyzer.version import __version__
+from kernels.policies.lead_weights import META as lead_meta
 
 SEAT_NAMES = {1: "seat 1 (bids first, leads)", 2: "seat 2", 3: "seat 3", 4: "seat 4 (dealer)"}
 FINE = ["hearts", "top_hearts", "side_aces", "side_kings"]
@@ -60,22 +66,6 @@ QAHWA_SWITCHES = (
     "qahwa:tie-break=leader-then-total",
     "qahwa:redeal=same",
 )
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,7 +107,7 @@ def _bidding_guide(ctx: Context) -> Document:
         f"See [the method](method.md) for the model and its limits."
     )
     rules = as_variant("dananeer")
-    (_, own, others), = [b for b in gd.BRACKETS if b[0] == gd.HIGH]
+    ((_, own, others),) = [b for b in gd.BRACKETS if b[0] == gd.HIGH]
     plain = [b for b in range(MIN_BID, MAX_BID + 1) if rules.bid_value(b, own) == b]
     doc.p(
         f"Score brackets: **{gd.LOW}** means every score is 0 (the start of a match); **{gd.HIGH}** means the "
@@ -396,10 +386,6 @@ def _wide_values(
 # Variants
 
 
-
-
-
-
 def _compare(ctx: Context, specs) -> pd.DataFrame:
     lineups = [am.Lineup.make(parse_variant_spec(s)) for s in specs]
     return compare_lineups(ctx, lineups, am.compare_stats([lu.variant.label for lu in lineups]))
@@ -469,11 +455,6 @@ def _bracket(score: int) -> str:
 
 
 def _match(ctx: Context) -> Document:
-    from analyzer.core.notation import Hand
-    from analyzer.games.t400 import equity as me
-    from analyzer.games.t400 import equity_build as eb
-    from analyzer.games.t400.advice import recommend_bid
-
     t0 = time.perf_counter()
     doc = Document("match.md", "When the match score changes the bid")
     table = me.table_for("dananeer")
@@ -601,10 +582,6 @@ def _match(ctx: Context) -> Document:
     return doc
 
 
-
-
-
-
 # ---------------------------------------------------------------------------------------------
 # Method
 
@@ -612,11 +589,6 @@ def _match(ctx: Context) -> Document:
 def _dd_check(ctx: Context) -> pd.DataFrame:
     """Bots against perfect play: seat 1's partnership tricks under `standard` play (EV-bot
     bids) and by the team double-dummy solver, on the same random deals."""
-    from analyzer.core.dealing import deal_hands
-    from analyzer.core.notation import Deal, Hand
-    from analyzer.core.solve import solve_many
-    from analyzer.games.t400.simulate import bot_bid, play_deal
-
     hands = deal_hands(config.get().report_dd_deals, seed=ctx.seed + 1)
     deals = [Deal(tuple(Hand(int(h)) for h in row)) for row in hands]
     dd = solve_many(deals, trump="hearts", leader=1, mode="team", threads=ctx.threads)
@@ -634,12 +606,6 @@ def _dd_check(ctx: Context) -> pd.DataFrame:
 def _play_check(ctx: Context) -> dict:
     """The card player measured: duplicate points of ``standard`` against ``basic`` (same deals and
     bids, partnerships swapped) and strong seat-1 hands (EV bot bids 6+) against solo double dummy."""
-    from analyzer.core.notation import Deal, Hand
-    from analyzer.core.solve import solve_many
-    from analyzer.games.t400.rules import Variant
-    from analyzer.games.t400.simulate import bot_bid as one_bid
-    from analyzer.games.t400.simulate import deal_hands, duplicate_edge, play_deal
-
     v = Variant.preset("dananeer")
     chunks = max(1, config.get().report_samples // 100 // 2048)
     n, mean, se = duplicate_edge("standard", "basic", chunks, seed=ctx.seed + 2, variant=v, chunk_size=2048,
@@ -648,7 +614,7 @@ def _play_check(ctx: Context) -> dict:
     for row in deal_hands(40 * config.get().report_dd_deals, seed=ctx.seed + 3):
         bids = []
         for seat in range(4):
-            bids.append(one_bid(Hand(int(row[seat])), seat + 1, (0, 0, 0, 0), bids))
+            bids.append(bot_bid(Hand(int(row[seat])), seat + 1, (0, 0, 0, 0), bids))
         if bids[0] >= 6 and not v.is_dead(bids, (0, 0, 0, 0)):
             strong_rows.append((row, bids))
         if len(strong_rows) == config.get().report_dd_deals:
@@ -702,8 +668,6 @@ def _method(ctx: Context, command: str) -> Document:
           "double-dummy solver agrees with DDS on every deal of the test suite.")  # fmt: skip
     doc.p(f"Data: [{ctx.csv(dd, 'dd_check')}](data/dd_check.csv).")
     t0 = time.perf_counter()
-    from kernels.policies.lead_weights import META as lead_meta
-
     ctx.progress("method: card play check", 0.95)
     pc = ctx.parts.get("play-check", _play_check, ctx)
     ctx.timings["card play check"] = time.perf_counter() - t0

@@ -25,6 +25,7 @@ from analyzer.core.errors import T400Error
 from analyzer.core.policies import id_of, play_fingerprint
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.core.stats import trick_table
+from analyzer.games.t400 import equity as me
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, SCORE_STEPS, TRUMP, Variant
 from kernels.policies.play import STANDARD
 from kernels.t400 import bidder as kb
@@ -119,8 +120,6 @@ def bot_array(
     model or the model file at ``model``, and the variant's shipped match-equity table or the
     one at ``equity_table`` (none for a variant without a shipped table: the ``win`` bidder
     needs one, see :func:`analyzer.games.t400.equity.require_table`)."""
-    from analyzer.games.t400 import equity as me
-
     table = me.table_for(variant, equity_table) if equity_table is not None else me.shipped_table(variant)
     return _bot_for(variant, load_model(model), table)
 

@@ -37,6 +37,7 @@ LOW_CLAMP = -30
 #: Grid step away from the rule thresholds.
 GRID_STEP = 5
 
+
 def equity_grid(variant: Variant) -> np.ndarray:
     """The grid scores of ``variant``'s table (int64, increasing).
 

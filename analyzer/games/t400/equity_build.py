@@ -25,6 +25,7 @@ from analyzer.games.t400.rules import Variant, as_variant, check_scores
 from analyzer.games.t400.simulate import lineup_array
 from analyzer.version import __version__
 from kernels.core.kit import Kit
+from kernels.t400 import bidder as kb
 from kernels.t400 import equity as ke
 from kernels.t400 import match as km
 from kernels.t400 import rollout as kr
@@ -223,8 +224,6 @@ def bid_differences(variant=None, matches: int = 2000, seed: int = 0, threads: i
     """
     import pandas as pd
 
-    from kernels.t400 import bidder as kb
-
     v = as_variant(variant)
     table_for(v)
     rounds = simulate_rounds(v, matches=matches, seed=seed, threads=threads)
@@ -255,7 +254,6 @@ def table_accuracy(variant=None, states: int = 50, continuations: int = 20_000, 
     ``continuations`` times. A DataFrame: ``score1..score4``, ``table``, ``simulated``, ``se``,
     ``diff`` (table - simulated)."""
     import pandas as pd
-
 
     v = as_variant(variant)
     table = table_for(v)

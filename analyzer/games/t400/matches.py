@@ -391,8 +391,6 @@ def summarize_matches(matches: pd.DataFrame | np.ndarray) -> dict:
     return MatchStats().add(rows).summary()
 
 
-
-
 def compare_stats(labels: Sequence[str]) -> CompareStats:
     """Side-by-side 400 metrics of runs on the same matches (``t400 variants``)."""
     return CompareStats(labels, _metric_parts)
@@ -405,8 +403,6 @@ def compare(rows_by_label: dict[str, np.ndarray]) -> pd.DataFrame:
     and ``diff_se`` (from the paired per-match differences, so shared luck cancels).
     """
     return compare_stats(list(rows_by_label)).add(rows_by_label).table()
-
-
 
 
 def add_duel_block(stats: DuelStats, first: np.ndarray, swapped: np.ndarray) -> DuelStats:

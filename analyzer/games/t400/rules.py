@@ -505,7 +505,9 @@ def describe(variant: Variant) -> dict:
     labels = (f"own score <= {SCORE_STEPS[0] - 1}", f"own score >= {SCORE_STEPS[0]}")
     for label, score in zip(labels, (0, SCORE_STEPS[0])):
         rows[label] = {str(b): variant.bid_value(b, score) for b in range(MIN_BID, MAX_BID + 1)}
-    brackets = [f"<= {SCORE_STEPS[0] - 1}"] + [f"{lo}-{hi - 1}" for lo, hi in zip(SCORE_STEPS, SCORE_STEPS[1:])]
+    brackets = [f"<= {SCORE_STEPS[0] - 1}"] + [
+        f"{lo}-{hi - 1}" for lo, hi in zip(SCORE_STEPS, SCORE_STEPS[1:])
+    ]
     brackets.append(f">= {SCORE_STEPS[-1]}")
     marks = (0, *SCORE_STEPS)
     match = {

@@ -20,6 +20,7 @@ from analyzer.core.notation import Card, Deal, Hand, as_deal, as_hand
 from analyzer.core.policies import per_seat, policies_kit, policy_id
 from analyzer.core.runtime import check_seed, chunks_for, threads_used
 from analyzer.games.t400.bidder import bidder_id, bot_array
+from analyzer.games.t400.equity import require_table
 from analyzer.games.t400.rules import FIRST_LEADER, TRUMP, Variant, as_variant
 from kernels.core.kit import Kit
 from kernels.policies import play as kp
@@ -281,8 +282,6 @@ def bot_bid(
     v = as_variant(variant)
     if seat not in (1, 2, 3, 4) or len(bids) != seat - 1:
         raise T400Error(f"seat {seat} with {len(bids)} earlier bids: a seat bids after seat-1 others")
-    from analyzer.games.t400.equity import require_table
-
     require_table(v, [bidder])
     return int(
         kb.bid_of(

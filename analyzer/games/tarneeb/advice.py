@@ -35,6 +35,7 @@ from analyzer.core.runtime import (
     interruptible,
     threads_used,
 )
+from analyzer.core.solve import solve_team_tasks, solver_space
 from analyzer.core.stats import RatioMoments, probability_best
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.bidders import load_model
@@ -353,8 +354,6 @@ def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threa
     (the known seat declaring each allowed strain, and each candidate's final contract) solved
     once per deal, in small blocks so that progress shows and Ctrl-C is seen within a second or
     two. Returns what :func:`kernels.tarneeb.advice.call_rollout` returns."""
-    from analyzer.core.solve import solve_team_tasks, solver_space
-
     rules, _, seat, _, candidates, _ = args
     hands, weights, contracts = interruptible(ka.call_contracts, seed, 0, n_chunks, chunk, *args,
                                               load_model().array, infer)  # fmt: skip
@@ -387,9 +386,7 @@ def _best_trump(v: TarneebVariant, dist: dict, level: int) -> Strain:
 
     def value(s: Strain) -> float:
         p = dist[s]
-        return sum(
-            p[k] * net_points(v, level, k) for k in range(TRICKS + 1)
-        )
+        return sum(p[k] * net_points(v, level, k) for k in range(TRICKS + 1))
 
     return max(dist, key=lambda s: (value(s), -STRAINS.index(s)))
 

@@ -179,8 +179,6 @@ def features(hand: Hand, strain: Strain, partner_level: int = 0, opponent_level:
     ]  # fmt: skip
 
 
-
-
 def _value(
     variant: TarneebVariant, cum: np.ndarray, level: int, doubled: bool = False, defending=False
 ) -> float:
