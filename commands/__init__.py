@@ -2,14 +2,14 @@
 
 :mod:`commands.base` holds what they share (the group, JSON output, option decorators,
 printers); :mod:`commands.rules` the rules and the score, :mod:`commands.bid` the bid,
-:mod:`commands.deals` whole deals (solve, play), :mod:`commands.matches` simulate, variants and
+:mod:`commands.deals` whole deals (solve, play), :mod:`commands.review` a played hand reviewed, :mod:`commands.matches` simulate, variants and
 duel, :mod:`commands.tools` bench, compile, the fitted data, report and serve.
 """
 
-from commands import bid, deals, matches, rules, tools
+from commands import bid, deals, matches, review, rules, tools
 from commands.base import cli, run_json, to_json
 
-for _module in (rules, bid, deals, matches, tools):
+for _module in (rules, bid, deals, review, matches, tools):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
 
 import analyzer
-from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.errors import Interrupted, T400Error, WriteError
 from analyzer.core.runtime import announce_compiles
 from commands.base import (
     CONTEXT,
@@ -21,6 +22,7 @@ from commands.base import (
     to_json,
     variant_options,
 )
+from commands.files import outputs, wrote
 
 # t400 solve
 
@@ -238,40 +240,142 @@ def _solve_record(deal, tricks, trump, leader, mode, player, side):
 
 @click.command(cls=CardsCommand, context_settings=CONTEXT)
 @click.argument("deal", required=False)
-@click.option("--bids", help="The four bids, seat 1 first (default: the bots' bids).")
+@click.option("--bids", help="400: the four bids, seat 1 first (default: the bots' bids).")
+@click.option(
+    "--calls",
+    help="Tarneeb: the calls from seat 1 (default: the bots' auction), e.g. pass,7,8,pass,pass,pass.",
+)
+@click.option(
+    "--trump", help="Tarneeb: the trump the declarer names (S, H, D, C or NT; default: the declarer bot's)."
+)
 @click.option("--bidder", type=click.Choice(["ev", "counting", "counting-ev", "win"]), default="ev", show_default=True,
-              help="Bots that bid when --bids is not given.")  # fmt: skip
-@click.option("--policy", default="standard", show_default=True, metavar="POLICY",
-              help="Card play for all four seats, or four comma-separated (standard, basic, greedy).")  # fmt: skip
-@click.option("--scores", default="0,0,0,0", show_default=True, help="Scores before the hand, seat 1 first.")
+              help="Bots that bid when --bids (--calls) is not given; Tarneeb: ev or counting.")  # fmt: skip
+@click.option("--policy", metavar="POLICY",
+              help="Card play for all four seats, or four comma-separated (standard, basic, greedy; "
+                   "Tarneeb: team). Default: standard; Tarneeb: team.")  # fmt: skip
+@click.option("--scores", help="Scores before the hand: 400 all four, seat 1 first (default 0,0,0,0); "
+              "Tarneeb the two teams' (default 0,0).")  # fmt: skip
 @click.option("--file", "path", help="Play a batch: one deal a line ('-' for stdin).")
-@variant_options
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    help="Also write each hand as a record for t400 review (.json: JSON lines; else text lines).",
+)
+@variant_options(games=True)
 @bidder_model_option
 @json_option
-def play(deal, bids, bidder, policy, scores, path, variant, bidder_model, as_json):
-    """Bid and play one deal of 400 out, card by card: DEAL is four hands in seat order.
+def play(deal, bids, calls, trump, bidder, policy, scores, path, record_path, variant, bidder_model, as_json):
+    """Bid and play one deal out, card by card: DEAL is four hands in seat order.
 
-    Seat 1 bids first and leads; hearts are trump. Shows the bids, whether the hand is dead
+    400: seat 1 bids first and leads; hearts are trump. Shows the bids, whether the hand is dead
     (the bids miss the table minimum: not played), the tricks and points of each player and
-    every trick in play order with its winner.
+    every trick in play order with its winner. --game tarneeb: the auction (the bots', or
+    --calls), the contract and trump, and the team play from the declarer's lead.
+    --record FILE writes the hands as records that t400 review reads.
     """
-    from analyzer.games.t400.simulate import play_hand
+    from analyzer.games.tarneeb.rules import TarneebVariant
 
     if (deal is None) == (path is None):
         raise T400Error("give one DEAL, or --file PATH with one deal a line")
-    bid_list = parse_int_list(bids, "--bids", 4)
-    score_list = parse_int_list(scores, "--scores", 4)
-    policies = policy.split(",") if "," in policy else policy
+    tarneeb = isinstance(variant, TarneebVariant)
+    if record_path:
+        outputs(record=record_path)
     lines = _read_deal_lines(path) if path is not None else [(None, deal)]
-    hands = [play_hand(d, bid_list, policies, variant, score_list, bidder, bidder_model) for _, d in lines]
+    if tarneeb:
+        hands, records = _play_tarneeb(
+            lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model
+        )
+    else:
+        hands, records = _play_400(lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model)
+    if record_path:
+        _write_records(record_path, records)
     if as_json:
-        records = [({"line": n} if n is not None else {}) | h.to_dict() for (n, _), h in zip(lines, hands)]
-        emit_json(records if path is not None else records[0])
+        out = [({"line": n} if n is not None else {}) | h.to_dict() for (n, _), h in zip(lines, hands)]
+        emit_json(out if path is not None else out[0])
         return
     for (n, _), h in zip(lines, hands):
         if n is not None:
             click.echo(f"line {n}:")
-        _print_played(h)
+        (_print_tarneeb_played if tarneeb else _print_played)(h)
+
+
+def _play_400(lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model):
+    from analyzer.core.records import HandRecord
+    from analyzer.games.t400.simulate import play_hand
+
+    if calls is not None or trump is not None:
+        raise T400Error("--calls and --trump are Tarneeb's: add --game tarneeb (400 has --bids)")
+    bid_list = parse_int_list(bids, "--bids", 4)
+    score_list = parse_int_list(scores or "0,0,0,0", "--scores", 4)
+    policy = policy or "standard"
+    policies = policy.split(",") if "," in policy else policy
+    hands = [play_hand(d, bid_list, policies, variant, score_list, bidder, bidder_model) for _, d in lines]
+    records = [
+        HandRecord("400", variant.spec, h.deal, tuple(score_list), h.bids, cards=h.cards) for h in hands
+    ]
+    return hands, records
+
+
+def _play_tarneeb(lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model):
+    from analyzer.games.tarneeb.play import play_tarneeb_hand
+
+    if bids is not None:
+        raise T400Error("--bids is 400's: a Tarneeb hand has --calls (and --trump)")
+    if bidder_model is not None:
+        raise T400Error("--bidder-model is the 400 bidder's; the Tarneeb bots use the shipped model")
+    if bidder not in ("ev", "counting"):
+        raise T400Error(f"--bidder {bidder}: Tarneeb's bots are ev and counting")
+    score_list = parse_int_list(scores or "0,0", "--scores", 2)
+    call_list = None if calls is None else [c.strip() for c in calls.split(",") if c.strip()]
+    hands = [
+        play_tarneeb_hand(d, call_list, trump, variant, score_list, policy or "team", bidder)
+        for _, d in lines
+    ]
+    return hands, [h.record() for h in hands]
+
+
+def _write_records(path: str, records) -> None:
+    import json
+    import os
+
+    text = "".join((json.dumps(r.to_dict(), ensure_ascii=False) if path.lower().endswith((".json", ".jsonl"))
+                    else r.to_text()) + "\n" for r in records)  # fmt: skip
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    wrote(path)
+
+
+def _print_tarneeb_played(h) -> None:
+    click.echo(f"Deal: {h.deal}")
+    click.echo(f"Calls: {', '.join(h.calls)} ({h.calls_by})")
+    if h.contract is None:
+        click.echo("Everyone passed: the hand is dealt again, not played.")
+        return
+    result = h.to_dict()["result"]
+    doubled = ", doubled" if h.contract.doubled else ""
+    click.echo(f"Contract: seat {h.contract.declarer} {h.contract.bid} in {h.trump.word}{doubled}; "
+               f"seats {'1+3' if h.contract.declarer % 2 else '2+4'} take {h.declarer_tricks} "
+               f"({'made' if result['made'] else 'set'}): {result['deltas'][0]:+d} / {result['deltas'][1]:+d}")  # fmt: skip
+    _print_tricks(h)
+
+
+def _print_tricks(h) -> None:
+    """Every trick of a played hand, by seat, the leader's card starred, and who won it."""
+    trick_rows = []
+    for k, (leader, winner) in enumerate(zip(h.leaders, h.winners)):
+        by_seat = {(leader - 1 + i) % 4 + 1: h.cards[4 * k + i] for i in range(4)}
+        cells = [("*" if s == leader else " ") + by_seat[s].symbol for s in range(1, 5)]
+        trick_rows.append([k + 1, *cells, winner])
+    click.echo("Tricks (* led):")
+    click.echo(format_table(["trick", "seat 1", "seat 2", "seat 3", "seat 4", "won by"], trick_rows))
 
 
 def _print_played(h) -> None:
@@ -285,13 +389,7 @@ def _print_played(h) -> None:
     rows = [[seat, h.bids[seat - 1], h.tricks[seat - 1], "made" if h.made[seat - 1] else "set",
              f"{h.points[seat - 1]:+d}"] for seat in range(1, 5)]  # fmt: skip
     click.echo(format_table(["seat", "bid", "tricks", "", "points"], rows))
-    trick_rows = []
-    for k, (leader, winner) in enumerate(zip(h.leaders, h.winners)):
-        by_seat = {(leader - 1 + i) % 4 + 1: h.cards[4 * k + i] for i in range(4)}
-        cells = [("*" if s == leader else " ") + by_seat[s].symbol for s in range(1, 5)]
-        trick_rows.append([k + 1, *cells, winner])
-    click.echo("Tricks (* led):")
-    click.echo(format_table(["trick", "seat 1", "seat 2", "seat 3", "seat 4", "won by"], trick_rows))
+    _print_tricks(h)
 
 
 #: The commands of this module, as :mod:`commands` adds them to the group.

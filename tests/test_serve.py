@@ -352,6 +352,19 @@ def test_page_in_chromium_picks_13_cards_and_shows_the_apis_recommendation(live_
 
 
 @pytest.mark.slow  # compiles the Tarneeb call analyzer (about a minute; run with -m slow)
+def open_tab(driver, live_url: str, page: str) -> None:
+    """Load the page, wait until its script has filled the variant lists, and open tab ``page``."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(live_url)
+    wait = WebDriverWait(driver, 30)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#call-variant option[value="egyptian"]'))
+    driver.find_element(By.CSS_SELECTOR, f'.tab[data-page="{page}"]').click()
+    wait.until(ec.visibility_of_element_located((By.ID, f"page-{page}")))
+
+
 def test_tarneeb_page_in_chromium_shows_the_apis_call(live_url, tmp_path):
     """The "Tarneeb: what to call" page: a typed hand, seat 2 after seat 1's pass, team scores;
     the call shown is /api/bid's, the strain and call tables are drawn, and the command line shown
@@ -363,10 +376,7 @@ def test_tarneeb_page_in_chromium_shows_the_apis_call(live_url, tmp_path):
     hand = "A5.AKQJ9843.K3.2"
     driver = chromium(tmp_path)
     try:
-        driver.get(live_url)
-        wait = WebDriverWait(driver, 30)
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#call-variant option[value="egyptian"]'))
-        driver.find_element(By.CSS_SELECTOR, '.tab[data-page="call"]').click()
+        open_tab(driver, live_url, "call")
         driver.find_element(By.ID, "call-hand").send_keys(hand)
         Select(driver.find_element(By.ID, "call-seat")).select_by_value("2")
         driver.find_element(By.ID, "call-auction").send_keys("pass")
@@ -398,5 +408,50 @@ def test_tarneeb_page_in_chromium_shows_the_apis_call(live_url, tmp_path):
         driver.save_screenshot(str(tmp_path / "serve-tarneeb.png"))
         if os.environ.get("T400_SCREENSHOT_TARNEEB"):  # README's picture: docs/serve-tarneeb.png
             driver.save_screenshot(os.environ["T400_SCREENSHOT_TARNEEB"])
+    finally:
+        driver.quit()
+
+
+REVIEW_RECORD = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 "
+                 "8743.T986.A76.T9 62.532.J842.J754; bids 3,5,2,2; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2")  # fmt: skip
+
+
+def test_review_answers_the_cli_json_and_refuses_a_bad_record_in_one_line(client):
+    r = client.post("/api/review", json={"record": REVIEW_RECORD, "samples": 2000, "seed": 1})
+    assert r.status_code == 200, r.text
+    untimed = lambda data: json.loads(json.dumps(data), object_hook=without_timing)  # noqa: E731
+    assert untimed(r.json()) == untimed(cli_json("review", REVIEW_RECORD, "--samples", "2000", "--seed", "1"))
+    bad = client.post("/api/review", json={"record": REVIEW_RECORD.replace("S4 S6", "S4 H6")})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == cli_error("review", REVIEW_RECORD.replace("S4 S6", "S4 H6"))
+    assert client.post("/api/review", json={"path": "/etc/passwd"}).status_code == 400
+
+
+def test_review_tab_in_chromium_marks_the_costly_cards_of_the_api(live_url, tmp_path):
+    """The "Review a hand" tab: a pasted record, its bidding verdicts and the trick-by-trick
+    view with the costly cards marked, the same as /api/review's."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = chromium(tmp_path)
+    try:
+        open_tab(driver, live_url, "review")
+        driver.find_element(By.ID, "review-record").send_keys(REVIEW_RECORD)
+        driver.find_element(By.ID, "review-samples").send_keys("2000")
+        driver.find_element(By.ID, "review-go").click()
+        WebDriverWait(driver, 300).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#review-tricks"))
+        assert driver.find_element(By.ID, "review-error").text == ""
+        api = httpx.post(live_url + "api/review", json={"record": REVIEW_RECORD, "samples": 2000}, timeout=120).json()
+        verdicts = [row.find_elements(By.TAG_NAME, "td")[-1].text
+                    for row in driver.find_elements(By.CSS_SELECTOR, "#review-bids tbody tr")]  # fmt: skip
+        assert verdicts == [b["verdict"] for b in api["bidding"]]
+        marked = [e.text.lstrip("*") for e in driver.find_elements(By.CSS_SELECTOR, "#review-tricks .trick-card.costly")]
+        symbols = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+        assert marked == [symbols[c["card"][0]] + c["card"][1] for c in api["cards"] if c["cost"] > 0]
+        assert marked, "the record's first cards include costly ones (the spade ace led at trick 1)"
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#review-tricks tbody tr")) == 3
+        driver.save_screenshot(str(tmp_path / "serve-review.png"))
+        if os.environ.get("T400_SCREENSHOT_REVIEW"):  # docs' picture: docs/serve-review.png
+            driver.save_screenshot(os.environ["T400_SCREENSHOT_REVIEW"])
     finally:
         driver.quit()

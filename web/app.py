@@ -1,6 +1,6 @@
 """The Starlette app of ``t400 serve``: the page, its static files and the JSON API.
 
-``POST /api/bid``, ``/api/score``, ``/api/rules``: the body is a JSON object whose keys are the
+``POST /api/bid``, ``/api/review``, ``/api/score``, ``/api/rules``: the body is a JSON object whose keys are the
 command's option names with dashes as underscores (``{"hand": "AKQ5.KJ4.T93.862", "seat": 2,
 "scores": [0, 5, 0, 0], "bids": [3], "seed": 7}``; lists for comma lists, ``true``/``false`` for
 switches), and the answer is exactly ``t400 COMMAND ... --json``'s object for the same arguments.
@@ -40,7 +40,7 @@ from web.worker import Busy, Job, KernelWorker, Stopped
 STATIC = Path(__file__).with_name("static")
 
 #: Options a request may not set: they write or read files on the server, or shape terminal output.
-REFUSED = {"json", "plot", "progress", "no_progress", "equity_table", "bidder_model", "help"}
+REFUSED = {"json", "plot", "progress", "no_progress", "equity_table", "bidder_model", "help", "path", "record_path"}
 
 
 def request_args(command: click.Command, body) -> list[str]:
@@ -218,6 +218,7 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
     routes = [
         Route("/", index),
         Route("/api/bid", command_endpoint("bid", kernels=True), methods=["POST"]),
+        Route("/api/review", command_endpoint("review", kernels=True), methods=["POST"]),
         Route("/api/score", command_endpoint("score", kernels=False), methods=["POST"]),
         Route("/api/rules", command_endpoint("rules", kernels=False), methods=["POST"]),
         Route("/api/hand", hand, methods=["POST"]),

@@ -308,3 +308,45 @@ def solve_targets(deal: Deal | str, targets: Sequence[int], values: Sequence[int
     line = np.zeros(4 * int(bin(int(hands[0])).count("1")), dtype=np.int64)
     score, tricks = bids_dd.solve_bids_line(hands, strain, lead, *arrays, table, context, line)
     return int(score), [int(t) for t in tricks], [Card.from_index(int(c)) for c in line]
+
+
+def _position(hands: Sequence[int], trick: Sequence[Card]) -> tuple[np.ndarray, np.ndarray]:
+    cards = np.zeros(4, dtype=np.int64)
+    for k, c in enumerate(trick):
+        cards[k] = c.index
+    return np.asarray([int(h) for h in hands], dtype=np.uint64), cards
+
+
+def team_tricks_at(hands: Sequence[int], trick: Sequence[Card], leader: int, player: int,
+                   trump: str | int = "hearts") -> int:  # fmt: skip
+    """Double-dummy tricks of ``player``'s partnership from a position part way through a trick:
+    ``hands`` the four hands' cards still held (bits, seat 1 first), ``trick`` the cards played
+    to the current trick from ``leader`` (seat 1..4) on; the current trick counts.
+
+    >>> team_tricks_at([0b111, 0b111 << 3, 0b111 << 6, 0b111 << 9], [], leader=1, player=1, trump="none")
+    3
+    """
+    strain = strain_id(trump)
+    _, lead, who = _check("team", leader, player)
+    h, cards = _position(hands, trick)
+    workspaces, tables = _SOLVERS.get(1)
+    return int(dd.solve_at(workspaces[0], tables[0], h, strain, lead, dd.TEAM, who, cards, len(trick)))
+
+
+def targets_score_at(hands: Sequence[int], trick: Sequence[Card], leader: int, targets: Sequence[int],
+                     values: Sequence[int], won: Sequence[int], trump: str | int = "hearts") -> int:  # fmt: skip
+    """:func:`solve_targets`' score (seats 1+3 minus seats 2+4 under best play) from a position
+    part way through a trick (as :func:`team_tricks_at`; ``won``: the finished tricks' winners).
+
+    >>> targets_score_at([1 << 12, 1 << 11, 1 << 10, 1 << 9], [], 1, [1, 1, 0, 0], [5, 3, 1, 1], [0, 0, 0, 0],
+    ...                  trump="none")
+    8
+    """
+    from kernels.core import bids_dd
+
+    strain = strain_id(trump)
+    _, lead, _ = _check("team", leader, None)
+    h, cards = _position(hands, trick)
+    arrays = [np.asarray([int(x) for x in four], dtype=np.int64) for four in (targets, values, won)]
+    tables, contexts = _BIDS_SOLVERS.get(1)
+    return int(bids_dd.solve_bids_at(h, strain, lead, cards, len(trick), *arrays, tables[0], contexts[0]))

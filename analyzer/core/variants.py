@@ -58,6 +58,18 @@ class PresetSwitches:
         ]
         return " ".join([self.name, *diff])
 
+    @property
+    def spec(self) -> str:
+        """The variant as :meth:`parse_spec` reads it back: ``qahwa:target=31``."""
+        base = self._presets().get(self.name)
+        diff = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "name" or (base is not None and value == getattr(base, f.name)):
+                continue
+            diff.append(f"{f.name.replace('_', '-')}={('yes' if value else 'no') if isinstance(value, bool) else value}")
+        return self.name + (":" + ",".join(diff) if diff else "")
+
     @classmethod
     def parse_spec(cls, text: str):
         """A variant from ``NAME[:switch=value,...]`` (switch names with dashes; yes/no for the

@@ -573,14 +573,15 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
 
 
 @jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
-def _test(H, won, target, value, scores, n_scores, trump, leader, beta, T, ctx):
-    v, _ = search(H, won, target, value, scores, n_scores, trump, leader, 0, 0, 0, 0, U64(0), beta, T, ctx)
-    return v
+def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
+    """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0)."""
+    return _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, favoured, T, ctx)
 
 
 @JIT
-def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
-    """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0)."""
+def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, T, ctx):
+    """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
+    ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them)."""
     dd.clear_table(T)
     ctx[dd.TRUMP] = trump
     ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
@@ -589,7 +590,8 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     w = won.copy()
     scores = ctx[CTX_SCORES : CTX_SCORES + 16]
     n_scores = _outcome_scores(target, value, scores, favoured)
-    lo, hi = bounds(w, target, value, popcount(H[0]))
+    # the tricks still to play, the current one included: the last to play to it has all of them
+    lo, hi = bounds(w, target, value, popcount(H[U64((leader + 3) & 3)]))
     scale = ctx[CTX_SCALE]
     lower = _index_at_most(scores, n_scores, scale * lo - (scale - 1))
     upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
@@ -597,7 +599,8 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     g = min(max(g, lower), upper)
     while lower < upper:  # MTD(f): zero-window tests "index >= beta?" until the bounds meet
         beta = g + 1 if g == lower else g
-        g = _test(H, w, target, value, scores, n_scores, trump, leader, beta, T, ctx)
+        g, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
+                      beta, T, ctx)  # fmt: skip
         if g < beta:
             upper = g
         else:
@@ -613,6 +616,23 @@ def solve_bids(hands, trump, leader, target, value, won, T, ctx):
     are indices into this solve's scores)."""
     ctx[CTX_NODES] = 0
     return _solve(hands, trump, leader, target, value, won, -1, T, ctx)
+
+
+@JIT
+def solve_bids_at(hands, trump, leader, trick_cards, n_trick, target, value, won, T, ctx):
+    """:func:`solve_bids` from part way through a trick: ``trick_cards[:n_trick]`` were played
+    to it from ``leader`` on (``hands`` no longer hold them; ``won`` counts the finished tricks)."""
+    led = 0
+    best = 0
+    best_seat = 0
+    trick_bits = U64(0)
+    for k in range(n_trick):
+        c = trick_cards[k]
+        led, best, best_seat = _after(c, k, led, best, best_seat, (leader + k) & 3, trump)
+        trick_bits |= _ONE << U64(c)
+    ctx[CTX_NODES] = 0
+    return _solve_at(hands, trump, leader, n_trick, led, best, best_seat, trick_bits, target, value, won, -1, T,
+                     ctx)  # fmt: skip
 
 
 @JIT

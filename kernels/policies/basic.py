@@ -15,10 +15,9 @@ import numpy as np
 from kernels.config import JIT, jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
-from kernels.policies.common import beatable, needs, passive_lead, safe_master, shown_void, void_known
+from kernels.policies import common as pc
 
 U64 = np.uint64
-_ONE = U64(1)
 hot = jit(forceinline=True)
 
 
@@ -54,40 +53,23 @@ def _basic_follow(seat, hand, played, voids, need, leader, n_played, led, best, 
     best_seat = (leader + best_pos) & 3
     partner = seat ^ 2
     wins = winning_cards(legal, best, led, trump)
-    me_need = needs(need, seat)
-    partner_need = needs(need, partner)
+    me_need = pc.needs(need, seat)
+    partner_need = pc.needs(need, partner)
     last = n_played == 3
 
-    if best_seat == partner and not beatable(best, led, trump, seat, leader, n_played, unseen, voids):
+    if best_seat == partner and not pc.beatable(best, led, trump, seat, leader, n_played, unseen, voids):
         # Partner has the trick: don't overtake, unless partner has made their bid, I still
         # need tricks, and as the last player I can take it for myself.
         if wins and last and me_need and not partner_need:
             return lowest_bit(wins)
         return lowest_bit(led_cards) if led_cards else discard(hand, trump, unseen)
 
-    want = me_need or partner_need
-    if not want:  # set an opponent who still needs tricks
-        if best_seat != partner and needs(need, best_seat):
-            want = True
-        for k in range(n_played + 1, 4):
-            q = (leader + k) & 3
-            if q != partner and needs(need, q):
-                want = True
+    want = pc.wants_trick(need, seat, best_seat, leader, n_played)
 
     if wins and want:
-        if last:
-            return lowest_bit(wins)
-        rest = wins
-        while rest:  # the cheapest winner no opponent still to play can beat
-            c = lowest_bit(rest)
-            if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
-                return c
-            rest &= rest - _ONE
-        if not led_cards:
-            return lowest_bit(wins)  # ruff low and hope
-        if n_played == 2:
-            return highest_bit(wins)  # third hand high
-        # second hand low
+        c = pc.winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, voids)
+        if c >= 0:
+            return c
     if led_cards:
         return lowest_bit(led_cards)
     return discard(hand, trump, unseen)
@@ -99,8 +81,8 @@ def _basic_lead(seat, hand, played, voids, need, trump):
     partner = seat ^ 2
     opp1 = seat ^ 1
     opp2 = seat ^ 3
-    team_need = needs(need, seat) or needs(need, partner)
-    if not (team_need or needs(need, opp1) or needs(need, opp2)):
+    team_need = pc.needs(need, seat) or pc.needs(need, partner)
+    if not (team_need or pc.needs(need, opp1) or pc.needs(need, opp2)):
         return discard(hand, trump, unseen)
     trump_lane = lane(trump)
     my_trumps = hand & trump_lane
@@ -113,7 +95,7 @@ def _basic_lead(seat, hand, played, voids, need, trump):
             return top
 
     # Cash the side-suit master that the opponents are least likely to ruff.
-    cash = safe_master(hand, trump, unseen, voids, seat)
+    cash = pc.safe_master(hand, trump, unseen, voids, seat)
     if cash >= 0:
         return cash
 
@@ -122,14 +104,14 @@ def _basic_lead(seat, hand, played, voids, need, trump):
         return highest_bit(my_trumps)
 
     # Give partner a ruff: a suit partner has shown out of while maybe holding trumps.
-    if team_need and unseen_trumps and not void_known(voids, partner, trump, unseen):
+    if team_need and unseen_trumps and not pc.void_known(voids, partner, trump, unseen):
         for s in range(4):
-            if s != trump and (hand & lane(s)) and shown_void(voids, partner, s):
+            if s != trump and (hand & lane(s)) and pc.shown_void(voids, partner, s):
                 return lowest_bit(hand & lane(s))
 
     # Lead low from a side suit: short suits while holding trumps (to ruff later), never away
     # from a guarded honour that waits to be led through.
-    return passive_lead(hand, trump, unseen, my_trumps)
+    return pc.passive_lead(hand, trump, unseen, my_trumps)
 
 
 @hot

@@ -109,3 +109,39 @@ def passive_lead(hand, trump, unseen, my_trumps):
         return best
     top = highest_bit(hand)  # only trumps left
     return top if (unseen & above(top)) == 0 else lowest_bit(hand)
+
+
+@hot
+def wants_trick(need, seat, best_seat, leader, n_played):
+    """Whether ``seat``'s side wants this trick: it needs tricks, or it can set an opponent
+    who still needs them (the one winning the trick so far, or one still to play)."""
+    partner = seat ^ 2
+    if needs(need, seat) or needs(need, partner):
+        return True
+    if best_seat != partner and needs(need, best_seat):
+        return True
+    for k in range(n_played + 1, 4):
+        q = (leader + k) & 3
+        if q != partner and needs(need, q):
+            return True
+    return False
+
+
+@hot
+def winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, voids):
+    """The winning card to play when the side wants the trick: last to play the cheapest; else
+    the cheapest winner no opponent still to play can beat; a low ruff, or third hand high;
+    -1 for second hand low."""
+    if n_played == 3:
+        return lowest_bit(wins)
+    rest = wins
+    while rest:
+        c = lowest_bit(rest)
+        if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
+            return c
+        rest &= rest - U64(1)
+    if not led_cards:
+        return lowest_bit(wins)  # ruff low and hope
+    if n_played == 2:
+        return highest_bit(wins)  # third hand high
+    return -1  # second hand low

@@ -38,7 +38,16 @@ import numpy as np
 from kernels.config import jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
-from kernels.policies.common import beatable, needs, passive_lead, safe_master, shown_void, void_known
+from kernels.policies.common import (
+    beatable,
+    needs,
+    passive_lead,
+    safe_master,
+    shown_void,
+    void_known,
+    wants_trick,
+    winner_to_play,
+)
 from kernels.policies.lead import fitted_lead, lead_kind
 
 U64 = np.uint64
@@ -136,10 +145,6 @@ def lead_priority(cs, card, is_trump):
     return TRUMP_PRIORITY[kind] if is_trump else SIDE_PRIORITY[kind]
 
 
-
-
-
-
 @hot
 def discard_card(hand, trump, unseen, keep_suit):
     """The card to throw when neither following nor trumping: the lowest card of the side suit
@@ -189,7 +194,6 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     wins = winning_cards(legal, best, led, trump)
     me_need = needs(need, seat)
     partner_need = needs(need, partner)
-    last = n_played == 3
     keep = -1
     keep_len = 3
     for s in range(4):
@@ -208,14 +212,7 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
                 return lowest_bit(wins)
             return low
 
-    want = me_need or partner_need
-    if not want:  # set an opponent who still needs tricks
-        if best_seat != partner and needs(need, best_seat):
-            want = True
-        for k in range(n_played + 1, 4):
-            q = (leader + k) & 3
-            if q != partner and needs(need, q):
-                want = True
+    want = wants_trick(need, seat, best_seat, leader, n_played)
 
     if (
         n_played == 1
@@ -226,19 +223,9 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     ):
         return low  # second hand, done: leave the trick to partner, who plays last and needs it
     if wins and want:
-        if last:
-            return lowest_bit(wins)
-        rest = wins
-        while rest:  # the cheapest winner no opponent still to play can beat
-            c = lowest_bit(rest)
-            if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
-                return c
-            rest &= rest - _ONE
-        if not led_cards:
-            return lowest_bit(wins)  # ruff low and hope
-        if n_played == 2:
-            return highest_bit(wins)  # third hand high
-        # second hand low
+        c = winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, voids)
+        if c >= 0:
+            return c
     return low
 
 

@@ -444,6 +444,85 @@ $("score-form").addEventListener("submit", async (event) => {
   } catch (e) { $("score-error").textContent = e.message; }
 });
 
+// ---- review a hand -------------------------------------------------------------------------
+
+const SUIT_OF = Object.fromEntries(SUITS.map(([s, symbol]) => [s, symbol]));
+const cardText = (c) => SUIT_OF[c[0]] + (c[1] === "T" ? "10" : c[1]);
+
+function lossText(loss, se, objective) {
+  return objective === "win" ? `${(100 * loss).toFixed(2)} ± ${(100 * se).toFixed(2)} pp of P(win)`
+    : `${loss.toFixed(2)} ± ${se.toFixed(2)} points`;
+}
+
+function reviewTables(r) {
+  const out = [el("p", {}, `${r.game === "400" ? "400" : "Tarneeb"} (${r.variant}), seed ${r.seed}; reviewed in ${r.elapsed_s.toFixed(1)} s.`)];
+  const verdictCell = (v) => el("td", {class: `verdict-${v.replace(" ", "-")}`}, v);
+  if (r.game === "400") {
+    out.push(el("h3", {}, "Bidding"));
+    out.push(el("table", {id: "review-bids"}, el("thead", {}, el("tr", {}, ...["seat", "hand", "bids before", "bid", "best", "loss", "verdict"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...r.bidding.map((b) => el("tr", {class: b.verdict === "costly" ? "costly" : ""},
+        el("th", {}, String(b.seat)), el("td", {}, b.hand), el("td", {}, b.bids_before.join(",") || "-"),
+        el("td", {}, String(b.bid)), el("td", {}, String(b.recommended)),
+        el("td", {}, b.verdict === "best" ? "" : lossText(b.loss, b.loss_se, b.objective)), verdictCell(b.verdict))))));
+  } else {
+    out.push(el("h3", {}, "Calls"));
+    out.push(el("table", {id: "review-bids"}, el("thead", {}, el("tr", {}, ...["call", "seat", "calls before", "called", "best", "loss", "verdict"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...r.calling.map((c) => el("tr", {class: c.verdict === "costly" ? "costly" : ""},
+        el("th", {}, String(c.call_number)), el("td", {}, String(c.seat)), el("td", {}, c.calls_before.join(",") || "-"),
+        el("td", {}, c.call), el("td", {}, c.recommended),
+        el("td", {}, c.verdict === "best" ? "" : lossText(c.loss, c.loss_se, c.objective)), verdictCell(c.verdict))))));
+    if (r.contract) out.push(el("p", {}, `Contract: seat ${r.contract.declarer} ${r.contract.bid} in ${r.contract.trump || "?"}${r.contract.doubled ? ", doubled" : ""}.`));
+  }
+  if (r.cards.length) {
+    const unit = r.game === "400" ? "points" : "tricks";
+    const firsts = new Set(r.summary.players.filter((p) => p.first_costly).map((p) => `${p.first_costly.trick}-${p.seat}`));
+    out.push(el("h3", {}, `Trick by trick (double dummy: ${r.game === "400" ? "seats 1+3's points minus seats 2+4's" : "the declaring team's tricks"} under best play)`));
+    const rows = [];
+    const tricks = new Map();
+    for (const c of r.cards) { if (!tricks.has(c.trick)) tricks.set(c.trick, []); tricks.get(c.trick).push(c); }
+    for (const [t, cards] of tricks) {
+      const bySeat = {};
+      for (const c of cards) bySeat[c.seat] = c;
+      const costly = cards.filter((c) => c.cost > 0);
+      const cells = [1, 2, 3, 4].map((s) => {
+        const c = bySeat[s];
+        return el("td", {}, c ? el("span", {class: `trick-card${c.cost > 0 ? " costly" : ""}`, title: c.cost > 0 ? `cost ${c.cost} ${unit}` : "keeps the value"},
+          (c === cards[0] ? "*" : "") + cardText(c.card)) : "");
+      });
+      const first = costly.some((c) => firsts.has(`${t}-${c.seat}`));
+      rows.push(el("tr", {class: first ? "first-costly" : (costly.length ? "costly" : "")}, el("th", {}, String(t)), ...cells,
+        el("td", {}, String(cards[cards.length - 1].value_after)),
+        el("td", {}, costly.map((c) => `seat ${c.seat} ${cardText(c.card)}: ${c.cost} ${unit}${c.better && c.better.length ? ` (${c.better.map(cardText).join(" ")} kept it)` : ""}`).join("; "))));
+    }
+    out.push(el("table", {id: "review-tricks"}, el("thead", {}, el("tr", {}, ...["trick", "seat 1", "seat 2", "seat 3", "seat 4", "value after", "costly cards"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...rows)));
+    out.push(el("p", {class: "note"}, r.note));
+  }
+  out.push(el("h3", {}, "Per player"));
+  out.push(el("table", {id: "review-players"}, el("thead", {}, el("tr", {}, ...["seat", r.game === "400" ? "bid" : "costly calls", "costly cards", "lost in play", "first costly card"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...r.summary.players.map((p) => el("tr", {}, el("th", {}, String(p.seat)),
+      el("td", {}, r.game === "400" ? p.bid_verdict : `${p.costly_calls} of ${p.calls}`), el("td", {}, String(p.costly_cards)),
+      el("td", {}, String(p.play_loss)), el("td", {}, p.first_costly ? `trick ${p.first_costly.trick}: ${cardText(p.first_costly.card)} (${p.first_costly.cost})` : "-"))))));
+  if (r.result) out.push(el("p", {}, `Result by the rules: ${r.result.deltas.map((d) => signed(d, 0)).join(" ")}; scores after: ${r.result.scores.join("/")}.`));
+  return out;
+}
+
+$("review-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("review-error").textContent = "";
+  $("review-result").replaceChildren();
+  const body = {record: $("review-record").value, seed: number("review-seed") ?? 0};
+  const samples = number("review-samples");
+  if (samples !== null) body.samples = samples;
+  $("review-go").disabled = true;
+  $("review-progress").hidden = false;
+  try {
+    const r = await api("/api/review", body);
+    $("review-result").replaceChildren(...reviewTables(r));
+  } catch (e) { $("review-error").textContent = e.message; }
+  finally { $("review-go").disabled = false; $("review-progress").hidden = true; }
+});
+
 // ---- rules ------------------------------------------------------------------------------
 
 function tarneebRules(r) {

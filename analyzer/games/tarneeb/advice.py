@@ -107,6 +107,18 @@ class CallAnalysis:
     elapsed_s: float = 0.0  # not counting compile_s
     notes: list[str] = field(default_factory=list)
     compile_s: float = 0.0  # compiling the kernels (a first run only)
+    #: Covariance of the objective's estimates (calls in ``rows`` order): differences between
+    #: calls are far more precise than each call's own figure (the same deals).
+    covariance: np.ndarray | None = field(default=None, repr=False)
+
+    def difference(self, a: str, b: str) -> tuple[float, float]:
+        """(objective of call ``a`` minus that of call ``b``, its standard error): expected points,
+        or P(win the match) under ``objective="win"``."""
+        ia, ib = (self.rows.index(self.row(c)) for c in (a, b))
+        value = (lambda r: r.p_win) if self.objective == "win" else (lambda r: r.ev)
+        c = np.atleast_2d(self.covariance)
+        se = math.sqrt(max(c[ia, ia] + c[ib, ib] - 2 * c[ia, ib], 0.0))
+        return float(value(self.rows[ia]) - value(self.rows[ib])), se
 
     def row(self, call: str) -> CallRow:
         key = str(Call.parse(call))
@@ -281,7 +293,7 @@ def recommend_call(
         objective_note=objective_note, strains=strains, strain_means=means, rows=rows,
         recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
         p_win_now=None if table is None else _team_equity(table, totals, odd), notes=notes,
-        elapsed_s=time.perf_counter() - start - compile_s, compile_s=compile_s,
+        elapsed_s=time.perf_counter() - start - compile_s, compile_s=compile_s, covariance=np.atleast_2d(cov),
     )  # fmt: skip
 
 

@@ -150,6 +150,17 @@ def solve_one(W, T, hands, trump, leader, mode, player):
 
 
 @JIT
+def solve_at(W, T, hands, trump, leader, mode, player, trick_cards, n_trick):
+    """Tricks for ``player``'s side (team) or ``player`` (solo) from part way through a trick:
+    ``trick_cards[:n_trick]`` were played to it from ``leader`` on (``hands`` no longer hold
+    them); the current trick counts."""
+    mask = ms_mask_for(mode, player)
+    start_deal(T)
+    setup(W, hands, trump, leader, mask, trick_cards, n_trick)
+    return solve_position(W, T, 0)
+
+
+@JIT
 def solve_worker(hands, trump, leader, mode, player, workspaces, tables, out, nodes, w):
     """Worker ``w`` of ``k = workspaces.shape[0]`` solving many deals: hands uint64[n, 4];
     workspaces int64[k, W_SIZE] and tables int64[k, T_SIZE] (the tables may be reused across

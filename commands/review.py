@@ -1,0 +1,164 @@
+"""``t400 review``: was each bid right, and which card cost the side? A played hand of either
+game from a hand record (docs/review.md)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from analyzer.core.errors import T400Error
+from analyzer.core.notation import Card
+from analyzer.core.records import card_words, read_records
+from analyzer.core.runtime import announce_compiles
+from commands.base import CONTEXT, RunClock, emit_json, format_table, json_option, progress_bar
+
+
+def read_text(path: str) -> str:
+    """The text of file ``path`` ('-': stdin), or one error line."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise T400Error(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("record", required=False)
+@click.option(
+    "--file",
+    "path",
+    help="Review a batch: a file of records (JSON, JSON lines or text lines; '-' for stdin).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 400_000),
+    help="Deals each bid's (or call's) analysis samples (default: as t400 bid).",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option(
+    "--threads", type=click.IntRange(1), help="Threads (default: all); the result does not depend on it."
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="A progress bar on stderr (default: on a terminal)."
+)
+@json_option
+def review(record, path, samples, seed, threads, progress, as_json):
+    """Review a played hand: each bid (or call) against the analyzer's answer for that player,
+    and each card against double dummy.
+
+    RECORD is one hand record in the text form (game 400; variant dananeer; scores 0,0,0,0;
+    deal ...; bids 3,6,2,2; play SA S9 ...) or JSON; --file reviews a batch such as a whole
+    match. t400 play --record FILE writes records of the bots' play. Every record is checked
+    before any work: a bad one is one Error line naming its line and field.
+    """
+    from analyzer.games.review import check_record, review_record
+
+    if (record is None) == (path is None):
+        raise T400Error("give one RECORD, or --file PATH with the records")
+    records = read_records(read_text(path) if path is not None else record)
+    for r in records:
+        check_record(r)
+    announce_compiles("review")
+    show = (not as_json) if progress is None else progress
+    clock = RunClock()
+    out = []
+    with progress_bar("hands", len(records), enabled=show and len(records) > 1) as update:
+        for n, r in enumerate(records):
+            out.append(review_record(r, samples=samples, seed=seed, threads=threads))
+            update(n + 1, len(records))
+    if as_json:
+        emit_json(out if path is not None else out[0])
+        return
+    for n, (r, rev) in enumerate(zip(records, out)):
+        if len(records) > 1:
+            click.echo(f"{'' if n == 0 else chr(10)}line {r.line}:")
+        _print_review(rev)
+    if len(records) > 1:
+        click.echo(f"\n{len(records)} hands reviewed in {clock.elapsed_s():.1f} s")
+
+
+def _loss(value: float, se: float, objective: str) -> str:
+    if objective == "win":
+        return f"{100 * value:.2f} ± {100 * se:.2f} pp of P(win)"
+    return f"{value:.2f} ± {se:.2f} points"
+
+
+def _print_review(rev: dict) -> None:
+    game = rev["game"]
+    rec = rev["record"]
+    scores = "/".join(map(str, rec["scores"]))
+    click.echo(f"Review of a {'400' if game == '400' else 'Tarneeb'} hand ({rev['variant']}), scores {scores}, "
+               f"seed {rev['seed']}; {rev['elapsed_s']:.1f} s")  # fmt: skip
+    click.echo(f"Deal: {rec['deal']}")
+    if game == "400":
+        click.echo(
+            "\nBidding (each bid against the analyzer's answer from that seat's hand and the bids before it):"
+        )
+        rows = [[b["seat"], b["hand"], ",".join(map(str, b["bids_before"])) or "-", b["bid"], b["recommended"],
+                 "" if b["verdict"] == "best" else _loss(b["loss"], b["loss_se"], b["objective"]), b["verdict"]]
+                for b in rev["bidding"]]  # fmt: skip
+        click.echo(format_table(["seat", "hand", "bids before", "bid", "best", "loss", "verdict"], rows))
+        unit, value = "points", "seats 1+3's points minus seats 2+4's"
+    else:
+        click.echo(
+            "\nCalls (each call against the analyzer's answer from that seat's hand and the calls before it):"
+        )
+        rows = [[c["call_number"], c["seat"], ",".join(c["calls_before"]) or "-", c["call"], c["recommended"],
+                 "" if c["verdict"] == "best" else _loss(c["loss"], c["loss_se"], c["objective"]), c["verdict"]]
+                for c in rev["calling"]]  # fmt: skip
+        click.echo(format_table(["call", "seat", "calls before", "called", "best", "loss", "verdict"], rows))
+        contract = rev["contract"]
+        if contract is None:
+            click.echo("Everyone passed: the hand is dealt again." if rev["redeal"] else "The auction is not over.")
+        else:
+            doubled = ", doubled" if contract["doubled"] else ""
+            click.echo(
+                f"Contract: seat {contract['declarer']} {contract['bid']} in {contract['trump'] or '?'}{doubled}"
+            )
+        unit, value = "tricks", "the declaring team's tricks"
+    if rev["cards"]:
+        costly = [c for c in rev["cards"] if c["cost"] > 0]
+        click.echo(f"\nPlay ({len(rev['cards'])} cards; double dummy: {value} under best play):")
+        if not costly:
+            click.echo("No card cost anything: every card kept the best value.")
+        else:
+            rows = [[c["trick"], c["seat"], Card.parse(c["card"]).symbol, c["value_before"], c["value_after"],
+                     f"{c['cost']} {unit}", " ".join(Card.parse(x).symbol for x in c.get("better", []))]
+                    for c in costly]  # fmt: skip
+            click.echo(
+                format_table(["trick", "seat", "card", "before", "after", "cost", "better cards"], rows)
+            )
+    elif game == "400" and rev["dead"]:
+        click.echo("\nThe bids miss the table minimum: the hand is thrown in, no card is played.")
+    click.echo("\nPer player:")
+    rows = []
+    for p in rev["summary"]["players"]:
+        first = p["first_costly"]
+        first_text = (
+            "-"
+            if first is None
+            else f"trick {first['trick']}: {card_words(Card.parse(first['card']))} ({first['cost']})"
+        )
+        verdict = p["bid_verdict"] if game == "400" else f"{p['costly_calls']} costly of {p['calls']}"
+        rows.append([p["seat"], verdict, p["costly_cards"], p["play_loss"], first_text])
+    head = "bid" if game == "400" else "calls"
+    click.echo(format_table(["seat", head, "costly cards", f"{unit} lost", "first costly card"], rows))
+    teams = "; ".join(f"seats {t['seats'][0]}+{t['seats'][1]} lost {t['play_loss']} {unit} in the play"
+                      for t in rev["summary"]["teams"])  # fmt: skip
+    click.echo(f"Partnerships: {teams}.")
+    result = rev["result"]
+    if result is not None:
+        deltas = " ".join(f"{d:+d}" for d in result["deltas"])
+        after = "/".join(map(str, result["scores"]))
+        winner = result.get("winner")
+        end = f"; seats {winner[0]}+{winner[1]} win the match" if winner else ""
+        click.echo(f"Result by the rules: {deltas} -> scores {after}{end}")
+    if rev["cards"]:
+        click.echo(f"note: {rev['note']}")
+
+
+#: The commands of this module, as :mod:`commands` adds them to the group.
+COMMANDS = (review,)
