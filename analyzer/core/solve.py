@@ -323,8 +323,11 @@ def team_tricks_at(hands: Sequence[int], trick: Sequence[Card], leader: int, pla
     ``hands`` the four hands' cards still held (bits, seat 1 first), ``trick`` the cards played
     to the current trick from ``leader`` (seat 1..4) on; the current trick counts.
 
-    >>> team_tricks_at([0b111, 0b111 << 3, 0b111 << 6, 0b111 << 9], [], leader=1, player=1, trump="none")
+    >>> top = [0b111 << 10, 0b111 << 3, 0b111 << 6, 0b111]  # seat 1 holds the spade A K Q
+    >>> team_tricks_at(top, [], leader=1, player=1, trump="none")
     3
+    >>> team_tricks_at([0b11 << 10, *top[1:]], [Card.parse("SA")], leader=1, player=2, trump="none")
+    0
     """
     strain = strain_id(trump)
     _, lead, who = _check("team", leader, player)

@@ -84,8 +84,8 @@ def play_tarneeb_hand(
     their strain) and leads.
 
     >>> h = play_tarneeb_hand("AKQJT98765432.-.-.- -.AKQJT98765432.-.- -.-.AKQJT98765432.- -.-.-.AKQJT98765432")
-    >>> h.contract.declarer, h.declarer_tricks
-    (1, 13)
+    >>> h.calls, h.contract.declarer, h.trump.letter, h.declarer_tricks
+    (('7', '8', '9', '10', '11', '13'), 2, 'H', 13)
     """
     d = as_deal(deal, full=True)
     v = as_tarneeb_variant(variant) if not isinstance(variant, str) else TarneebVariant.parse_spec(variant)
