@@ -267,6 +267,7 @@ def _bid_tarneeb(
     click.echo(format_table(head + (["P(win match)"] if r.objective == "win" else []), rows))
     trump = f", naming {r.trump}" if r.trump else ""
     click.echo(f"\nRecommended: {r.recommended}{trump} (P(best) {_pct(r.p_best)})")
+    _print_reasons(r.to_dict()["reasons"])
     for note in r.notes:
         click.echo(f"note: {note}")
 
@@ -363,6 +364,13 @@ def _print_bid(r, variant) -> None:
             else:
                 line += f"; {r.margin:+.2f} ± {r.margin_se:.2f} points over bidding {r.runner_up}"
     click.echo(line + ")")
+    _print_reasons(r.to_dict()["reasons"])
+
+
+def _print_reasons(reasons) -> None:
+    """The reasons under a recommendation (the numbers the analysis already has, in words)."""
+    for item in reasons:
+        click.echo(f"Why: {item['text']}")
 
 
 #: The commands of this module, as :mod:`commands` adds them to the group.

@@ -319,6 +319,8 @@ def test_page_in_chromium_picks_13_cards_and_shows_the_apis_recommendation(live_
                 "samples": 8192, "seed": 5}  # fmt: skip
         api = httpx.post(live_url + "api/bid", json=body, timeout=120).json()
         assert shown == api["recommended"]
+        reasons = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#reasons li")]
+        assert reasons and reasons == [x["text"] for x in api["reasons"]]  # the reason in words, under the answer
         marked = driver.find_element(By.CSS_SELECTOR, "#bid-table tr.recommended")
         assert marked.get_attribute("data-bid") == str(api["recommended"])
         assert len(driver.find_elements(By.CSS_SELECTOR, "#chart rect.bar")) == 14

@@ -232,6 +232,7 @@ function showBid(r, body) {
     }
   }
   $("confidence").textContent = line;
+  $("reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, x.text)));
   $("objective-note").textContent = `Objective: ${r.objective_note}`;
   $("notes").textContent = [r.note && `Note: ${r.note}`, r.warning && `Warning: ${r.warning}`].filter(Boolean).join(" ");
   const spread = r.tricks_mean_se === null ? "" : ` \u00b1 ${r.tricks_mean_se.toFixed(2)}`;
@@ -355,6 +356,7 @@ function showCall(r, body) {
   $("call-confidence").textContent = `${value}; best with probability ${(100 * r.p_best).toFixed(0)}%` +
     (r.p_win_now === null ? "" : `; your team's P(win) before the hand ${pct(r.p_win_now, null, 1)}`);
   $("call-objective-note").textContent = `Objective: ${r.objective_note}`;
+  $("call-reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, x.text)));
   const ks = [7, 8, 9, 10, 11, 12, 13];
   $("strain-table").querySelector("thead").replaceChildren(el("tr", {}, ...["strain", "mean", ...ks.map((k) => `\u2265${k}`)].map((h) => el("th", {}, h))));
   $("strain-table").querySelector("tbody").replaceChildren(...Object.entries(r.strains).map(([letter, s]) => {

@@ -41,6 +41,7 @@ from analyzer.core.runtime import (
 )
 from analyzer.core.stats import probability_best, ratio_se
 from analyzer.games.t400.bidder import INFER_TAU, bot_array
+from analyzer.games.t400.reasons import bid_points, bid_reasons
 from analyzer.games.t400.rules import MAX_BID, Variant, as_variant, check_bids, check_scores
 from analyzer.games.t400.simulate import lineup_array
 from kernels.t400 import rollout as kr
@@ -210,6 +211,8 @@ class BidAnalysis:
             "note": self.note,
             "killing_bids": self.killing_bids,
             "tied_bids": self.tied if len(self.tied) > 1 else [],
+            "bid_points": bid_points(self),
+            "reasons": bid_reasons(self),
             "warning": self.warning,
             "elapsed_s": round(self.elapsed_s, 3),
             "compile_s": round(self.compile_s, 3),

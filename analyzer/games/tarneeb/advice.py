@@ -38,6 +38,7 @@ from analyzer.core.runtime import (
 from analyzer.core.solve import solve_team_tasks, solver_space
 from analyzer.core.stats import RatioMoments, probability_best
 from analyzer.core.strains import Strain
+from analyzer.games.t400.reasons import call_reasons
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.equity import check_scores, equity_table
 from analyzer.games.tarneeb.rules import (
@@ -155,6 +156,7 @@ class CallAnalysis:
             "elapsed_s": self.elapsed_s,
             "compile_s": self.compile_s,
             "notes": self.notes,
+            "reasons": call_reasons(self),
         }
 
 
