@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 import httpx2 as httpx
 import pytest
@@ -266,7 +267,8 @@ def live_url():
     thread.join(15)
 
 
-def chromium(tmp_path):
+def chromium(tmp_path, phone: bool = False):
+    """A headless Chromium; ``phone``: a 360 x 740 touch screen (Chrome's mobile emulation)."""
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         reason = f"Chromium ({CHROMIUM}) or chromedriver ({CHROMEDRIVER}) not installed; Debian: apt-get install chromium chromium-driver"
         if os.environ.get("T400_REQUIRE_BROWSER"):
@@ -279,8 +281,12 @@ def chromium(tmp_path):
     options.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
                  "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1200"):  # fmt: skip
+                 "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+                 "--window-size=360,740" if phone else "--window-size=1400,1200"):  # fmt: skip
         options.add_argument(flag)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740,
+                                                                              "pixelRatio": 2, "touch": True}})  # fmt: skip
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
 
 
@@ -457,3 +463,80 @@ def test_review_tab_in_chromium_marks_the_costly_cards_of_the_api(live_url, tmp_
             driver.save_screenshot(os.environ["T400_SCREENSHOT_REVIEW"])
     finally:
         driver.quit()
+
+
+def test_manifest_and_icons_make_the_page_installable(client):
+    manifest = client.get("/static/manifest.json").json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = set()
+    for icon in manifest["icons"]:
+        r = client.get(icon["src"])
+        assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+        width, height = int.from_bytes(r.content[16:20], "big"), int.from_bytes(r.content[20:24], "big")
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    page = client.get("/").text
+    assert '<link rel="manifest" href="/static/manifest.json">' in page and 'name="viewport"' in page
+
+
+def test_page_on_a_phone_shows_the_whole_picker_and_the_answer_without_sideways_scrolling(live_url, tmp_path):
+    """At 360 x 740 every card of the picker is on screen, the page never scrolls sideways, and
+    the recommended bid shows within the screen's width."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = chromium(tmp_path, phone=True)
+    try:
+        open_tab(driver, live_url, "bid")
+        width = driver.execute_script("return window.innerWidth")
+        assert width == 360
+        inside = "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, r.width, r.height];"
+        for button in driver.find_elements(By.CSS_SELECTOR, "#picker .card"):
+            left, right, w, h = driver.execute_script(inside, button)
+            assert 0 <= left and right <= width and w >= 30 and h >= 36, (button.get_attribute("data-card"), left, right)
+        for card in "SA SK SQ S5 HK HJ H4 DT D9 D3 C8 C6 C2".split():
+            driver.find_element(By.CSS_SELECTOR, f'[data-card="{card}"]').click()
+        driver.find_element(By.CSS_SELECTOR, "details summary").click()
+        driver.find_element(By.ID, "samples").send_keys("4096")
+        driver.find_element(By.ID, "ask").click()
+        WebDriverWait(driver, 300).until(ec.visibility_of_element_located((By.ID, "bid-result")))
+        left, right, _, _ = driver.execute_script(inside, driver.find_element(By.ID, "recommended-bid"))
+        assert 0 <= left and right <= width
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        driver.execute_script("document.getElementById('bid-result').scrollIntoView()")
+        driver.save_screenshot(str(tmp_path / "serve-phone.png"))
+        if os.environ.get("T400_SCREENSHOT_PHONE"):  # docs' picture: docs/serve-phone.png
+            driver.save_screenshot(os.environ["T400_SCREENSHOT_PHONE"])
+    finally:
+        driver.quit()
+
+
+
+def test_a_shared_link_asks_the_same_question_and_shows_the_same_answer(live_url, tmp_path):
+    """Asking fills the page's link with the question; opening that link in a new browser asks
+    it again (same hand, seat, scores, bids, options and seed) and shows the same answer."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    body = {"hand": HAND, "seat": 3, "scores": [10, 25, 5, 0], "bids": [4, 3], "variant": "qahwa", "samples": 4096,
+            "seed": 11}  # fmt: skip
+    api = httpx.post(live_url + "api/bid", json=body, timeout=120).json()
+    link = f"{live_url}?q={urllib.parse.quote(json.dumps(body))}"
+    for _ in range(2):  # the link as built here, then the page's own link to the answer it shows
+        driver = chromium(tmp_path)
+        try:
+            driver.get(link)
+            WebDriverWait(driver, 300).until(ec.visibility_of_element_located((By.ID, "bid-result")))
+            assert driver.find_element(By.ID, "bid-error").text == ""
+            assert int(driver.find_element(By.ID, "recommended-bid").text) == api["recommended"]
+            reasons = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#reasons li")]
+            assert reasons == [x["text"] for x in api["reasons"]]
+            assert driver.find_element(By.ID, "seat").get_attribute("value") == "3"
+            assert driver.find_element(By.ID, "earlier-2").get_attribute("value") == "3"
+            link = driver.find_element(By.ID, "share-link").get_attribute("value")
+            assert json.loads(urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["q"][0]) == body
+        finally:
+            driver.quit()

@@ -198,6 +198,7 @@ $("bid-form").addEventListener("submit", async (event) => {
   try {
     const result = await api("/api/bid", body);
     showBid(result, body);
+    shareLink(body);
   } catch (e) {
     $("bid-error").textContent = e.message;
   } finally {
@@ -566,6 +567,65 @@ async function loadRules() {
 }
 $("rules-variant").addEventListener("change", loadRules);
 
+// ---- a link that carries the question ----------------------------------------------------
+
+// The link holds the API body of the question (hand, seat, scores, bids, variant, options and
+// the seed), so opening it asks the same question and gets the same answer.
+function shareLink(body) {
+  const url = new URL(window.location.href);
+  url.search = "";
+  url.hash = "";
+  url.searchParams.set("q", JSON.stringify(body));
+  history.replaceState(null, "", url);
+  $("share").hidden = false;
+  $("share-link").value = url.toString();
+}
+
+$("copy-link").addEventListener("click", async () => {
+  const box = $("share-link");
+  try { await navigator.clipboard.writeText(box.value); $("copy-link").textContent = "Copied"; }
+  catch (e) { box.select(); document.execCommand("copy"); $("copy-link").textContent = "Copied"; }
+  setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 2000);
+});
+
+function setField(id, value) {
+  if (value !== undefined && value !== null && $(id)) $(id).value = String(value);
+}
+
+async function askFromLink() {
+  const q = new URLSearchParams(window.location.search).get("q");
+  if (!q) return;
+  let body;
+  try { body = JSON.parse(q); } catch (e) { $("bid-error").textContent = "Error: the link's question is not readable"; return; }
+  if (!body || typeof body !== "object" || typeof body.hand !== "string") { $("bid-error").textContent = "Error: the link holds no hand"; return; }
+  try {
+    const data = await api("/api/hand", {hand: body.hand});
+    selected.clear();
+    data.cards.forEach((c) => selected.add(c));
+    syncPicker();
+    $("hand-text").value = handDot();
+  } catch (e) { $("bid-error").textContent = e.message; return; }
+  setField("seat", body.seat ?? 1);
+  renderEarlier();
+  (body.bids || []).forEach((b, i) => setField(`earlier-${i + 1}`, b));
+  (body.scores || []).forEach((s, i) => setField(`score-${i + 1}`, s));
+  for (const [key, id] of [["variant", "variant"], ["objective", "objective"], ["model", "model"], ["policy", "policy"],
+    ["samples", "samples"], ["seed", "seed"], ["target", "target"], ["table_min", "table-min"], ["score_table", "score-table"],
+    ["tie_break", "tie-break"], ["redeal", "redeal"]]) setField(id, body[key]);
+  for (const [key, id] of [["fixed_table_min", "fixed-table-min"], ["fixed_min_bid", "fixed-min-bid"]]) {
+    if (body[key] !== undefined) setField(id, body[key] ? "true" : "false");
+  }
+  if (body.infer === false) $("infer").checked = false;
+  $("ask").disabled = true;
+  startProgress();
+  try {
+    const result = await api("/api/bid", body);  // the link's own question, exactly
+    showBid(result, body);
+    shareLink(body);
+  } catch (e) { $("bid-error").textContent = e.message; }
+  finally { stopProgress(); $("ask").disabled = false; }
+}
+
 // ---- start ------------------------------------------------------------------------------
 
 async function start() {
@@ -584,5 +644,6 @@ async function start() {
       select.replaceChildren(el("option", {value: ""}, "variant's"), ...meta[select.dataset.meta].map((v) => el("option", {value: v}, v)));
     });
   } catch (e) { $("bid-error").textContent = e.message; }
+  await askFromLink();
 }
 start();
