@@ -540,3 +540,25 @@ def test_a_shared_link_asks_the_same_question_and_shows_the_same_answer(live_url
             assert json.loads(urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["q"][0]) == body
         finally:
             driver.quit()
+
+
+def test_a_shared_tarneeb_link_asks_the_same_call_question(live_url, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    body = {"game": "tarneeb", "hand": "A5.AKQJ9843.K3.2", "seat": 2, "variant": "tarneeb", "auction": ["pass"],
+            "scores": [12, 20], "samples": 2048, "seed": 4}  # fmt: skip
+    api = httpx.post(live_url + "api/bid", json=body, timeout=120).json()
+    driver = chromium(tmp_path)
+    try:
+        driver.get(f"{live_url}?q={urllib.parse.quote(json.dumps(body))}")
+        WebDriverWait(driver, 300).until(ec.visibility_of_element_located((By.ID, "call-result")))
+        assert driver.find_element(By.ID, "call-error").text == ""
+        assert driver.find_element(By.ID, "recommended-call").text.startswith(api["recommended"])
+        assert driver.find_element(By.ID, "call-auction").get_attribute("value") == "pass"
+        link = driver.find_element(By.ID, "call-share-link").get_attribute("value")
+        assert json.loads(urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["q"][0]) == body
+    finally:
+        driver.quit()
+

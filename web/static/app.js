@@ -341,6 +341,7 @@ $("call-form").addEventListener("submit", async (event) => {
   startProgress("call-");
   try {
     showCall(await api("/api/bid", body), body);
+    shareLink(body, "call-");
   } catch (e) {
     $("call-error").textContent = e.message;
   } finally {
@@ -571,22 +572,43 @@ $("rules-variant").addEventListener("change", loadRules);
 
 // The link holds the API body of the question (hand, seat, scores, bids, variant, options and
 // the seed), so opening it asks the same question and gets the same answer.
-function shareLink(body) {
+// The Tarneeb page's elements carry the prefix "call-".
+function shareLink(body, prefix = "") {
   const url = new URL(window.location.href);
   url.search = "";
   url.hash = "";
   url.searchParams.set("q", JSON.stringify(body));
   history.replaceState(null, "", url);
-  $("share").hidden = false;
-  $("share-link").value = url.toString();
+  $(`${prefix}share`).hidden = false;
+  $(`${prefix}share-link`).value = url.toString();
 }
 
-$("copy-link").addEventListener("click", async () => {
-  const box = $("share-link");
-  try { await navigator.clipboard.writeText(box.value); $("copy-link").textContent = "Copied"; }
-  catch (e) { box.select(); document.execCommand("copy"); $("copy-link").textContent = "Copied"; }
-  setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 2000);
-});
+for (const prefix of ["", "call-"]) {
+  $(`${prefix}copy-link`).addEventListener("click", async () => {
+    const box = $(`${prefix}share-link`);
+    const button = $(`${prefix}copy-link`);
+    try { await navigator.clipboard.writeText(box.value); } catch (e) { box.select(); document.execCommand("copy"); }
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = "Copy link"; }, 2000);
+  });
+}
+
+async function askCallFromLink(body) {
+  showPage("call");
+  setField("call-hand", body.hand);
+  for (const [key, id] of [["seat", "call-seat"], ["variant", "call-variant"], ["objective", "call-objective"],
+    ["model", "call-model"], ["samples", "call-samples"], ["seed", "call-seed"]]) setField(id, body[key]);
+  setField("call-auction", (body.auction || []).join(","));
+  (body.scores || []).forEach((s, i) => setField(`call-score-${i + 1}`, s));
+  if (body.infer === false) $("call-infer").checked = false;
+  $("call-ask").disabled = true;
+  startProgress("call-");
+  try {
+    showCall(await api("/api/bid", body), body);  // the link's own question, exactly
+    shareLink(body, "call-");
+  } catch (e) { $("call-error").textContent = e.message; }
+  finally { stopProgress("call-"); $("call-ask").disabled = false; }
+}
 
 function setField(id, value) {
   if (value !== undefined && value !== null && $(id)) $(id).value = String(value);
@@ -598,6 +620,7 @@ async function askFromLink() {
   let body;
   try { body = JSON.parse(q); } catch (e) { $("bid-error").textContent = "Error: the link's question is not readable"; return; }
   if (!body || typeof body !== "object" || typeof body.hand !== "string") { $("bid-error").textContent = "Error: the link holds no hand"; return; }
+  if (body.game === "tarneeb") { await askCallFromLink(body); return; }
   try {
     const data = await api("/api/hand", {hand: body.hand});
     selected.clear();
