@@ -32,6 +32,10 @@ HAND = "AKQ5.KJ4.T93.862"
 DEAL = "AKQ5.KJ4.T93.862 J94.A2.KQ86.QJ73 T876.Q9876.54.54 32.T53.AJ72.AKT9"
 ENDING = "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"
 
+#: README's review example: a 400 hand with its bids and first three tricks.
+REVIEW = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 8743.T986.A76.T9 "
+          "62.532.J842.J754; bids 3,5,2,2; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2")  # fmt: skip
+
 COMMANDS = {
     "bid": ["bid", HAND],
     "bid-win": ["bid", "--objective", "win", "--scores", "38,0,35,0", "A5.AKQ73.KQ4.J82"],
@@ -53,6 +57,7 @@ COMMANDS = {
     "play": ["play", DEAL, "--bids", "4,3,3,3"],
     "simulate": ["simulate", "--matches", "200"],
     "simulate-tarneeb": ["simulate", "--game", "tarneeb", "--matches", "50"],
+    "review": ["review", REVIEW, "--samples", "4000"],
     "serve": None,
 }
 
