@@ -8,7 +8,9 @@ Bad input: HTTP 400 ``{"error": "Error: ..."}`` with the line the CLI prints; a 
 an unknown path or method: 404 or 405, also as one JSON error line. What reaches the endpoints at
 all (this server's Host and Origin, JSON bodies of a bounded size) is :mod:`web.guard`'s to say.
 ``POST /api/hand`` reads a hand in any notation the CLI accepts (for the card picker);
-``GET /api/status`` tells what the kernel worker is doing (the page's progress bar).
+``GET /api/status`` tells what the kernel worker is doing (the page's progress bar);
+``GET /api/messages`` is the message catalogue the page speaks from (English and Arabic). An
+error whose message is in the catalogue also carries its ``key`` and ``params``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from analyzer.core.errors import T400Error
+from analyzer.core.messages import messages
 from analyzer.core.notation import parse_hand
 from analyzer.games.t400 import rules as rules_mod
 from analyzer.games.tarneeb import rules as tarneeb_rules
@@ -101,8 +104,13 @@ def _text(key: str, value) -> str:
     return str(value)
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": f"Error: {message}"}, status_code=status)
+def error(message: str, status: int = 400, exc: BaseException | None = None) -> JSONResponse:
+    """``{"error": "Error: ..."}``, plus the message's catalogue ``key`` and ``params`` when the
+    error has them (so the page can say it in the reader's language)."""
+    body = {"error": f"Error: {message}"}
+    if getattr(exc, "key", None):
+        body.update(key=exc.key, params=exc.params)
+    return JSONResponse(body, status_code=status)
 
 
 class BodyTooLarge(T400Error):
@@ -179,7 +187,7 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
             except BodyTooLarge as exc:
                 return error(str(exc), 413)
             except (click.ClickException, T400Error) as exc:
-                return error(api.error_line(exc))
+                return error(api.error_line(exc), exc=exc)
             return JSONResponse(data)
 
         return endpoint
@@ -194,7 +202,7 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
         except BodyTooLarge as exc:
             return error(str(exc), 413)
         except T400Error as exc:
-            return error(api.error_line(exc))
+            return error(api.error_line(exc), exc=exc)
         cards = [str(c) for c in parsed]
         return JSONResponse({"cards": cards, "dot": parsed.to_dot(), "symbols": parsed.to_symbols(),
                              "count": len(cards)})  # fmt: skip
@@ -212,6 +220,9 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
             "redeals": list(rules_mod.REDEALS),
         })  # fmt: skip
 
+    async def messages_endpoint(request):
+        return JSONResponse(messages())
+
     async def index(request):
         return FileResponse(STATIC / "index.html")
 
@@ -224,6 +235,7 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
         Route("/api/hand", hand, methods=["POST"]),
         Route("/api/status", status),
         Route("/api/meta", meta),
+        Route("/api/messages", messages_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

@@ -33,7 +33,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import T400Error, keyed
 from kernels.core import cards as layout
 
 __all__ = ["Suit", "Rank", "Card", "Hand", "Deal", "parse_hand", "parse_deal"]
@@ -337,9 +337,9 @@ def _parse_ranks(text: str, suit: Suit, where: str) -> int:
         elif len(char) == 1 and char in _RANK_CHARS:
             rank, i = Rank(_RANK_CHARS.index(char)), i + 1
         else:
-            raise T400Error(f"unknown rank {text[i]!r} in {where!r} (expected {_RANKS_HELP})")
+            raise keyed("err.unknown_rank", rank=text[i], where=where)
         if lane >> rank & 1:
-            raise T400Error(f"card {Card(suit, rank)} given twice in {where!r}")
+            raise keyed("err.card_twice", card=str(Card(suit, rank)), where=where)
         lane |= 1 << rank
     return lane << (layout.LANE * suit)
 
@@ -379,7 +379,7 @@ def _hand_from_groups(groups: list[tuple[Suit, str, str]], where: str) -> int:
     seen: set[Suit] = set()
     for suit, ranks, _token in groups:
         if suit in seen:
-            raise T400Error(f"suit {suit.letter} given twice in {where!r}")
+            raise keyed("err.suit_twice", suit=suit.letter, where=where)
         seen.add(suit)
         bits |= _parse_ranks(ranks, suit, where)
     return bits
@@ -406,7 +406,7 @@ def _parse_hand_bits(text: str) -> int:
 def _check_count(bits: int, text: str, size: int | None) -> None:
     count = bits.bit_count()
     if size is not None and count != size:
-        raise T400Error(f"{text!r}: {count} cards, a hand needs {size}")
+        raise keyed("err.hand_size", hand=text, count=count, size=size)
     if count == 0:
         raise T400Error(f"{text!r}: a hand needs at least one card")
 

@@ -1,11 +1,118 @@
 "use strict";
 // The page of `t400 serve`: every answer comes from the JSON API (/api/...), which answers
-// exactly what `t400 COMMAND --json` prints for the same options.
+// exactly what `t400 COMMAND --json` prints for the same options. Every word the page shows
+// comes from the message catalogue (/api/messages), in English or Arabic.
 
-const SUITS = [["S", "\u2660", "spades"], ["H", "\u2665", "hearts"], ["D", "\u2666", "diamonds"], ["C", "\u2663", "clubs"]];
+const SUITS = [["S", "\u2660"], ["H", "\u2665"], ["D", "\u2666"], ["C", "\u2663"]];
 const RANKS = "AKQJT98765432";
 const selected = new Set();
 const $ = (id) => document.getElementById(id);
+
+// ---- languages ----------------------------------------------------------------------------
+
+let CATALOGUE = {en: {}, ar: {}};
+let LANG = "en";
+const LANG_KEY = "t400-lang";
+
+// A parameter inside an Arabic sentence is isolated, left to right unless it is Arabic itself,
+// so that "+2.35", "60%", "3.76 ± 0.02" and "AKQ5.KJ4" read as they do in English.
+function isolate(value) {
+  const text = String(value);
+  if (LANG !== "ar" || !text) return text;
+  return /[\u0600-\u06ff]/.test(text) ? `\u2068${text}\u2069` : `\u2066${text}\u2069`;
+}
+
+function has(key) { return key in (CATALOGUE[LANG] || {}) || key in CATALOGUE.en; }
+
+function t(key, params = {}) {
+  const template = (CATALOGUE[LANG] || {})[key] ?? CATALOGUE.en[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? isolate(params[name]) : m));
+}
+
+// A call as the reader says it: "pass", "8H" in English; "باص", "8 كبة" in Arabic.
+function callText(call) {
+  if (LANG === "en" || call === null || call === undefined) return call;
+  if (call === "pass" || call === "double") return t(`word.${call}`);
+  const m = /^(\d+)(S|H|D|C|NT)?$/.exec(call);
+  return m ? (m[2] ? `${m[1]} ${t(`strain.${m[2]}`)}` : m[1]) : call;
+}
+
+// A preset's name as the reader says it (the option's value stays the name the API takes).
+function variantText(name) { return has(`variant.${name}`) ? t(`variant.${name}`) : name; }
+
+// A strain letter as a column shows it: the letter in English, the suit's name in Arabic.
+function strainText(letter) { return LANG === "en" || !letter ? letter : t(`strain.${letter}`); }
+
+const WORD_LETTER = {spades: "S", hearts: "H", diamonds: "D", clubs: "C", none: "NT"};
+
+// A reason from the API (key, params, English text) in the reader's language.
+function reasonText(reason) {
+  if (LANG === "en" || !has(reason.key)) return reason.text;
+  const params = {...reason.params};
+  if (params.strain in WORD_LETTER) params.strain = t(`strain.${WORD_LETTER[params.strain]}`);
+  for (const name of ["call", "level"]) if (name in params) params[name] = callText(String(params[name]));
+  return t(reason.key, params);
+}
+
+class PageError extends Error {
+  constructor(key, params = {}, detail = null) {
+    super(detail ?? key);
+    this.key = key;
+    this.params = params;
+    this.detail = detail;  // the server's English line, without "Error: "
+  }
+}
+
+function errorText(e) {
+  if (e.key && has(e.key)) return t("ui.error", {text: t(e.key, e.params)});
+  const text = String(e.detail ?? e.message).replace(/^Error: /, "");
+  return t("ui.error", {text});
+}
+
+// What each box shows, kept so that a change of language says it again.
+const shownErrors = {};
+function showError(id, e) {
+  shownErrors[id] = e;
+  $(id).textContent = e ? errorText(e) : "";
+}
+
+const redraw = {};  // the answers on show, by page: a function that draws each again
+
+function applyStatic() {
+  document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t, {n: node.dataset.n}); });
+  for (const attr of ["placeholder", "title", "aria-label"]) {
+    const data = `data-t-${attr}`;
+    document.querySelectorAll(`[${data}]`).forEach((node) => node.setAttribute(attr, t(node.getAttribute(data))));
+  }
+  document.title = t("ui.title");
+}
+
+function setLanguage(lang, remember = false) {
+  LANG = lang === "ar" ? "ar" : "en";
+  document.documentElement.lang = LANG;
+  document.documentElement.dir = LANG === "ar" ? "rtl" : "ltr";
+  if (remember) { try { localStorage.setItem(LANG_KEY, LANG); } catch (e) { /* private mode: not remembered */ } }
+  applyStatic();
+  renderPicker();
+  renderEarlier();
+  for (const [id, e] of Object.entries(shownErrors)) if (e) $(id).textContent = errorText(e);
+  fillMenus();
+  Object.values(redraw).forEach((draw) => draw());
+  if ($("page-rules").classList.contains("active")) loadRules();
+}
+
+// ?lang= in the address, else the reader's last choice, else the browser's language.
+function firstLanguage() {
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  if (asked === "ar" || asked === "en") return asked;
+  try {
+    const saved = localStorage.getItem(LANG_KEY);
+    if (saved === "ar" || saved === "en") return saved;
+  } catch (e) { /* no storage */ }
+  return (navigator.languages || [navigator.language || ""]).some((l) => /^ar\b/i.test(l)) ? "ar" : "en";
+}
+
+$("lang").addEventListener("click", () => setLanguage(LANG === "ar" ? "en" : "ar", true));
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -13,8 +120,11 @@ async function api(path, body) {
   };
   const response = await fetch(path, init);
   let data;
-  try { data = await response.json(); } catch (e) { data = {error: `Error: the server answered ${response.status}`}; }
-  if (!response.ok) throw new Error(data.error || `Error: the server answered ${response.status}`);
+  try { data = await response.json(); } catch (e) { data = {}; }
+  if (!response.ok) {
+    if (!data.error) throw new PageError("err.server", {status: response.status});
+    throw new PageError(data.key || null, data.params || {}, data.error.replace(/^Error: /, ""));
+  }
   return data;
 }
 
@@ -41,12 +151,13 @@ document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () 
 function renderPicker() {
   const picker = $("picker");
   picker.replaceChildren();
-  for (const [s, symbol, name] of SUITS) {
+  for (const [s, symbol] of SUITS) {
+    const name = t(`strain.${s}`);
     const row = el("div", {class: `suit-row suit-${s}`}, el("span", {class: "suit-label", title: name}, symbol));
     for (const r of RANKS) {
       const card = s + r;
-      const button = el("button", {type: "button", class: "card", "data-card": card, title: `${r === "T" ? "10" : r} of ${name}`},
-        r === "T" ? "10" : r);
+      const rank = r === "T" ? "10" : r;
+      const button = el("button", {type: "button", class: "card", "data-card": card, title: t("bid.card_title", {rank, suit: name})}, rank);
       button.addEventListener("click", () => toggleCard(card));
       row.append(button);
     }
@@ -56,9 +167,9 @@ function renderPicker() {
 }
 
 function toggleCard(card) {
-  $("hand-error").textContent = "";
+  showError("hand-error", null);
   if (selected.has(card)) selected.delete(card);
-  else if (selected.size >= 13) { $("hand-error").textContent = "A hand has 13 cards: click a picked card to drop it first."; return; }
+  else if (selected.size >= 13) { showError("hand-error", new PageError("err.thirteen_cards")); return; }
   else selected.add(card);
   syncPicker();
   $("hand-text").value = selected.size ? handDot() : "";
@@ -66,7 +177,7 @@ function toggleCard(card) {
 
 function syncPicker() {
   document.querySelectorAll(".card").forEach((b) => b.classList.toggle("picked", selected.has(b.dataset.card)));
-  $("card-count").textContent = `${selected.size} / 13 cards`;
+  $("card-count").textContent = t("bid.card_count", {n: selected.size});
 }
 
 function handDot() {
@@ -74,7 +185,7 @@ function handDot() {
 }
 
 async function readHand() {
-  $("hand-error").textContent = "";
+  showError("hand-error", null);
   const text = $("hand-text").value.trim();
   if (!text) return;
   try {
@@ -82,7 +193,7 @@ async function readHand() {
     selected.clear();
     data.cards.forEach((c) => selected.add(c));
     syncPicker();
-  } catch (e) { $("hand-error").textContent = e.message; }
+  } catch (e) { showError("hand-error", e); }
 }
 $("read-hand").addEventListener("click", readHand);
 $("hand-text").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); readHand(); } });
@@ -97,7 +208,7 @@ function renderEarlier() {
   const before = [...box.querySelectorAll("input")].map((i) => i.value);
   box.replaceChildren();
   for (let s = 1; s < seat; s++) {
-    box.append(el("label", {}, `Seat ${s} `, el("input", {type: "number", id: `earlier-${s}`, min: "2", max: "13", value: before[s - 1] || ""})));
+    box.append(el("label", {}, `${t("ui.seat_n", {n: s})} `, el("input", {type: "number", id: `earlier-${s}`, min: "2", max: "13", value: before[s - 1] || ""})));
   }
   $("no-earlier").hidden = seat > 1;
 }
@@ -115,7 +226,7 @@ function bidBody() {
     const bids = [];
     for (let s = 1; s < seat; s++) {
       const b = number(`earlier-${s}`);
-      if (b === null) throw new Error(`Error: enter the bid of seat ${s} (the seats before you have bid)`);
+      if (b === null) throw new PageError("err.earlier_bid", {seat: s});
       bids.push(b);
     }
     body.bids = bids;
@@ -165,18 +276,18 @@ function startProgress(prefix = "") {
   const box = $(prefix ? `${prefix}progress` : "bid-progress"), bar = $(`${prefix}progress-bar`), text = $(`${prefix}progress-text`);
   box.hidden = false;
   bar.removeAttribute("value");
-  text.textContent = "starting...";
+  text.textContent = t("progress.starting");
   polling = setInterval(async () => {
     try {
       const s = await api("/api/status");
       if (!s.busy) return;
       if (s.compiling) {
         bar.removeAttribute("value");
-        text.textContent = `preparing (the first question compiles the kernels, a minute or two): ${s.elapsed_s.toFixed(0)} s`;
+        text.textContent = t("progress.compiling", {s: s.elapsed_s.toFixed(0)});
       } else {
         bar.max = Math.max(s.total, 1);
         bar.value = s.done;
-        text.textContent = `sampling: ${Math.round(100 * s.done / Math.max(s.total, 1))}% (${s.elapsed_s.toFixed(1)} s)`;
+        text.textContent = t("progress.sampling", {pct: Math.round(100 * s.done / Math.max(s.total, 1)), s: s.elapsed_s.toFixed(1)});
       }
     } catch (e) { /* the answer itself reports errors */ }
   }, 250);
@@ -189,10 +300,10 @@ function stopProgress(prefix = "") {
 
 $("bid-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  $("bid-error").textContent = "";
-  if (selected.size !== 13) { $("bid-error").textContent = `Error: pick 13 cards (${selected.size} picked)`; return; }
+  showError("bid-error", null);
+  if (selected.size !== 13) { showError("bid-error", new PageError("err.pick_13", {n: selected.size})); return; }
   let body;
-  try { body = bidBody(); } catch (e) { $("bid-error").textContent = e.message; return; }
+  try { body = bidBody(); } catch (e) { showError("bid-error", e); return; }
   $("ask").disabled = true;
   startProgress();
   try {
@@ -200,7 +311,7 @@ $("bid-form").addEventListener("submit", async (event) => {
     showBid(result, body);
     shareLink(body);
   } catch (e) {
-    $("bid-error").textContent = e.message;
+    showError("bid-error", e);
   } finally {
     stopProgress();
     $("ask").disabled = false;
@@ -218,37 +329,41 @@ function pct(p, se, digits = 1) {
 function signed(x, digits = 2) { return `${x >= 0 ? "+" : ""}${Number(x).toFixed(digits)}`; }
 
 function showBid(r, body) {
+  redraw.bid = () => showBid(r, body);
   const win = r.objective === "win";
   const best = r.bids.find((row) => row.bid === r.recommended);
   $("recommended-bid").textContent = r.recommended;
-  let line = win ? `P(win the match) ${pct(best.p_win, best.p_win_se, 2)}` : `EV ${signed(best.ev)} points`;
-  if (r.tied_bids.length > 1) line += `; bids ${r.tied_bids.join(", ")} tie, the lowest is shown`;
-  else if (r.warning) line += "; too uncertain to say how likely it is the best";
+  const parts = [win ? t("result.p_win", {p: pct(best.p_win, best.p_win_se, 2)}) : t("result.ev", {ev: signed(best.ev)})];
+  if (r.tied_bids.length > 1) parts.push(t("result.tied", {bids: r.tied_bids.join(", ")}));
+  else if (r.warning) parts.push(t("result.uncertain"));
   else {
-    line += `; best with probability ${(100 * r.p_best).toFixed(0)}%`;
+    parts.push(t("result.p_best", {p: (100 * r.p_best).toFixed(0)}));
     if (r.runner_up !== null) {
-      line += win
-        ? `; ${signed(100 * r.p_win_margin)} \u00b1 ${(100 * r.p_win_margin_se).toFixed(2)} percentage points of P(win) over bidding ${r.runner_up}`
-        : `; ${signed(r.ev_margin)} \u00b1 ${r.ev_margin_se.toFixed(2)} points over bidding ${r.runner_up}`;
+      parts.push(win
+        ? t("result.margin_win", {margin: `${signed(100 * r.p_win_margin)} \u00b1 ${(100 * r.p_win_margin_se).toFixed(2)}`, bid: r.runner_up})
+        : t("result.margin_points", {margin: `${signed(r.ev_margin)} \u00b1 ${r.ev_margin_se.toFixed(2)}`, bid: r.runner_up}));
     }
   }
-  $("confidence").textContent = line;
-  $("reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, x.text)));
-  $("objective-note").textContent = `Objective: ${r.objective_note}`;
-  $("notes").textContent = [r.note && `Note: ${r.note}`, r.warning && `Warning: ${r.warning}`].filter(Boolean).join(" ");
+  $("confidence").textContent = parts.join(t("ui.list_sep"));
+  $("reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, reasonText(x))));
+  $("objective-note").textContent = objectiveText(r.objective, body.objective);
+  $("notes").textContent = [r.note && t("result.note", {text: r.note}), r.warning && t("result.warning", {text: r.warning})].filter(Boolean).join(" ");
   const spread = r.tricks_mean_se === null ? "" : ` \u00b1 ${r.tricks_mean_se.toFixed(2)}`;
-  $("chart-title").textContent = `Your tricks if you bid ${r.tricks_for_bid} (hands played): mean ${r.tricks_mean.toFixed(2)}${spread}`;
+  $("chart-title").textContent = t("bid.chart_title", {bid: r.tricks_for_bid, mean: `${r.tricks_mean.toFixed(2)}${spread}`});
   drawChart(r);
   drawTable(r, win);
   const killers = r.killing_bids;
-  $("killing").textContent = killers.length
-    ? `Bid${killers.length > 1 ? "s" : ""} ${killers.join(", ")} kill${killers.length > 1 ? "" : "s"} the hand (the total stays short of the table minimum).`
-    : "";
-  $("sample-line").textContent = `${r.model === "rollout" ? `Rollout (bots bid, all play ${r.policy})` : r.model === "dd" ? "400 double dummy with the bids" : "Solo double dummy"}: ` +
-    `${r.samples.toLocaleString("en")} deals, seed ${r.seed}, ${r.elapsed_s.toFixed(2)} s` +
-    (r.precision_target_met ? "" : "; precision target not reached");
+  $("killing").textContent = killers.length ? t(killers.length > 1 ? "bid.kills_many" : "bid.kills_one", {bids: killers.join(", ")}) : "";
+  const model = r.model === "rollout" ? t("model.rollout", {policy: t(`policy.${r.policy}`)}) : t(r.model === "dd" ? "model.dd" : "model.solo");
+  $("sample-line").textContent = t("bid.sample_line", {model, n: r.samples.toLocaleString("en"), seed: r.seed, s: r.elapsed_s.toFixed(2)}) +
+    (r.precision_target_met ? "" : t("ui.list_sep") + t("bid.precision_missed"));
   $("command").textContent = commandLine("bid", body, "hand");
   $("bid-result").hidden = false;
+}
+
+// The objective in words: the one asked for, or the automatic choice and why.
+function objectiveText(objective, asked) {
+  return t("result.objective", {objective: t(asked ? `ui.objective_${objective}` : `result.objective_${objective}_auto`)});
 }
 
 function drawChart(r) {
@@ -262,7 +377,8 @@ function drawChart(r) {
   const svg = document.createElementNS(svgNS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "trick distribution");
+  svg.setAttribute("direction", "ltr");
+  svg.setAttribute("aria-label", t("bid.chart_label"));
   const add = (tag, attrs, text) => {
     const node = document.createElementNS(svgNS, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -280,21 +396,25 @@ function drawChart(r) {
     const x = left + k * slot + 2;
     const made = k >= r.recommended;
     add("rect", {x, y: y(p), width: slot - 4, height: H - bottom - y(p), class: made ? "bar made" : "bar",
-                 "data-tricks": k, "data-p": p}).append(Object.assign(document.createElementNS(svgNS, "title"), {textContent: `${k} tricks: ${pct(p, r.tricks_se[k])}`}));
+                 "data-tricks": k, "data-p": p}).append(Object.assign(document.createElementNS(svgNS, "title"), {textContent: t("bid.chart_bar", {k, p: pct(p, r.tricks_se[k])})}));
     add("text", {x: x + (slot - 4) / 2, y: H - bottom + 16, class: "tick", "text-anchor": "middle"}, String(k));
     if (p >= 0.005) add("text", {x: x + (slot - 4) / 2, y: y(p) - 3, class: "value", "text-anchor": "middle"}, `${(100 * p).toFixed(0)}`);
   });
-  add("text", {x: W - 4, y: top, class: "legend", "text-anchor": "end"}, `dark: enough for bid ${r.recommended}`);
+  // the legend reads in the page's direction, its right end at the chart's right edge either way
+  add("text", {x: W - 4, y: top, class: "legend", direction: LANG === "ar" ? "rtl" : "ltr", "text-anchor": LANG === "ar" ? "start" : "end"},
+    t("bid.chart_legend", {bid: r.recommended}));
   $("chart").replaceChildren(svg);
 }
 
+function headRow(keys) { return el("tr", {}, ...keys.map((k) => el("th", {}, k.startsWith("col.") ? t(k) : k))); }
+
 function drawTable(r, win) {
-  const heads = ["bid", "value", "P(make)", "P(dead)", "EV (points)", ...(win ? ["P(win match)"] : []), "P(best)"];
-  $("bid-table").querySelector("thead").replaceChildren(el("tr", {}, ...heads.map((h) => el("th", {}, h))));
+  const heads = ["col.bid", "col.value", "col.p_make", "col.p_dead", "col.ev", ...(win ? ["col.p_win"] : []), "col.p_best"];
+  $("bid-table").querySelector("thead").replaceChildren(headRow(heads));
   const rows = r.bids.map((row) => {
     const cells = [String(row.bid), String(row.value), pct(row.p_make, row.p_make_se), pct(row.p_dead, null),
       `${signed(row.ev)} \u00b1 ${row.ev_se.toFixed(2)}`, ...(win ? [pct(row.p_win, row.p_win_se, 2)] : []), pct(row.p_best, null, 0)];
-    const tr = el("tr", {"data-bid": row.bid}, ...cells.map((c) => el("td", {}, c)));
+    const tr = el("tr", {"data-bid": row.bid}, ...cells.map((c) => el("td", {dir: "ltr"}, c)));
     if (row.bid === r.recommended) tr.classList.add("recommended");
     if (r.killing_bids.includes(row.bid)) tr.classList.add("killing");
     return tr;
@@ -310,16 +430,19 @@ async function showCallHand() {
   if (!text) return;
   try {
     const data = await api("/api/hand", {hand: text});
-    $("call-hand-shown").textContent = `${data.symbols} (${data.count} cards)`;
-  } catch (e) { $("call-hand-shown").textContent = e.message; }
+    $("call-hand-shown").textContent = t("call.hand_shown", {symbols: data.symbols, n: data.count});
+  } catch (e) { $("call-hand-shown").textContent = errorText(e); }
 }
 $("call-hand").addEventListener("change", showCallHand);
 
+// The calls as typed, in either language: "باص" or "باس" is pass, "دبل" double.
+const CALL_WORDS = {"\u0628\u0627\u0635": "pass", "\u0628\u0627\u0633": "pass", "\u062f\u0628\u0644": "double"};
+
 function callBody() {
   const hand = $("call-hand").value.trim();
-  if (!hand) throw new Error("Error: type your 13 cards");
+  if (!hand) throw new PageError("err.type_hand");
   const body = {game: "tarneeb", hand, seat: Number($("call-seat").value), variant: $("call-variant").value};
-  const auction = $("call-auction").value.split(",").map((c) => c.trim()).filter(Boolean);
+  const auction = $("call-auction").value.split(/[,\u060c]/).map((c) => c.trim()).filter(Boolean).map((c) => CALL_WORDS[c] || c);
   if (auction.length) body.auction = auction;
   const scores = [number("call-score-1") ?? 0, number("call-score-2") ?? 0];
   if (scores.some((x) => x !== 0)) body.scores = scores;
@@ -334,16 +457,16 @@ function callBody() {
 
 $("call-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  $("call-error").textContent = "";
+  showError("call-error", null);
   let body;
-  try { body = callBody(); } catch (e) { $("call-error").textContent = e.message; return; }
+  try { body = callBody(); } catch (e) { showError("call-error", e); return; }
   $("call-ask").disabled = true;
   startProgress("call-");
   try {
     showCall(await api("/api/bid", body), body);
     shareLink(body, "call-");
   } catch (e) {
-    $("call-error").textContent = e.message;
+    showError("call-error", e);
   } finally {
     stopProgress("call-");
     $("call-ask").disabled = false;
@@ -351,33 +474,36 @@ $("call-form").addEventListener("submit", async (event) => {
 });
 
 function showCall(r, body) {
+  redraw.call = () => showCall(r, body);
   const win = r.objective === "win";
   const best = r.calls.find((c) => c.call === r.recommended);
-  $("recommended-call").textContent = r.recommended + (r.trump ? `, naming ${r.trump}` : "");
-  const value = win ? `P(win the match) ${pct(best.p_win, best.p_win_se, 2)}` : `EV ${signed(best.ev)} \u00b1 ${best.ev_se.toFixed(2)} points`;
-  $("call-confidence").textContent = `${value}; best with probability ${(100 * r.p_best).toFixed(0)}%` +
-    (r.p_win_now === null ? "" : `; your team's P(win) before the hand ${pct(r.p_win_now, null, 1)}`);
-  $("call-objective-note").textContent = `Objective: ${r.objective_note}`;
-  $("call-reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, x.text)));
+  $("recommended-call").textContent = r.trump ? t("call.naming", {call: callText(r.recommended), trump: strainText(r.trump)}) : callText(r.recommended);
+  const parts = [win ? t("result.p_win", {p: pct(best.p_win, best.p_win_se, 2)}) : t("result.ev", {ev: `${signed(best.ev)} \u00b1 ${best.ev_se.toFixed(2)}`}),
+    t("result.p_best", {p: (100 * r.p_best).toFixed(0)})];
+  if (r.p_win_now !== null) parts.push(t("call.p_win_now", {p: pct(r.p_win_now, null, 1)}));
+  $("call-confidence").textContent = parts.join(t("ui.list_sep"));
+  $("call-objective-note").textContent = objectiveText(r.objective, body.objective);
+  $("call-reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, reasonText(x))));
   const ks = [7, 8, 9, 10, 11, 12, 13];
-  $("strain-table").querySelector("thead").replaceChildren(el("tr", {}, ...["strain", "mean", ...ks.map((k) => `\u2265${k}`)].map((h) => el("th", {}, h))));
+  $("strain-table").querySelector("thead").replaceChildren(headRow(["col.strain", "col.mean", ...ks.map((k) => `\u2265${k}`)]));
   $("strain-table").querySelector("tbody").replaceChildren(...Object.entries(r.strains).map(([letter, s]) => {
     const atLeast = (k) => s.tricks.slice(k).reduce((a, b) => a + b, 0);
-    return el("tr", {"data-strain": letter}, el("td", {}, letter), el("td", {}, `${s.mean.toFixed(2)} \u00b1 ${s.mean_se.toFixed(2)}`),
-      ...ks.map((k) => el("td", {}, pct(atLeast(k), null, 1))));
+    return el("tr", {"data-strain": letter}, el("td", {}, strainText(letter)), el("td", {dir: "ltr"}, `${s.mean.toFixed(2)} \u00b1 ${s.mean_se.toFixed(2)}`),
+      ...ks.map((k) => el("td", {dir: "ltr"}, pct(atLeast(k), null, 1))));
   }));
-  const heads = ["call", "trump", "ends as contract", "made", "team declares", "EV (points)", ...(win ? ["P(win match)"] : [])];
-  $("call-table").querySelector("thead").replaceChildren(el("tr", {}, ...heads.map((h) => el("th", {}, h))));
+  const heads = ["col.call", "col.trump", "col.ends", "col.made", "col.declares", "col.ev", ...(win ? ["col.p_win"] : [])];
+  $("call-table").querySelector("thead").replaceChildren(headRow(heads));
   $("call-table").querySelector("tbody").replaceChildren(...r.calls.map((c) => {
     const ends = c.p_ends > 0;
-    const cells = [c.call, c.trump || "-", ends ? pct(c.p_ends, c.p_ends_se) : "-", ends ? pct(c.p_make, c.p_make_se) : "-",
+    const cells = [ends ? pct(c.p_ends, c.p_ends_se) : "-", ends ? pct(c.p_make, c.p_make_se) : "-",
       pct(c.p_declare, null), `${signed(c.ev)} \u00b1 ${c.ev_se.toFixed(2)}`, ...(win ? [pct(c.p_win, c.p_win_se, 2)] : [])];
-    const tr = el("tr", {"data-call": c.call}, ...cells.map((x) => el("td", {}, x)));
+    const tr = el("tr", {"data-call": c.call}, el("td", {}, callText(c.call)), el("td", {}, strainText(c.trump) || "-"),
+      ...cells.map((x) => el("td", {dir: "ltr"}, x)));
     if (c.call === r.recommended) tr.classList.add("recommended");
     return tr;
   }));
-  $("call-notes").textContent = `${r.samples.toLocaleString("en")} deals (effective ${Math.round(r.effective_samples).toLocaleString("en")}), ` +
-    `seed ${r.seed}, ${r.elapsed_s.toFixed(2)} s. ` + r.notes.join(" ");
+  $("call-notes").textContent = [t("call.notes", {n: r.samples.toLocaleString("en"), e: Math.round(r.effective_samples).toLocaleString("en"),
+    seed: r.seed, s: r.elapsed_s.toFixed(2)}), ...r.notes].join(" ");
   $("call-command").textContent = commandLine("bid", body, "hand");
   $("call-result").hidden = false;
 }
@@ -388,8 +514,10 @@ let META = null;
 
 function fillVariants(select, game) {
   const presets = game === "tarneeb" ? META.tarneeb_presets : META.presets;
-  select.replaceChildren(...Object.entries(presets).map(([name, text]) => el("option", {value: name, title: text}, name)));
-  if (game === "tarneeb") select.value = "tarneeb";
+  const chosen = select.value;
+  select.replaceChildren(...Object.entries(presets).map(([name, text]) => el("option", {value: name, title: text}, variantText(name))));
+  if (chosen && presets[chosen] !== undefined) select.value = chosen;
+  else if (game === "tarneeb") select.value = "tarneeb";
 }
 
 $("score-game").addEventListener("change", () => {
@@ -398,173 +526,195 @@ $("score-game").addEventListener("change", () => {
   $("score-400").hidden = tarneeb;
   fillVariants($("score-variant"), $("score-game").value);
   $("score-result").replaceChildren();
+  delete redraw.score;
 });
 
-async function scoreTarneeb() {
-  const body = {game: "tarneeb", variant: $("score-variant").value, scores: [number("t-score-1") ?? 0, number("t-score-2") ?? 0],
-                declarer: Number($("t-declarer").value), bid: number("t-bid"), tricks: number("t-tricks")};
-  if ($("t-trump").value) body.trump = $("t-trump").value;
-  if ($("t-doubled").checked) body.doubled = true;
-  const r = await api("/api/score", body);
-  const head = el("tr", {}, ...["", "before", "change", "after"].map((h) => el("th", {}, h)));
-  const rows = ["1+3", "2+4"].map((team, i) => el("tr", {}, el("th", {}, `Seats ${team}`), el("td", {}, String(r.scores_before[i])),
-    el("td", {}, `${r.deltas[i] >= 0 ? "+" : ""}${r.deltas[i]}`), el("td", {}, String(r.scores[i]))));
-  const lines = [`Contract ${r.bid}${r.trump ? " " + r.trump : ""}${r.doubled ? " doubled" : ""} by seat ${r.declarer}: ` +
-    `${r.made ? "made" : "failed"} with ${r.tricks} tricks${r.kaboot ? " (Kaboot)" : ""}.`];
-  if (r.winner) lines.push(`Winner: seats ${r.winner[0]} and ${r.winner[1]} (${r.reason}).`);
-  else if (r.draw) lines.push(`Draw: ${r.reason}.`);
-  else lines.push(r.reason ? `No winner yet: ${r.reason}.` : "No winner yet.");
+const change = (d) => `${d >= 0 ? "+" : ""}${d}`;
+
+function winnerLine(r) {
+  if (r.winner) return t("score.winner", {a: r.winner[0], b: r.winner[1], reason: r.reason});
+  if (r.draw) return t("score.draw", {reason: r.reason});
+  return r.reason ? t("score.no_winner_reason", {reason: r.reason}) : t("score.no_winner");
+}
+
+function showTarneebScore(r) {
+  redraw.score = () => showTarneebScore(r);
+  const head = headRow(["", "col.before", "col.change", "col.after"]);
+  const rows = ["1+3", "2+4"].map((team, i) => el("tr", {}, el("th", {}, t("score.seats", {team})), el("td", {}, String(r.scores_before[i])),
+    el("td", {dir: "ltr"}, change(r.deltas[i])), el("td", {}, String(r.scores[i]))));
+  const contract = `${r.bid}${r.trump ? " " + strainText(r.trump) : ""}${r.doubled ? " " + t("word.doubled") : ""}`;
+  const lines = [t(r.made ? "score.t_made" : "score.t_failed", {contract, seat: r.declarer, tricks: r.tricks,
+    kaboot: r.kaboot ? ` (${t("word.kaboot")})` : ""}), winnerLine(r)];
+  $("score-result").replaceChildren(el("table", {id: "score-table-result"}, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ...lines.map((l) => el("p", {}, l)));
+}
+
+function show400Score(r) {
+  redraw.score = () => show400Score(r);
+  const head = headRow(["", "col.before", "col.bid", "col.value", "col.tricks", "col.result", "col.change", "col.after"]);
+  const rows = [0, 1, 2, 3].map((i) => el("tr", {},
+    el("th", {}, t("ui.seat_n", {n: i + 1})), el("td", {}, String(r.scores_before[i])), el("td", {}, String(r.bids[i])),
+    el("td", {}, String(r.values[i])), el("td", {}, r.tricks ? String(r.tricks[i]) : "-"),
+    el("td", {}, r.made === null ? "-" : t(r.made[i] ? "score.made" : "score.set")),
+    el("td", {dir: "ltr"}, change(r.deltas[i])), el("td", {}, String(r.scores[i]))));
+  const total = r.bids.reduce((a, b) => a + b, 0);
+  const lines = [r.dead
+    ? t(r.dealer_advances ? "score.dead_next" : "score.dead_same", {total, min: r.table_minimum})
+    : t("score.total", {total, min: r.table_minimum}), winnerLine(r)];
   $("score-result").replaceChildren(el("table", {id: "score-table-result"}, el("thead", {}, head), el("tbody", {}, ...rows)),
     ...lines.map((l) => el("p", {}, l)));
 }
 
 $("score-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  $("score-error").textContent = "";
-  if ($("score-game").value === "tarneeb") {
-    try { await scoreTarneeb(); } catch (e) { $("score-error").textContent = e.message; }
-    return;
-  }
-  const four = (name) => [1, 2, 3, 4].map((s) => number(`s-${name}-${s}`));
-  const body = {scores: four("score").map((v) => v ?? 0), bids: four("bid"), variant: $("score-variant").value};
-  const tricks = four("tricks");
-  if (tricks.some((t) => t !== null)) body.tricks = tricks;
+  showError("score-error", null);
   try {
-    const r = await api("/api/score", body);
-    const head = el("tr", {}, ...["", "before", "bid", "value", "tricks", "result", "change", "after"].map((h) => el("th", {}, h)));
-    const rows = [0, 1, 2, 3].map((i) => el("tr", {},
-      el("th", {}, `Seat ${i + 1}`), el("td", {}, String(r.scores_before[i])), el("td", {}, String(r.bids[i])),
-      el("td", {}, String(r.values[i])), el("td", {}, r.tricks ? String(r.tricks[i]) : "-"),
-      el("td", {}, r.made === null ? "-" : (r.made[i] ? "made" : "set")),
-      el("td", {}, `${r.deltas[i] >= 0 ? "+" : ""}${r.deltas[i]}`), el("td", {}, String(r.scores[i]))));
-    const total = r.bids.reduce((a, b) => a + b, 0);
-    const lines = [r.dead
-      ? `Dead hand: bids total ${total}, under the table minimum of ${r.table_minimum}; ${r.dealer_advances ? "the next dealer" : "the same dealer"} re-deals.`
-      : `Bids total ${total} (table minimum ${r.table_minimum}).`];
-    if (r.winner) lines.push(`Winner: seats ${r.winner[0]} and ${r.winner[1]} (${r.reason}).`);
-    else lines.push(r.reason ? `No winner yet: ${r.reason}.` : "No winner yet.");
-    $("score-result").replaceChildren(el("table", {id: "score-table-result"}, el("thead", {}, head), el("tbody", {}, ...rows)),
-      ...lines.map((l) => el("p", {}, l)));
-  } catch (e) { $("score-error").textContent = e.message; }
+    if ($("score-game").value === "tarneeb") {
+      const body = {game: "tarneeb", variant: $("score-variant").value, scores: [number("t-score-1") ?? 0, number("t-score-2") ?? 0],
+                    declarer: Number($("t-declarer").value), bid: number("t-bid"), tricks: number("t-tricks")};
+      if ($("t-trump").value) body.trump = $("t-trump").value;
+      if ($("t-doubled").checked) body.doubled = true;
+      showTarneebScore(await api("/api/score", body));
+      return;
+    }
+    const four = (name) => [1, 2, 3, 4].map((s) => number(`s-${name}-${s}`));
+    const body = {scores: four("score").map((v) => v ?? 0), bids: four("bid"), variant: $("score-variant").value};
+    const tricks = four("tricks");
+    if (tricks.some((x) => x !== null)) body.tricks = tricks;
+    show400Score(await api("/api/score", body));
+  } catch (e) { showError("score-error", e); }
 });
 
 // ---- review a hand -------------------------------------------------------------------------
 
-const SUIT_OF = Object.fromEntries(SUITS.map(([s, symbol]) => [s, symbol]));
+const SUIT_OF = Object.fromEntries(SUITS);
 const cardText = (c) => SUIT_OF[c[0]] + (c[1] === "T" ? "10" : c[1]);
 
 function lossText(loss, se, objective) {
-  return objective === "win" ? `${(100 * loss).toFixed(2)} ± ${(100 * se).toFixed(2)} pp of P(win)`
-    : `${loss.toFixed(2)} ± ${se.toFixed(2)} points`;
+  return objective === "win" ? t("review.loss_win", {loss: `${(100 * loss).toFixed(2)} \u00b1 ${(100 * se).toFixed(2)}`})
+    : t("review.loss_points", {loss: `${loss.toFixed(2)} \u00b1 ${se.toFixed(2)}`});
 }
 
 function reviewTables(r) {
-  const out = [el("p", {}, `${r.game === "400" ? "400" : "Tarneeb"} (${r.variant}), seed ${r.seed}; reviewed in ${r.elapsed_s.toFixed(1)} s.`)];
-  const verdictCell = (v) => el("td", {class: `verdict-${v.replace(" ", "-")}`}, v);
+  const out = [el("p", {}, t("review.header", {game: t(`game.${r.game}`), variant: r.variant, seed: r.seed, s: r.elapsed_s.toFixed(1)}))];
+  const verdictCell = (v) => el("td", {class: `verdict-${v.replace(" ", "-")}`, "data-verdict": v}, t(`verdict.${v}`));
+  const loss = (x) => el("td", {}, x.verdict === "best" ? "" : lossText(x.loss, x.loss_se, x.objective));
   if (r.game === "400") {
-    out.push(el("h3", {}, "Bidding"));
-    out.push(el("table", {id: "review-bids"}, el("thead", {}, el("tr", {}, ...["seat", "hand", "bids before", "bid", "best", "loss", "verdict"].map((h) => el("th", {}, h)))),
+    out.push(el("h3", {}, t("review.bidding")));
+    out.push(el("table", {id: "review-bids"}, el("thead", {}, headRow(["col.seat", "col.hand", "col.bids_before", "col.bid", "col.best", "col.loss", "col.verdict"])),
       el("tbody", {}, ...r.bidding.map((b) => el("tr", {class: b.verdict === "costly" ? "costly" : ""},
-        el("th", {}, String(b.seat)), el("td", {}, b.hand), el("td", {}, b.bids_before.join(",") || "-"),
-        el("td", {}, String(b.bid)), el("td", {}, String(b.recommended)),
-        el("td", {}, b.verdict === "best" ? "" : lossText(b.loss, b.loss_se, b.objective)), verdictCell(b.verdict))))));
+        el("th", {}, String(b.seat)), el("td", {dir: "ltr"}, b.hand), el("td", {}, b.bids_before.join(",") || "-"),
+        el("td", {}, String(b.bid)), el("td", {}, String(b.recommended)), loss(b), verdictCell(b.verdict))))));
   } else {
-    out.push(el("h3", {}, "Calls"));
-    out.push(el("table", {id: "review-bids"}, el("thead", {}, el("tr", {}, ...["call", "seat", "calls before", "called", "best", "loss", "verdict"].map((h) => el("th", {}, h)))),
+    out.push(el("h3", {}, t("review.calls")));
+    out.push(el("table", {id: "review-bids"}, el("thead", {}, headRow(["col.call", "col.seat", "col.calls_before", "col.called", "col.best", "col.loss", "col.verdict"])),
       el("tbody", {}, ...r.calling.map((c) => el("tr", {class: c.verdict === "costly" ? "costly" : ""},
-        el("th", {}, String(c.call_number)), el("td", {}, String(c.seat)), el("td", {}, c.calls_before.join(",") || "-"),
-        el("td", {}, c.call), el("td", {}, c.recommended),
-        el("td", {}, c.verdict === "best" ? "" : lossText(c.loss, c.loss_se, c.objective)), verdictCell(c.verdict))))));
-    if (r.contract) out.push(el("p", {}, `Contract: seat ${r.contract.declarer} ${r.contract.bid} in ${r.contract.trump || "?"}${r.contract.doubled ? ", doubled" : ""}.`));
+        el("th", {}, String(c.call_number)), el("td", {}, String(c.seat)), el("td", {}, c.calls_before.map(callText).join(",") || "-"),
+        el("td", {}, callText(c.call)), el("td", {}, callText(c.recommended)), loss(c), verdictCell(c.verdict))))));
+    if (r.contract) {
+      out.push(el("p", {}, t(r.contract.doubled ? "review.contract_doubled" : "review.contract",
+        {seat: r.contract.declarer, bid: r.contract.bid, trump: strainText(r.contract.trump) || "?"})));
+    }
   }
   if (r.cards.length) {
-    const unit = r.game === "400" ? "points" : "tricks";
+    const unit = t(r.game === "400" ? "unit.points" : "unit.tricks");
     const firsts = new Set(r.summary.players.filter((p) => p.first_costly).map((p) => `${p.first_costly.trick}-${p.seat}`));
-    out.push(el("h3", {}, `Trick by trick (double dummy: ${r.game === "400" ? "seats 1+3's points minus seats 2+4's" : "the declaring team's tricks"} under best play)`));
+    out.push(el("h3", {}, t(r.game === "400" ? "review.tricks_400" : "review.tricks_tarneeb")));
     const rows = [];
     const tricks = new Map();
     for (const c of r.cards) { if (!tricks.has(c.trick)) tricks.set(c.trick, []); tricks.get(c.trick).push(c); }
-    for (const [t, cards] of tricks) {
+    for (const [trick, cards] of tricks) {
       const bySeat = {};
       for (const c of cards) bySeat[c.seat] = c;
       const costly = cards.filter((c) => c.cost > 0);
       const cells = [1, 2, 3, 4].map((s) => {
         const c = bySeat[s];
-        return el("td", {}, c ? el("span", {class: `trick-card${c.cost > 0 ? " costly" : ""}`, title: c.cost > 0 ? `cost ${c.cost} ${unit}` : "keeps the value"},
-          (c === cards[0] ? "*" : "") + cardText(c.card)) : "");
+        return el("td", {dir: "ltr"}, c ? el("span", {class: `trick-card${c.cost > 0 ? " costly" : ""}`,
+          title: c.cost > 0 ? t("review.cost", {cost: c.cost, unit}) : t("review.keeps")}, (c === cards[0] ? "*" : "") + cardText(c.card)) : "");
       });
-      const first = costly.some((c) => firsts.has(`${t}-${c.seat}`));
-      rows.push(el("tr", {class: first ? "first-costly" : (costly.length ? "costly" : "")}, el("th", {}, String(t)), ...cells,
-        el("td", {}, String(cards[cards.length - 1].value_after)),
-        el("td", {}, costly.map((c) => `seat ${c.seat} ${cardText(c.card)}: ${c.cost} ${unit}${c.better && c.better.length ? ` (${c.better.map(cardText).join(" ")} kept it)` : ""}`).join("; "))));
+      const first = costly.some((c) => firsts.has(`${trick}-${c.seat}`));
+      const costs = costly.map((c) => t("review.costly_card", {seat: c.seat, card: cardText(c.card), cost: c.cost, unit}) +
+        (c.better && c.better.length ? " " + t("review.kept_by", {cards: c.better.map(cardText).join(" ")}) : ""));
+      rows.push(el("tr", {class: first ? "first-costly" : (costly.length ? "costly" : "")}, el("th", {}, String(trick)), ...cells,
+        el("td", {dir: "ltr"}, String(cards[cards.length - 1].value_after)), el("td", {}, costs.join(t("ui.list_sep")))));
     }
-    out.push(el("table", {id: "review-tricks"}, el("thead", {}, el("tr", {}, ...["trick", "seat 1", "seat 2", "seat 3", "seat 4", "value after", "costly cards"].map((h) => el("th", {}, h)))),
+    out.push(el("table", {id: "review-tricks"}, el("thead", {}, headRow(["col.trick", ...[1, 2, 3, 4].map((n) => t("ui.seat_n", {n})), "col.value_after", "col.costly_cards"])),
       el("tbody", {}, ...rows)));
     out.push(el("p", {class: "note"}, r.note));
   }
-  out.push(el("h3", {}, "Per player"));
-  out.push(el("table", {id: "review-players"}, el("thead", {}, el("tr", {}, ...["seat", r.game === "400" ? "bid" : "costly calls", "costly cards", "lost in play", "first costly card"].map((h) => el("th", {}, h)))),
+  out.push(el("h3", {}, t("review.per_player")));
+  out.push(el("table", {id: "review-players"}, el("thead", {}, headRow(["col.seat", r.game === "400" ? "col.bid" : "col.costly_calls", "col.costly_cards", "col.lost_in_play", "col.first_costly"])),
     el("tbody", {}, ...r.summary.players.map((p) => el("tr", {}, el("th", {}, String(p.seat)),
-      el("td", {}, r.game === "400" ? p.bid_verdict : `${p.costly_calls} of ${p.calls}`), el("td", {}, String(p.costly_cards)),
-      el("td", {}, String(p.play_loss)), el("td", {}, p.first_costly ? `trick ${p.first_costly.trick}: ${cardText(p.first_costly.card)} (${p.first_costly.cost})` : "-"))))));
-  if (r.result) out.push(el("p", {}, `Result by the rules: ${r.result.deltas.map((d) => signed(d, 0)).join(" ")}; scores after: ${r.result.scores.join("/")}.`));
+      el("td", {}, r.game === "400" ? (p.bid_verdict ? t(`verdict.${p.bid_verdict}`) : "-") : t("review.n_of", {a: p.costly_calls, b: p.calls})), el("td", {}, String(p.costly_cards)),
+      el("td", {dir: "ltr"}, String(p.play_loss)),
+      el("td", {}, p.first_costly ? t("review.first_costly", {trick: p.first_costly.trick, card: cardText(p.first_costly.card), cost: p.first_costly.cost}) : "-"))))));
+  if (r.result) out.push(el("p", {}, t("review.result", {deltas: r.result.deltas.map((d) => signed(d, 0)).join(" "), scores: r.result.scores.join("/")})));
   return out;
+}
+
+function showReview(r) {
+  redraw.review = () => showReview(r);
+  $("review-result").replaceChildren(...reviewTables(r));
 }
 
 $("review-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  $("review-error").textContent = "";
+  showError("review-error", null);
   $("review-result").replaceChildren();
+  delete redraw.review;
   const body = {record: $("review-record").value, seed: number("review-seed") ?? 0};
   const samples = number("review-samples");
   if (samples !== null) body.samples = samples;
   $("review-go").disabled = true;
   $("review-progress").hidden = false;
   try {
-    const r = await api("/api/review", body);
-    $("review-result").replaceChildren(...reviewTables(r));
-  } catch (e) { $("review-error").textContent = e.message; }
+    showReview(await api("/api/review", body));
+  } catch (e) { showError("review-error", e); }
   finally { $("review-go").disabled = false; $("review-progress").hidden = true; }
 });
 
 // ---- rules ------------------------------------------------------------------------------
 
+// The rules' own words (the API's descriptions) stay as the API gives them; their labels and
+// the tables around them are the reader's language.
+const ruleKey = (k) => (has(`rules.key.${k}`) ? t(`rules.key.${k}`) : k.replace(/_/g, " "));
+
 function tarneebRules(r) {
-  const out = [el("p", {}, `Variant ${r.label}. Partners (seats 1+3 against 2+4) bid together for their team's tricks, 7..13.`)];
-  out.push(el("h3", {}, "Auction"));
-  out.push(el("ul", {}, ...Object.entries(r.auction).map(([k, v]) => el("li", {}, `${k.replace(/_/g, " ")}: ${v}`))));
-  out.push(el("p", {}, `Trump: ${r.trump} (${r.strains.join(", ")}). Play: ${r.play}.`));
-  out.push(el("h3", {}, "Scoring"));
-  out.push(el("p", {}, `Made: ${r.scoring.made}. Failed: ${r.scoring.failed}.`));
-  out.push(el("table", {}, el("thead", {}, el("tr", {}, ...["bid", "declarers' tricks", "declarers", "defenders"].map((h) => el("th", {}, h)))),
+  const out = [el("p", {}, t("rules.t_intro", {label: r.label}))];
+  out.push(el("h3", {}, t("rules.auction")));
+  out.push(el("ul", {}, ...Object.entries(r.auction).map(([k, v]) => el("li", {}, `${ruleKey(k)}: ${v}`))));
+  out.push(el("p", {}, t("rules.t_trump", {trump: r.trump, strains: r.strains.map(strainText).join(", "), play: r.play})));
+  out.push(el("h3", {}, t("rules.scoring")));
+  out.push(el("p", {}, t("rules.made_failed", {made: r.scoring.made, failed: r.scoring.failed})));
+  out.push(el("table", {}, el("thead", {}, headRow(["col.bid", "col.declarers_tricks", "col.declarers", "col.defenders"])),
     el("tbody", {}, ...r.scoring.examples.map((x) => el("tr", {}, el("td", {}, String(x.bid)), el("td", {}, String(x.tricks)),
-      el("td", {}, signed(x.declarers, 0)), el("td", {}, signed(x.defenders, 0)))))));
-  out.push(el("h3", {}, "Match"));
+      el("td", {dir: "ltr"}, signed(x.declarers, 0)), el("td", {dir: "ltr"}, signed(x.defenders, 0)))))));
+  out.push(el("h3", {}, t("rules.match")));
   out.push(el("p", {}, r.match.end));
   return out;
 }
 
 async function loadRules() {
-  $("rules-error").textContent = "";
+  showError("rules-error", null);
   try {
     const r = await api("/api/rules", {variant: $("rules-variant").value});
     if (r.game === "tarneeb") { $("rules-result").replaceChildren(...tarneebRules(r)); return; }
-    const out = [el("p", {}, `Variant ${r.label}. Trump: hearts, every hand. Each player bids 2..13 tricks for themselves, once.`)];
+    const out = [el("p", {}, t("rules.400_intro", {label: r.label}))];
     const bids = Object.keys(Object.values(r.value_table)[0]);
-    out.push(el("h3", {}, "Value of a bid (won if made, lost if failed)"));
-    out.push(el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "bid"), ...bids.map((b) => el("th", {}, b)))),
+    out.push(el("h3", {}, t("rules.value_title")));
+    out.push(el("table", {}, el("thead", {}, headRow(["col.bid", ...bids])),
       el("tbody", {}, ...Object.entries(r.value_table).map(([label, values]) =>
-        el("tr", {}, el("th", {}, label), ...bids.map((b) => el("td", {}, String(values[b]))))))));
-    out.push(el("h3", {}, "Minimums by score"));
+        el("tr", {}, el("th", {dir: "ltr"}, label), ...bids.map((b) => el("td", {}, String(values[b]))))))));
+    out.push(el("h3", {}, t("rules.minimums")));
     const brackets = Object.keys(r.min_bid);
-    out.push(el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, ""), ...brackets.map((b) => el("th", {}, b)))),
+    out.push(el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, ""), ...brackets.map((b) => el("th", {dir: "ltr"}, b)))),
       el("tbody", {},
-        el("tr", {}, el("th", {}, "own minimum bid (own score)"), ...brackets.map((b) => el("td", {}, String(r.min_bid[b])))),
-        el("tr", {}, el("th", {}, "table minimum (highest score)"), ...brackets.map((b) => el("td", {}, String(r.table_min[b])))))));
-    out.push(el("h3", {}, "Match"));
-    out.push(el("ul", {}, ...Object.entries(r.match).map(([k, v]) => el("li", {}, `${k.replace(/_/g, " ")}: ${v}`))));
+        el("tr", {}, el("th", {}, t("rules.own_min")), ...brackets.map((b) => el("td", {}, String(r.min_bid[b])))),
+        el("tr", {}, el("th", {}, t("rules.table_min")), ...brackets.map((b) => el("td", {}, String(r.table_min[b])))))));
+    out.push(el("h3", {}, t("rules.match")));
+    out.push(el("ul", {}, ...Object.entries(r.match).map(([k, v]) => el("li", {}, `${ruleKey(k)}: ${v}`))));
     $("rules-result").replaceChildren(...out);
-  } catch (e) { $("rules-error").textContent = e.message; }
+  } catch (e) { showError("rules-error", e); }
 }
 $("rules-variant").addEventListener("change", loadRules);
 
@@ -588,8 +738,8 @@ for (const prefix of ["", "call-"]) {
     const box = $(`${prefix}share-link`);
     const button = $(`${prefix}copy-link`);
     try { await navigator.clipboard.writeText(box.value); } catch (e) { box.select(); document.execCommand("copy"); }
-    button.textContent = "Copied";
-    setTimeout(() => { button.textContent = "Copy link"; }, 2000);
+    button.textContent = t("ui.copied");
+    setTimeout(() => { button.textContent = t("ui.copy_link"); }, 2000);
   });
 }
 
@@ -606,7 +756,7 @@ async function askCallFromLink(body) {
   try {
     showCall(await api("/api/bid", body), body);  // the link's own question, exactly
     shareLink(body, "call-");
-  } catch (e) { $("call-error").textContent = e.message; }
+  } catch (e) { showError("call-error", e); }
   finally { stopProgress("call-"); $("call-ask").disabled = false; }
 }
 
@@ -618,8 +768,8 @@ async function askFromLink() {
   const q = new URLSearchParams(window.location.search).get("q");
   if (!q) return;
   let body;
-  try { body = JSON.parse(q); } catch (e) { $("bid-error").textContent = "Error: the link's question is not readable"; return; }
-  if (!body || typeof body !== "object" || typeof body.hand !== "string") { $("bid-error").textContent = "Error: the link holds no hand"; return; }
+  try { body = JSON.parse(q); } catch (e) { showError("bid-error", new PageError("err.link_unreadable")); return; }
+  if (!body || typeof body !== "object" || typeof body.hand !== "string") { showError("bid-error", new PageError("err.link_no_hand")); return; }
   if (body.game === "tarneeb") { await askCallFromLink(body); return; }
   try {
     const data = await api("/api/hand", {hand: body.hand});
@@ -627,7 +777,7 @@ async function askFromLink() {
     data.cards.forEach((c) => selected.add(c));
     syncPicker();
     $("hand-text").value = handDot();
-  } catch (e) { $("bid-error").textContent = e.message; return; }
+  } catch (e) { showError("bid-error", e); return; }
   setField("seat", body.seat ?? 1);
   renderEarlier();
   (body.bids || []).forEach((b, i) => setField(`earlier-${i + 1}`, b));
@@ -645,28 +795,41 @@ async function askFromLink() {
     const result = await api("/api/bid", body);  // the link's own question, exactly
     showBid(result, body);
     shareLink(body);
-  } catch (e) { $("bid-error").textContent = e.message; }
+  } catch (e) { showError("bid-error", e); }
   finally { stopProgress(); $("ask").disabled = false; }
 }
 
 // ---- start ------------------------------------------------------------------------------
 
+// The menus made from /api/meta, in the reader's language (their values are the API's names).
+function fillMenus() {
+  if (!META) return;
+  for (const id of ["variant", "score-variant"]) fillVariants($(id), id === "score-variant" ? $("score-game").value : "400");
+  fillVariants($("call-variant"), "tarneeb");
+  const rules = $("rules-variant").value;
+  const group = (game, presets) => el("optgroup", {label: t(`game.${game}`)},
+    ...Object.entries(presets).map(([name, text]) => el("option", {value: name, title: text}, variantText(name))));
+  $("rules-variant").replaceChildren(group("400", META.presets), group("tarneeb", META.tarneeb_presets));
+  if (rules) $("rules-variant").value = rules;
+  document.querySelectorAll("select[data-meta]").forEach((select) => {
+    const chosen = select.value;
+    select.replaceChildren(el("option", {value: ""}, t("ui.variants_own")),
+      ...META[select.dataset.meta].map((v) => el("option", {value: v}, t(`meta.${select.dataset.meta}.${v}`))));
+    select.value = chosen;
+  });
+}
+
 async function start() {
-  renderPicker();
-  renderEarlier();
+  try {
+    CATALOGUE = await api("/api/messages");
+  } catch (e) { /* the page still works, its labels empty; the error says why */ }
+  setLanguage(firstLanguage());
   try {
     const meta = await api("/api/meta");
     META = meta;
     $("version").textContent = `v${meta.version}`;
-    for (const id of ["variant", "score-variant"]) fillVariants($(id), "400");
-    fillVariants($("call-variant"), "tarneeb");
-    $("rules-variant").replaceChildren(
-      el("optgroup", {label: "400"}, ...Object.entries(meta.presets).map(([n, t]) => el("option", {value: n, title: t}, n))),
-      el("optgroup", {label: "Tarneeb"}, ...Object.entries(meta.tarneeb_presets).map(([n, t]) => el("option", {value: n, title: t}, n))));
-    document.querySelectorAll("select[data-meta]").forEach((select) => {
-      select.replaceChildren(el("option", {value: ""}, "variant's"), ...meta[select.dataset.meta].map((v) => el("option", {value: v}, v)));
-    });
-  } catch (e) { $("bid-error").textContent = e.message; }
+    fillMenus();
+  } catch (e) { showError("bid-error", e); }
   await askFromLink();
 }
 start();

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import T400Error, keyed
 from analyzer.core.notation import Card, Deal, as_deal
 from analyzer.core.solve import solve_targets
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, TRICKS, Variant, as_variant, check_scores
@@ -57,7 +57,7 @@ def solve_with_bids(
     won = _four(won, "won")
     for seat, b in enumerate(bids, start=1):
         if not MIN_BID <= b <= MAX_BID:
-            raise T400Error(f"seat {seat} bid {b}: a bid is a number of tricks from 2 to 13")
+            raise keyed("err.bid_range", seat=seat, bid=b)
     if any(w < 0 for w in won) or sum(won) + parsed.size != TRICKS:
         raise T400Error(
             f"won {list(won)}: tricks already taken must add up to {TRICKS - parsed.size} before an ending "

@@ -13,22 +13,13 @@ it in Arabic too.
 
 from __future__ import annotations
 
-import functools
-import json
-from importlib import resources
-
+from analyzer.core.messages import text
 from analyzer.core.strains import Strain
-
-
-@functools.cache
-def messages() -> dict:
-    """The message catalogue: ``{"en": {key: template}, "ar": {...}}``."""
-    return json.loads((resources.files("analyzer.data") / "messages.json").read_text(encoding="utf-8"))
 
 
 def reason(key: str, **params) -> dict:
     """A reason as data: its key, parameters and English text."""
-    return {"key": key, "params": params, "text": messages()["en"][key].format(**params)}
+    return {"key": key, "params": params, "text": text(key, **params)}
 
 
 def _pct(p: float) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import T400Error, keyed
 from analyzer.core.notation import Suit
 from analyzer.core.seats import Seat, Team
 from analyzer.core.variants import PresetSwitches
@@ -333,12 +333,11 @@ def check_bids(variant: Variant, scores: Sequence[int], bids: Sequence[int], fir
     """Check bids made in order from ``first_seat``: each 2..13 and at least its bidder's minimum."""
     for seat, bid in enumerate(bids, start=first_seat):
         if not isinstance(bid, (int, np.integer)) or not (MIN_BID <= bid <= MAX_BID):
-            raise T400Error(f"seat {seat} bid {bid!r}: a bid is a number of tricks from 2 to 13")
+            shown = int(bid) if isinstance(bid, (int, np.integer)) else repr(bid)
+            raise keyed("err.bid_range", seat=seat, bid=shown)
         low = variant.min_bid(scores[seat - 1])
         if bid < low:
-            raise T400Error(
-                f"seat {seat} bid {bid} is below its minimum of {low} at score {scores[seat - 1]}"
-            )
+            raise keyed("err.bid_below_min", seat=seat, bid=int(bid), low=low, score=int(scores[seat - 1]))
 
 
 def settle_round(
@@ -374,7 +373,7 @@ def settle_round(
         if any(t < 0 or t > TRICKS for t in tricks):
             raise T400Error(f"tricks {list(tricks)}: each player takes 0 to 13 tricks")
         if sum(tricks) != TRICKS:
-            raise T400Error(f"tricks {list(tricks)} add up to {sum(tricks)}, not 13")
+            raise keyed("err.tricks_sum", tricks=str([int(t) for t in tricks]), total=int(sum(tricks)))
     if dead:
         return RoundResult(
             scores, bids, tricks, True, table_min, min_bids, values, None, (0, 0, 0, 0), scores,
