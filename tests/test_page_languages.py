@@ -32,6 +32,8 @@ FAMILIES = (
     "result.objective_",
     "meta.",
     "variant.",
+    "rules.t.",
+    "rules.4.",
 )
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -94,7 +96,7 @@ def test_the_catalogue_has_no_sentence_the_page_does_not_use():
     python = "".join(p.read_text(encoding="utf-8") for p in Path(STATIC.parents[1], "analyzer").rglob("*.py"))
     used = page_keys().keys | script_keys()
     for key in messages()["en"]:
-        if key.startswith(("reason.", "err.")) and f'"{key}"' in python:
+        if key.startswith(("reason.", "err.", "note.", "warn.")) and f'"{key}"' in python:
             continue  # the analyzer's reasons and errors, said by the page through the API's key
         assert key in used or key.startswith(FAMILIES) or f'"{key}"' in source, f"{key} is used nowhere"
 
@@ -129,6 +131,22 @@ def test_an_error_with_a_key_reaches_the_page_with_its_parameters():
         assert catalogue == messages()
 
 
+def test_the_notes_and_warnings_of_an_answer_carry_their_keys():
+    """Each sentence the analyzer adds to an answer (a warning, a note) has its catalogue key
+    beside it in ``said``, filling to the same English text."""
+    from conftest import run
+
+    bid = json.loads(run("bid", HAND, "--samples", "100", "--json").stdout)
+    call = json.loads(run("bid", "--game", "tarneeb", HAND, "--samples", "1000", "--json").stdout)
+    assert bid["said"]["warning"]["key"] == "warn.few_deals" and len(call["notes"]) == 2
+    for answer in (bid, call):
+        for path, said in answer["said"].items():
+            node = answer
+            for part in path.split("."):
+                node = node[int(part)] if isinstance(node, list) else node[part]
+            assert node == fill("en", said["key"], **said["params"]), path
+
+
 def arabic_reasons(api: dict) -> list[str]:
     """The API's reasons filled in from the Arabic catalogue (strain words by their Arabic names)."""
     letter = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C", "none": "NT"}
@@ -137,7 +155,7 @@ def arabic_reasons(api: dict) -> list[str]:
         params = dict(r["params"])
         if params.get("strain") in letter:
             params["strain"] = fill("ar", f"strain.{letter[params['strain']]}")
-        for name in ("call", "level"):
+        for name in ("call", "level", "contract"):
             if name in params:
                 params[name] = arabic_call(str(params[name]))
         out.append(fill("ar", r["key"], **params))
@@ -303,5 +321,15 @@ def test_tarneeb_in_arabic_takes_arabic_calls_and_names_the_suits(live_url, tmp_
             for td in driver.find_elements(By.CSS_SELECTOR, "#strain-table tbody tr td:first-child")
         ]
         assert strains and set(strains) <= {fill("ar", f"strain.{s}") for s in ("S", "H", "D", "C", "NT")}
+        notes = plain(driver.find_element(By.ID, "call-notes").text)
+        assert notes and not LATIN_WORD.search(notes), notes
+        # the rules of Egyptian Tarneeb, said in Arabic from the keys the API gives its sentences
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-page="rules"]').click()
+        Select(driver.find_element(By.ID, "rules-variant")).select_by_value("egyptian")
+        wait = WebDriverWait(driver, 30)
+        wait.until(lambda d: fill("ar", "rules.t.order_strain") in plain(d.find_element(By.ID, "rules-result").text))
+        rules = plain(driver.find_element(By.ID, "rules-result").text)
+        assert fill("ar", "rules.t.end_play_on", target=41) in rules and fill("ar", "rules.t.doubling") in rules
+        assert not LATIN_WORD.search(rules), LATIN_WORD.findall(rules)
     finally:
         driver.quit()

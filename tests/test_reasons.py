@@ -89,3 +89,13 @@ def test_every_message_exists_in_both_languages_with_the_same_parameters():
         if key != "ui.language" and re.search("[A-Za-z]{2}", re.sub(r"\{\w+\}", "", english)):  # words to translate
             words = re.sub(r"\{\w+\}", "", arabic)  # (the language button names the other language)
             assert arabic != english and (re.search("[\u0600-\u06ff]", words) or not re.search("[A-Za-z]", words)), key
+
+
+def test_an_egyptian_double_is_weighed_against_passing():
+    a = json.loads(run("bid", "--game", "tarneeb", "--variant", "egyptian", "A5.AKQ9.K3.JT982", "--seat", "2",
+                       "--auction", "8S", "--samples", "2048", "--json").stdout)  # fmt: skip
+    rows = {c["call"]: c for c in a["calls"]}
+    assert a["recommended"] == "double"  # a strong defence against their 8S (about +15 points against +12 for pass)
+    (why,) = a["reasons"]
+    assert why["key"] == "reason.call_double" and why["params"]["contract"] == "8S"
+    assert why["params"]["ev"] == f"{rows['double']['ev']:+.2f}" and why["params"]["pass_ev"] == f"{rows['pass']['ev']:+.2f}"

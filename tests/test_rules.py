@@ -407,3 +407,21 @@ def test_a_round_after_the_match_is_won_is_refused():
         settle_round(DANANEER, [41, 0, 5, 0], [2, 2, 2, 2])
     level = settle_round(DANANEER, [41, 41, 5, 5], [4, 4, 3, 3], [4, 4, 3, 2])  # level: another hand
     assert level.scores == (45, 45, 8, 2) and level.winner == (1, 3)
+
+
+def test_the_rules_sentences_are_the_catalogues_and_say_where_they_stand():
+    """``t400 rules --json`` gives, beside each sentence, its catalogue key and parameters
+    (``said``), so the page can say the rules in Arabic: each key fills to the sentence shown."""
+    from analyzer.core.messages import text
+    from analyzer.games.t400 import rules as t400_rules
+    from analyzer.games.tarneeb import rules as tarneeb_rules
+
+    described = [t400_rules.describe(v) for v in t400_rules.PRESETS.values()]
+    described += [tarneeb_rules.describe(v) for v in tarneeb_rules.PRESETS.values()]
+    for d in described:
+        assert d["said"]
+        for path, said in d["said"].items():
+            node = d
+            for part in path.split("."):
+                node = node[part]
+            assert node == text(said["key"], **said["params"]), path

@@ -28,3 +28,16 @@ def text(key: str, lang: str = "en", **params) -> str:
     "card C6 given twice in '866'"
     """
     return messages()[lang][key].format(**params)
+
+
+class Said:
+    """The catalogue's sentences a description is made of, kept by where they stand: calling
+    ``said("match.win", "rules.4.win", target=41)`` returns the English text and records the key
+    and parameters under ``"match.win"``, so that the page can say the same in Arabic."""
+
+    def __init__(self):
+        self.keys: dict[str, dict] = {}
+
+    def __call__(self, path: str, key: str, **params) -> str:
+        self.keys[path] = {"key": key, "params": params}
+        return text(key, **params)

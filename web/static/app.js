@@ -50,8 +50,18 @@ function reasonText(reason) {
   if (LANG === "en" || !has(reason.key)) return reason.text;
   const params = {...reason.params};
   if (params.strain in WORD_LETTER) params.strain = t(`strain.${WORD_LETTER[params.strain]}`);
-  for (const name of ["call", "level"]) if (name in params) params[name] = callText(String(params[name]));
+  for (const name of ["call", "level", "contract"]) if (name in params) params[name] = callText(String(params[name]));
   return t(reason.key, params);
+}
+
+// A sentence of an answer (a note, a warning, a rule): the API's English, or the same sentence
+// from the catalogue by the key the answer gives it in its "said" object (by where it stands).
+function saidText(r, path, english) {
+  const said = (r.said || {})[path];
+  if (LANG === "en" || !said || !has(said.key)) return String(english);
+  const params = {...said.params};
+  if (params.policy && has(`policy.${params.policy}`)) params.policy = t(`policy.${params.policy}`);
+  return t(said.key, params);
 }
 
 class PageError extends Error {
@@ -347,7 +357,8 @@ function showBid(r, body) {
   $("confidence").textContent = parts.join(t("ui.list_sep"));
   $("reasons").replaceChildren(...r.reasons.map((x) => el("li", {"data-key": x.key}, reasonText(x))));
   $("objective-note").textContent = objectiveText(r.objective, body.objective);
-  $("notes").textContent = [r.note && t("result.note", {text: r.note}), r.warning && t("result.warning", {text: r.warning})].filter(Boolean).join(" ");
+  $("notes").textContent = [r.note && t("result.note", {text: saidText(r, "note", r.note)}),
+    r.warning && t("result.warning", {text: saidText(r, "warning", r.warning)})].filter(Boolean).join(" ");
   const spread = r.tricks_mean_se === null ? "" : ` \u00b1 ${r.tricks_mean_se.toFixed(2)}`;
   $("chart-title").textContent = t("bid.chart_title", {bid: r.tricks_for_bid, mean: `${r.tricks_mean.toFixed(2)}${spread}`});
   drawChart(r);
@@ -503,7 +514,7 @@ function showCall(r, body) {
     return tr;
   }));
   $("call-notes").textContent = [t("call.notes", {n: r.samples.toLocaleString("en"), e: Math.round(r.effective_samples).toLocaleString("en"),
-    seed: r.seed, s: r.elapsed_s.toFixed(2)}), ...r.notes].join(" ");
+    seed: r.seed, s: r.elapsed_s.toFixed(2)}), ...r.notes.map((n, i) => saidText(r, `notes.${i}`, n))].join(" ");
   $("call-command").textContent = commandLine("bid", body, "hand");
   $("call-result").hidden = false;
 }
@@ -640,7 +651,7 @@ function reviewTables(r) {
     }
     out.push(el("table", {id: "review-tricks"}, el("thead", {}, headRow(["col.trick", ...[1, 2, 3, 4].map((n) => t("ui.seat_n", {n})), "col.value_after", "col.costly_cards"])),
       el("tbody", {}, ...rows)));
-    out.push(el("p", {class: "note"}, r.note));
+    out.push(el("p", {class: "note"}, saidText(r, "note", r.note)));
   }
   out.push(el("h3", {}, t("review.per_player")));
   out.push(el("table", {id: "review-players"}, el("thead", {}, headRow(["col.seat", r.game === "400" ? "col.bid" : "col.costly_calls", "col.costly_cards", "col.lost_in_play", "col.first_costly"])),
@@ -675,22 +686,24 @@ $("review-form").addEventListener("submit", async (event) => {
 
 // ---- rules ------------------------------------------------------------------------------
 
-// The rules' own words (the API's descriptions) stay as the API gives them; their labels and
-// the tables around them are the reader's language.
+// A rule's sentence: the API's English, or the same sentence from the catalogue by the key the
+// API gives for it (its "said" object, by where the sentence stands).
 const ruleKey = (k) => (has(`rules.key.${k}`) ? t(`rules.key.${k}`) : k.replace(/_/g, " "));
+const ruleText = saidText;
 
 function tarneebRules(r) {
-  const out = [el("p", {}, t("rules.t_intro", {label: r.label}))];
+  const out = [el("p", {}, t("rules.t_intro", {label: r.label === r.variant ? variantText(r.variant) : r.label}))];
   out.push(el("h3", {}, t("rules.auction")));
-  out.push(el("ul", {}, ...Object.entries(r.auction).map(([k, v]) => el("li", {}, `${ruleKey(k)}: ${v}`))));
-  out.push(el("p", {}, t("rules.t_trump", {trump: r.trump, strains: r.strains.map(strainText).join(", "), play: r.play})));
+  out.push(el("ul", {}, ...Object.entries(r.auction).map(([k, v]) => el("li", {}, `${ruleKey(k)}: ${ruleText(r, `auction.${k}`, v)}`))));
+  out.push(el("p", {}, t("rules.t_trump", {trump: ruleText(r, "trump", r.trump), strains: r.strains.map(strainText).join(", "),
+    play: ruleText(r, "play", r.play)})));
   out.push(el("h3", {}, t("rules.scoring")));
-  out.push(el("p", {}, t("rules.made_failed", {made: r.scoring.made, failed: r.scoring.failed})));
+  out.push(el("p", {}, t("rules.made_failed", {made: ruleText(r, "scoring.made", r.scoring.made), failed: ruleText(r, "scoring.failed", r.scoring.failed)})));
   out.push(el("table", {}, el("thead", {}, headRow(["col.bid", "col.declarers_tricks", "col.declarers", "col.defenders"])),
     el("tbody", {}, ...r.scoring.examples.map((x) => el("tr", {}, el("td", {}, String(x.bid)), el("td", {}, String(x.tricks)),
       el("td", {dir: "ltr"}, signed(x.declarers, 0)), el("td", {dir: "ltr"}, signed(x.defenders, 0)))))));
   out.push(el("h3", {}, t("rules.match")));
-  out.push(el("p", {}, r.match.end));
+  out.push(el("p", {}, ruleText(r, "match.end", r.match.end)));
   return out;
 }
 
@@ -699,12 +712,13 @@ async function loadRules() {
   try {
     const r = await api("/api/rules", {variant: $("rules-variant").value});
     if (r.game === "tarneeb") { $("rules-result").replaceChildren(...tarneebRules(r)); return; }
-    const out = [el("p", {}, t("rules.400_intro", {label: r.label}))];
+    const out = [el("p", {}, t("rules.400_intro", {label: r.label === r.variant ? variantText(r.variant) : r.label}))];
     const bids = Object.keys(Object.values(r.value_table)[0]);
     out.push(el("h3", {}, t("rules.value_title")));
     out.push(el("table", {}, el("thead", {}, headRow(["col.bid", ...bids])),
       el("tbody", {}, ...Object.entries(r.value_table).map(([label, values]) =>
-        el("tr", {}, el("th", {dir: "ltr"}, label), ...bids.map((b) => el("td", {}, String(values[b]))))))));
+        el("tr", {}, el("th", {}, t("rules.own_score", {range: label.replace(/^own score /, "")})),
+          ...bids.map((b) => el("td", {}, String(values[b]))))))));
     out.push(el("h3", {}, t("rules.minimums")));
     const brackets = Object.keys(r.min_bid);
     out.push(el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, ""), ...brackets.map((b) => el("th", {dir: "ltr"}, b)))),
@@ -712,7 +726,7 @@ async function loadRules() {
         el("tr", {}, el("th", {}, t("rules.own_min")), ...brackets.map((b) => el("td", {}, String(r.min_bid[b])))),
         el("tr", {}, el("th", {}, t("rules.table_min")), ...brackets.map((b) => el("td", {}, String(r.table_min[b])))))));
     out.push(el("h3", {}, t("rules.match")));
-    out.push(el("ul", {}, ...Object.entries(r.match).map(([k, v]) => el("li", {}, `${ruleKey(k)}: ${v}`))));
+    out.push(el("ul", {}, ...Object.entries(r.match).map(([k, v]) => el("li", {}, `${ruleKey(k)}: ${ruleText(r, `match.${k}`, v)}`))));
     $("rules-result").replaceChildren(...out);
   } catch (e) { showError("rules-error", e); }
 }

@@ -30,6 +30,7 @@ import numpy as np
 
 from analyzer import config
 from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.messages import Said
 from analyzer.core.notation import Hand, as_hand
 from analyzer.core.runtime import (
     KERNEL_STOP,
@@ -51,13 +52,8 @@ MODELS = ("rollout", "dd", "solo-dd")
 #: --samples above these would run for more than a day (rollout ~1e5 deals/s, dd ~2 deals/s,
 #: solo-dd ~10 deals/s).
 MAX_SAMPLES = {"rollout": 10**10, "dd": 10**5, "solo-dd": 10**6}
-DD_NOTES = {
-    "dd": "dd: 400 double dummy with the bids (all four see all cards; each side plays for its "
-    "points, the later bids the bots'); P(make) is whether the player makes the bid on a line of "
-    "best play, and the tricks shown are the highest bid the player makes on each deal",
-    "solo-dd": "solo-dd: the player's tricks are the solo double-dummy result of each deal (the other "
-    "three, partner included, defend perfectly and see all cards): a pessimistic lower bound",
-}
+#: The models whose answer carries a note (its catalogue key): what the figures mean.
+DD_NOTES = {"dd": "note.dd", "solo-dd": "note.solo_dd"}
 
 
 @dataclass
@@ -136,6 +132,8 @@ class BidAnalysis:
         return [r.bid for r in self.rows if abs(r.ev - best.ev) <= 1e-9 and abs(r.ev_se - best.ev_se) <= 1e-9]
 
     note: str | None = None
+    #: The catalogue keys of ``note`` and ``warning`` (:class:`analyzer.core.messages.Said`).
+    said: dict = field(default_factory=dict)
     earlier_hearts: list[float | None] = field(default_factory=list)
     #: Why the objective is what it is (the default depends on the scores).
     objective_note: str | None = None
@@ -214,6 +212,7 @@ class BidAnalysis:
             "bid_points": bid_points(self),
             "reasons": bid_reasons(self),
             "warning": self.warning,
+            "said": self.said,
             "elapsed_s": round(self.elapsed_s, 3),
             "compile_s": round(self.compile_s, 3),
         }
@@ -493,9 +492,10 @@ def recommend_bid(
     query = _Query(h, seat, scores, bids, v, lineup, bot, candidates, seed, infer, continuations)
     compile_s = _compile(query, model)
     start = time.perf_counter()
+    said = Said()
     if model in DD_NOTES:
         totals, target_met = _run_dd(query, model, samples, threads, target_se, progress)
-        note = DD_NOTES[model]
+        note = said("note", DD_NOTES[model])
     else:
         totals, target_met = _run_rollout(query, samples, threads, target_se, progress)
         note = None
@@ -559,7 +559,8 @@ def recommend_bid(
         elapsed_s=time.perf_counter() - start,
         compile_s=compile_s,
         tricks_bid=rows[shown].bid,
-        warning=_precision_warning(totals, w_total, w2_total, model),
+        warning=_precision_warning(totals, w_total, w2_total, model, said),
+        said=said.keys,
         note=note,
         earlier_hearts=hearts,
     )
@@ -571,14 +572,13 @@ MIN_DEALS = {"rollout": 200, "dd": 32, "solo-dd": 200}
 MIN_EFFECTIVE = 50
 
 
-def _precision_warning(t: _Totals, w_total: float, w2_total: float, model: str) -> str | None:
+def _precision_warning(t: _Totals, w_total: float, w2_total: float, model: str, said: Said) -> str | None:
     ess = w_total * w_total / w2_total if w2_total > 0 else 0.0
     least = MIN_DEALS[model]
     if t.deals < least:
-        return f"only {t.deals:,} deals: too few for these figures to mean much (use --samples {least * 10:,} or more)"
+        return said("warning", "warn.few_deals", deals=f"{t.deals:,}", more=f"{least * 10:,}")
     if ess < MIN_EFFECTIVE:
-        return (f"the earlier bids leave an effective sample of only {ess:.0f} deals: the figures are "
-                "rough (use more --samples)")  # fmt: skip
+        return said("warning", "warn.low_ess", ess=f"{ess:.0f}")
     return None
 
 

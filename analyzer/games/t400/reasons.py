@@ -89,10 +89,18 @@ def bid_reasons(analysis) -> list[dict]:
 
 def call_reasons(analysis) -> list[dict]:
     """Why the recommended Tarneeb call: for a pass, what the lowest bid would make; for a bid,
-    how often the team makes it in the strain it would name."""
+    how often the team makes it in the strain it would name; for a double, what it is worth
+    against passing."""
     rows = analysis.rows
     best = next(c for c in rows if c.call == analysis.recommended)
     known = [c for c in rows if c.trump is not None and c.p_make == c.p_make]  # made when it is the contract
+    if best.call == "double":  # Egyptian: the opponents' standing bid, doubled
+        standing = next((c for c in reversed(analysis.auction) if c not in ("pass", "double")), None)
+        passing = next((c for c in rows if c.call == "pass"), None)
+        if standing is None or passing is None:
+            return []
+        return [reason("reason.call_double", contract=standing, ev=f"{best.ev:+.2f}", pass_ev=f"{passing.ev:+.2f}",
+                       p_declare=_pct(best.p_declare))]  # fmt: skip
     if best.trump is None:
         if not known or best.call != "pass":
             return []

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from analyzer.core.errors import T400Error
+from analyzer.core.messages import text
 from analyzer.core.notation import Card
 from analyzer.core.records import HandRecord, card_words, play_tricks
 from analyzer.core.review import card_costs, play_summary, team_summary, verdict
@@ -101,8 +102,8 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         "summary": _summary(bidding, cards),
         "result": None if result is None else result.to_dict(),
         "tricks": tricks,
-        "note": "Card costs are double dummy: every card is seen, so a card can be right at the table "
-        "(on what its player could know) and still cost.",
+        "note": text("note.review_dd"),
+        "said": {"note": {"key": "note.review_dd", "params": {}}},
         "elapsed_s": time.perf_counter() - start,
     }
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.core.errors import T400Error, keyed
+from analyzer.core.messages import Said
 from analyzer.core.notation import Suit
 from analyzer.core.seats import Seat, Team
 from analyzer.core.variants import PresetSwitches
@@ -509,18 +510,16 @@ def describe(variant: Variant) -> dict:
     ]
     brackets.append(f">= {SCORE_STEPS[-1]}")
     marks = (0, *SCORE_STEPS)
+    said = Said()
     match = {
         "target": variant.target,
-        "win": f"one partner has {variant.target} or more and the other is above 0",
-        "both_qualify": (
-            "higher leading partner's score, then higher combined score, else another hand"
-            if variant.tie_break == "leader-then-total"
-            else "higher combined score, else another hand"
-        ),
-        "dead_hand_redeal": "same dealer" if variant.redeal == "same" else "next dealer",
-    }
+        "win": said("match.win", "rules.4.win", target=variant.target),
+        "both_qualify": said("match.both_qualify", "rules.4.both_leader" if variant.tie_break == "leader-then-total"
+                             else "rules.4.both_total"),
+        "dead_hand_redeal": said("match.dead_hand_redeal", f"rules.4.{variant.redeal}_dealer"),
+    }  # fmt: skip
     if variant.score_table == "classic":
-        match["outright"] = "a made 13 wins the match outright; a failed 13 loses it"
+        match["outright"] = said("match.outright", "rules.4.outright")
     return {
         "variant": variant.name,
         "label": variant.label,
@@ -531,4 +530,5 @@ def describe(variant: Variant) -> dict:
         "match": match,
         "trump": "hearts",
         "open_points": OPEN_POINTS,
+        "said": said.keys,
     }

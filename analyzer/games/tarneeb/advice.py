@@ -24,6 +24,7 @@ import numpy as np
 
 from analyzer import config
 from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.messages import Said
 from analyzer.core.notation import Hand, parse_hand
 from analyzer.core.policies import policies_kit, policy_id
 from analyzer.core.runtime import (
@@ -60,10 +61,8 @@ MODELS = ("rollout", "dd")
 DEFAULT_SAMPLES = {"rollout": 8192, "dd": 128}
 MAX_SAMPLES = {"rollout": 10_000_000, "dd": 100_000}
 OBJECTIVES = ("points", "win")
-MODEL_NOTES = {
-    "rollout": "tricks: the bots' contracts played out by the {policy} policy",
-    "dd": "tricks: double dummy (all four see all cards and play perfectly for their team)",
-}
+#: The note on what each model's tricks are (its catalogue key).
+MODEL_NOTES = {"rollout": "note.tarneeb_rollout", "dd": "note.tarneeb_dd"}
 
 
 @dataclass(frozen=True)
@@ -107,6 +106,8 @@ class CallAnalysis:
     p_win_now: float | None = None  # the team's match equity before the hand (objective win)
     elapsed_s: float = 0.0  # not counting compile_s
     notes: list[str] = field(default_factory=list)
+    #: The catalogue keys of ``notes`` (``"notes.0"``...; :class:`analyzer.core.messages.Said`).
+    said: dict = field(default_factory=dict)
     compile_s: float = 0.0  # compiling the kernels (a first run only)
     #: Covariance of the objective's estimates (calls in ``rows`` order): differences between
     #: calls are far more precise than each call's own figure (the same deals).
@@ -156,6 +157,7 @@ class CallAnalysis:
             "elapsed_s": self.elapsed_s,
             "compile_s": self.compile_s,
             "notes": self.notes,
+            "said": self.said,
             "reasons": call_reasons(self),
         }
 
@@ -281,20 +283,20 @@ def recommend_call(
     best = int(np.argmax(evs))
     cov = (sums.ev if table is None else sums.win).covariance()
     p_best = float(probability_best(np.array(evs), np.atleast_2d(cov), seed)[best]) if n > 1 else math.nan
-    notes = [MODEL_NOTES[model].format(policy=policy)]
+    said = Said()
+    notes = [said("notes.0", MODEL_NOTES[model], **({"policy": policy} if model == "rollout" else {}))]
     if n != samples:
-        notes.append(f"{n:,} deals sampled for the {samples:,} asked: whole blocks of {chunk} deals, so that "
-                     "the answer is the same with any number of threads")  # fmt: skip
+        notes.append(said(f"notes.{len(notes)}", "note.blocks", n=f"{n:,}", asked=f"{samples:,}", chunk=chunk))
     ess = float(sums.w**2 / sums.w2)
     if infer and a.calls and ess < 0.2 * n:
-        notes.append(f"the earlier calls are unlikely for most sampled deals: {ess:,.0f} effective of {n:,}")
+        notes.append(said(f"notes.{len(notes)}", "note.unlikely_calls", ess=f"{ess:,.0f}", n=f"{n:,}"))
     compile_s = COMPILE_CLOCK.seconds() - compiled
     return CallAnalysis(
         hand=h.to_dot(), seat=seat, auction=[str(c) for c in a.calls], variant=v.label, samples=n,
         effective_samples=ess, model=model, seed=seed, scores=totals, objective=objective,
         objective_note=objective_note, strains=strains, strain_means=means, rows=rows,
         recommended=rows[best].call, trump=rows[best].trump, p_best=p_best,
-        p_win_now=None if table is None else _team_equity(table, totals, odd), notes=notes,
+        p_win_now=None if table is None else _team_equity(table, totals, odd), notes=notes, said=said.keys,
         elapsed_s=time.perf_counter() - start - compile_s, compile_s=compile_s, covariance=np.atleast_2d(cov),
     )  # fmt: skip
 

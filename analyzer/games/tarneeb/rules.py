@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.core.errors import T400Error
+from analyzer.core.messages import Said
 from analyzer.core.notation import Hand, Rank, Suit
 from analyzer.core.seats import Seat, Team
 from analyzer.core.strains import Strain
@@ -666,20 +667,11 @@ def pack_rules(variant: TarneebVariant) -> np.ndarray:
 
 
 def describe(variant: TarneebVariant) -> dict:
-    """Everything ``t400 rules --game tarneeb`` shows."""
+    """Everything ``t400 rules --game tarneeb`` shows; ``said`` keeps the catalogue keys of its
+    sentences (:class:`analyzer.core.messages.Said`)."""
     v = variant
-    if v.one_bid_each:
-        order = "each player speaks once, from seat 1: bid higher than the highest bid or pass; the dealer may equal it"
-    elif v.auction == "strain":
-        order = "from seat 1 in turn: pass, bid (more tricks, or as many in a higher strain) or double the other team's bid"
-    else:
-        order = "from seat 1 in turn: bid 7..13, each higher than the last, or pass"
-    ends = (
-        "after the dealer's call" if v.one_bid_each
-        else "when the three players after the last bid or double pass" if v.auction == "strain"
-        else "when three have passed and one bid stands; a bid of 13 ends it at once"
-    )  # fmt: skip
-    all_pass = "the dealer must bid (at least 7)" if v.all_pass == "forced" else "the same dealer deals again"
+    said = Said()
+    order = "once" if v.one_bid_each else v.auction
     made_rows = [
         {"bid": b, "tricks": t, "declarers": declarer_points(b, t), "defenders": defender_points(v, b, t)}
         for b, t in [(7, 7), (7, 9), (7, 13), (7, 6), (11, 4), (11, 0), (13, 13), (13, 12)]
@@ -690,37 +682,31 @@ def describe(variant: TarneebVariant) -> dict:
         "label": v.label,
         "switches": v.switches,
         "auction": {
-            "bids": "7 to 13 tricks"
-            + (", each naming a strain (NT > S > H > D > C)" if v.auction == "strain" else ""),
-            "order": order,
-            "passed_players": "out for the hand" if v.passed_out and not v.one_bid_each else "may bid again",
-            "ends": ends,
-            "all_pass": all_pass,
-            "doubling": "a player may double the other team's standing bid: the declaring team's result x2"
-            if v.doubling
-            else "none",
-            "worthless_redeal": "a player with no ace, no king with another card, no queen with two others and "
-            "no jack with three others may ask for a new deal"
-            if v.worthless_redeal
-            else "no",
+            "bids": said("auction.bids", "rules.t.bids_strain" if v.auction == "strain" else "rules.t.bids"),
+            "order": said("auction.order", f"rules.t.order_{order}"),
+            "passed_players": said("auction.passed_players", "rules.t.passed_out" if v.passed_out and not v.one_bid_each
+                                   else "rules.t.passed_again"),
+            "ends": said("auction.ends", f"rules.t.ends_{order}"),
+            "all_pass": said("auction.all_pass", "rules.t.all_pass_forced" if v.all_pass == "forced"
+                             else "rules.t.all_pass_redeal"),
+            "doubling": said("auction.doubling", "rules.t.doubling" if v.doubling else "rules.t.no_doubling"),
+            "worthless_redeal": said("auction.worthless_redeal", "rules.t.worthless" if v.worthless_redeal
+                                     else "rules.t.no_worthless"),
         },  # fmt: skip
-        "trump": "named with the bid" if v.auction == "strain" else "named by the declarer after the auction",
+        "trump": said("trump", "rules.t.trump_with_bid" if v.auction == "strain" else "rules.t.trump_after"),
         "strains": [s.letter for s in v.strains()],
-        "play": "the declarer leads the first trick" + (", and must lead a trump" if v.trump_lead else ""),
+        "play": said("play", "rules.t.play_trump_lead" if v.trump_lead else "rules.t.play"),
         "scoring": {
-            "made": "the declaring team scores its tricks (all 13 on a lower bid: 16; a made 13: 26); defenders 0",
-            "failed": "the declaring team loses its bid (a failed 13: 16); the defenders score their tricks "
-            "(16 if all 13)"
-            + ("; against a failed 13, double their tricks" if v.failed_13_defenders == "double" else ""),
+            "made": said("scoring.made", "rules.t.made"),
+            "failed": said("scoring.failed", "rules.t.failed_double" if v.failed_13_defenders == "double"
+                           else "rules.t.failed"),
             "examples": made_rows,
-        },
+        },  # fmt: skip
         "match": {
             "target": v.target,
-            "end": (
-                f"when a team reaches {v.target} the higher total wins; equal totals are a draw"
-                if v.match_end == "draw"
-                else f"the first team to reach {v.target} wins; both in one hand: the higher total, a tie plays on"
-            ),
-        },
+            "end": said("match.end", "rules.t.end_draw" if v.match_end == "draw" else "rules.t.end_play_on",
+                        target=v.target),
+        },  # fmt: skip
+        "said": said.keys,
         "open_points": OPEN_POINTS,
     }
