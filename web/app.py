@@ -272,6 +272,9 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise T400Error(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    # listening at once: a client that reads the printed URL before the server has started is
+    # queued, not refused (seen on a loaded machine)
+    sock.listen(128)
     sock.set_inheritable(True)
     return sock
 
