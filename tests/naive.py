@@ -235,10 +235,11 @@ def minimax_tricks(hands: list[frozenset], leader: int, trump: int, max_seats: f
 
 
 def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, won=(0, 0, 0, 0),
-                 favoured: int | None = None):  # fmt: skip
+                 favoured: int | None = None, trick=()):  # fmt: skip
     """Brute-force 400 double dummy with the bids: seats 0 and 2 maximise, 1 and 3 minimise the
     points of seats 0+2 minus those of 1+3, each player scored +value if their tricks (``won``
     included) reach their bid, else -value (full search of every legal card, with memo).
+    ``trick``: the cards already played to the current trick from ``leader`` (not in ``hands``).
 
     With a ``favoured`` player, the sides compare (points, the favoured player made) in order,
     the player's own side wanting them made: returns (points, made) of that best line."""
@@ -271,7 +272,7 @@ def minimax_bids(hands: list[frozenset], leader: int, trump: int, bids, values, 
                 results.append(best(tuple(rest), leader, played, tricks))
         return max(results) if seat % 2 == 0 else min(results)
 
-    result = best(tuple(hands), leader, (), tuple(won))
+    result = best(tuple(hands), leader, tuple(trick), tuple(won))
     if favoured is None:
         return result
     points, flag = result

@@ -368,10 +368,12 @@ def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, c
     if cut_card >= 0:
         hs = cut_card >> 4
         hi_ = popcount((H[0] | H[1] | H[2] | H[3]) & above(cut_card))
+    # the pattern (the rank winners) holds for the answer at beta, so the bound stored for every
+    # position of the pattern is the answer's, not the searched value
     if result >= beta:
-        dd.tt_store(T, shape, extra, m0, v0, m1, v1, result, n_scores - 1, hs, hi_)
+        dd.tt_store(T, shape, extra, m0, v0, m1, v1, beta, n_scores - 1, hs, hi_)
     else:
-        dd.tt_store(T, shape, extra, m0, v0, m1, v1, 0, result, hs, hi_)
+        dd.tt_store(T, shape, extra, m0, v0, m1, v1, 0, beta - 1, hs, hi_)
     return fixed
 
 
@@ -597,14 +599,19 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
     upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
     g = _index_at_most(scores, n_scores, scale * max(lo, min(hi, 0)))
     g = min(max(g, lower), upper)
-    while lower < upper:  # MTD(f): zero-window tests "index >= beta?" until the bounds meet
+    while lower < upper:
+        # MTD(f): zero-window tests "index >= beta?" until the bounds meet. Only a test's answer
+        # moves a bound: the value a test returns is exact for the lines it searched, but a card
+        # skipped as equivalent (the rank winners, the cards of a suit below them) was
+        # equivalent for the answer at this beta only; the value only guides the next test
         beta = g + 1 if g == lower else g
-        g, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
+        v, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
                       beta, T, ctx)  # fmt: skip
-        if g < beta:
-            upper = g
+        if v < beta:
+            upper = beta - 1
         else:
-            lower = g
+            lower = beta
+        g = min(max(v, lower), upper)
     return scores[U64(lower)]
 
 
