@@ -236,6 +236,18 @@ def mean_ci(x) -> dict:
     }
 
 
+def emit(result: dict, args) -> bool:
+    """Write the result as JSON to ``--out``, and print it for ``--json`` (then True: nothing
+    more to print)."""
+    text = json.dumps(result, indent=2)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    if args.json:
+        print(text)
+    return bool(args.json)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -298,12 +310,7 @@ def main() -> None:
         result["pimc"] = {"samples": args.pimc_samples, "deals": len(ph), "per_card": loss_table(pimc_losses),
                           "duplicate_vs_policy": mean_ci(diffs)}  # fmt: skip
     result["seconds"] = time.perf_counter() - t0
-    text = json.dumps(result, indent=2)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    if args.json:
-        print(text)
+    if emit(result, args):
         return
     print(f"{args.policy}: per-card double-dummy loss on {len(hands)} live deals (DDS, partnership tricks)")
     print(f"{'cards':>24} {'n':>6} {'cost >= 1':>10} {'tricks/card':>12}")
