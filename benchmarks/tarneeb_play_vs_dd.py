@@ -10,16 +10,24 @@ declarer leads in the trump the bots chose) three figures for a play policy:
   lead): mean difference, and how often the declarers fall short of what DD makes;
 * duplicate: the policy on one side against ``--against`` on the other, on the same deals,
   contracts and trumps, both seatings: the policy's side's Tarneeb points per hand (its points
-  minus the other side's, halved over the two seatings), mean and 95% interval.
+  minus the other side's, halved over the two seatings), mean and 95% interval;
+* with ``--pimc-deals N``: the gap to *pimc*, the reference player (``--pimc-samples`` layouts of
+  the unseen cards consistent with the player's hand, the cards played and the voids shown, each
+  solved by DDS, the card that keeps most of its side's tricks on average): pimc plays one side
+  against the policy on the other, both seatings, on the same deals and contracts; its side's
+  Tarneeb points per deal over the policy's (duplicate, 95% interval), and the DD tricks per card
+  each loses on the seats pimc played. Tricks are the right yardstick here: every trick a side
+  takes counts in Tarneeb once its target is reached (tricks over the contract, or the set).
 
 Usage: ``python benchmarks/tarneeb_play_vs_dd.py [--policy team] [--against greedy] [--deals 200]
-[--duplicate 40000] [--seed 1] [--json]``.
+[--duplicate 40000] [--pimc-deals 0] [--pimc-samples 10] [--seed 1] [--json]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -28,7 +36,7 @@ import numpy as np
 from endplay.dds import solve_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from play_vs_dd import Position, dd_scores, loss_table, mean_ci  # noqa: E402
+from play_vs_dd import Position, dd_scores, loss_table, mean_ci, pimc_card  # noqa: E402
 
 from analyzer.core.dealing import deal_hands  # noqa: E402
 from analyzer.core.policies import policies_kit, policy_id  # noqa: E402
@@ -82,12 +90,50 @@ def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
     return mean_ci(diffs)
 
 
+def pimc_duplicate(hands, outcomes, rules, policy: int, samples: int, seed: int, progress=None) -> dict:
+    """pimc on one side against ``policy`` on the other, both seatings, on each deal: pimc's
+    side's points over the policy's per deal (halved over the seatings), and the DD tricks lost
+    per card by pimc and by the policy on the same seats (the seats pimc played)."""
+    rng = random.Random(seed)
+    diffs, pimc_losses, policy_losses = [], [], []
+    for i, (h, res) in enumerate(zip(hands, outcomes), start=1):
+        decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
+        bids = side_bids(rules, res)
+        total = 0
+        for pimc_declares in (True, False):
+            pimc_seats = {s for s in range(4) if ((s & 1) == (decl & 1)) == pimc_declares}
+            for players, losses in (("pimc", pimc_losses), ("policy", policy_losses)):
+                pos = Position(h, bids, leader=decl, trump=trump)
+                for _ in range(52):
+                    mover = pos.mover
+                    if players == "pimc" and mover in pimc_seats:
+                        card = pimc_card(pos, samples, rng)
+                    else:
+                        card = pos.kernel_card(policy)
+                    if mover in pimc_seats and len(pos.legal()) > 1:
+                        scores = dd_scores(pos)
+                        losses.append((pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
+                                       max(scores.values()) - scores[card]))  # fmt: skip
+                    pos.play(card)
+                net = net_for_declarers(rules, res, pos.taken[decl] + pos.taken[decl ^ 2])
+                sign = 1 if pimc_declares else -1
+                total += sign * net if players == "pimc" else -sign * net
+        diffs.append(total / 2)
+        if progress:
+            progress(i, len(hands))
+    return {"samples": samples, "deals": len(hands), "duplicate_vs_policy": mean_ci(diffs),
+            "pimc_tricks_per_card": loss_table(pimc_losses)["all"],
+            "policy_tricks_per_card": loss_table(policy_losses)["all"]}  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="team")
     ap.add_argument("--against", default="greedy")
     ap.add_argument("--deals", type=int, default=200, help="deals measured card by card with DDS")
     ap.add_argument("--duplicate", type=int, default=40_000, help="deals of the duplicate comparison")
+    ap.add_argument("--pimc-deals", type=int, default=0, help="deals for the pimc reference (slow)")
+    ap.add_argument("--pimc-samples", type=int, default=10, help="layouts pimc solves per decision")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -123,8 +169,22 @@ def main() -> None:
             "deals": len(dup_hands),
             **duplicate(dup_hands, dup_outcomes, rules, pid, against),
         },  # fmt: skip
-        "seconds": round(time.perf_counter() - start, 1),
     }
+    if args.pimc_deals:
+        ph, po = contracts(args.pimc_deals * 2, args.seed + 2, rules, model)
+
+        def progress(i, n):
+            print(
+                f"\rpimc {i}/{n} deals ({time.perf_counter() - start:.0f} s)",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        out["pimc"] = pimc_duplicate(ph[: args.pimc_deals], po[: args.pimc_deals], rules, pid,
+                                     args.pimc_samples, args.seed + 2, progress)  # fmt: skip
+        print(file=sys.stderr)
+    out["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(out, indent=1))
         return
@@ -139,7 +199,15 @@ def main() -> None:
           f"short of DD on {100 * out['declarers_short_of_dd']:.1f}% of deals")  # fmt: skip
     u = out["duplicate"]
     print(f"duplicate against {u['against']} ({u['deals']} deals): {u['mean']:+.3f} points a deal "
-          f"[{u['ci95'][0]:+.3f}, {u['ci95'][1]:+.3f}]; {out['seconds']} s")  # fmt: skip
+          f"[{u['ci95'][0]:+.3f}, {u['ci95'][1]:+.3f}]")  # fmt: skip
+    if "pimc" in out:
+        pm = out["pimc"]
+        du = pm["duplicate_vs_policy"]
+        print(f"pimc ({pm['samples']} samples) against {args.policy} in duplicate, {pm['deals']} deals: "
+              f"{du['mean']:+.3f} points a deal [{du['ci95'][0]:+.3f}, {du['ci95'][1]:+.3f}]; DD tricks lost "
+              f"per card on the same seats: pimc {pm['pimc_tricks_per_card']['tricks_per_card']:.3f}, "
+              f"{args.policy} {pm['policy_tricks_per_card']['tricks_per_card']:.3f}")  # fmt: skip
+    print(f"{out['seconds']} s")
 
 
 if __name__ == "__main__":

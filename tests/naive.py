@@ -710,18 +710,20 @@ def _passive_lead(hand, trump, unseen, my_trumps):
     return top if not _above(top, unseen) else _lowest(hand)
 
 
-def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True):
+def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True,
+                    defending=False):  # fmt: skip
     """The card ``standard`` plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
     current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
     ``trick`` the cards played to this trick from ``leader``; ``fitted_lead``: open with the fitted
-    model (400) rather than the table of lead kinds (classic Tarneeb)."""
+    model (400) rather than the table of lead kinds (classic Tarneeb); ``defending``: a defender of
+    a team contract (keeps its trumps: see kernels/policies/standard.py)."""
     unseen = DECK - hand - played
     need = [taken[s] < bids[s] for s in range(4)]
     partner = seat ^ 2
     me_need, partner_need = need[seat], need[partner]
     if not trick:
         fitted = fitted_lead and trump < 4
-        return _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted)
+        return _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending)
     led = trick[0][0]
     best_pos = trick_winner(trick, trump)
     best = trick[best_pos]
@@ -763,12 +765,20 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
         and _above(best, unseen)
     ):
         return low
+    if defending and n_played == 1 and not led_cards and (partner, led) not in voids and _above(best, unseen):
+        return low  # second hand out of the suit: partner, last, may beat the card led
+
+    def keep_master(c):
+        # a defender on a trump lead keeps its master trump (if it has another) and plays low
+        return (defending and led == trump and not last and len(led_cards) >= 2
+                and c == max(led_cards, key=lambda x: x[1]) and not _above(c, unseen))  # fmt: skip
+
     if wins and want:
         if last:
             return cheapest
         for c in sorted(wins, key=index_of):
             if not _beatable(c, led, trump, seat, leader, n_played, unseen, voids):
-                return c
+                return low if keep_master(c) else c
         if not led_cards:
             return cheapest
         if n_played == 2:
@@ -776,7 +786,7 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
     return low
 
 
-def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted):
+def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending=False):
     partner = seat ^ 2
     if not any(need):
         return _discard(hand, trump, unseen, -1)
@@ -793,6 +803,8 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, 
             draw = top_trumps >= 1 and (
                 2 * len(my_trumps) >= len(unseen_trumps) or (len(my_trumps) >= 2 and short >= 4)
             )
+            if defending:  # a defender draws trumps only to draw them all
+                draw = top_trumps >= len(unseen_trumps)
         # drawn only from the opponents: none of them may still hold one once both showed out
         opp_trumps = not all(_void_known(voids, q, trump, unseen) for q in (seat ^ 1, seat ^ 3))
         if opp_trumps and draw:
@@ -887,12 +899,14 @@ def win_bid_reference(variant, grid, values, cum, seat, scores, prior) -> int:
     return best
 
 
-def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump, trump_lead=False):
+def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump, trump_lead=False,
+                declarer=None):  # fmt: skip
     """The card ``team`` plays in a partnership contract: ``targets`` holds each seat's side target
     (the contract for the declaring side, the tricks that set it for the defenders), ``taken`` the
     tricks by seat; the declarer must open with a trump under ``trump_lead`` (the ace if held,
     else the lowest); otherwise ``standard``'s card with each side's tricks pooled and a side's
-    target raised to 13 once reached (every further trick still scores)."""
+    target raised to 13 once reached (every further trick still scores), the defenders (the side
+    not of ``declarer``) defending; ``declarer`` None: ``team1``, the declarers' plan for both."""
     if trump_lead and not played and trump < 4:
         trumps = [c for c in hand if c[0] == trump]
         if trumps:
@@ -900,7 +914,9 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
             return top if top[1] == 12 else min(trumps, key=lambda c: c[1])
     side = [taken[s] + taken[s ^ 2] for s in range(4)]
     goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
-    return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False)
+    defending = declarer is not None and (seat - declarer) % 2 == 1
+    return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False,
+                           defending=defending)  # fmt: skip
 
 
 def tarneeb_equity_reference(variant, points, p, first, dealer, memo=None):

@@ -17,7 +17,7 @@ from analyzer.games.tarneeb.rules import Auction, TarneebVariant, is_worthless, 
 from kernels.core.cards import SUIT_MASK
 from kernels.core.kit import Kit
 from kernels.policies import play as kp
-from kernels.policies.team import TRUMP_LEAD_BIT
+from kernels.policies.team import DECLARING_BIT, TRUMP_LEAD_BIT
 from kernels.tarneeb import hand as kh
 from kernels.tarneeb import match as km
 
@@ -30,14 +30,15 @@ def random_deal(rng: random.Random, size: int = 13) -> list[int]:
 
 def side_bytes(level: int, declarer: int, trump_lead: bool) -> list[int]:
     """The trick loop's bid bytes of a team contract, built from the rule (not from the kernel)."""
-    out = [level if (s - declarer) % 2 == 0 else 14 - level for s in range(4)]
+    out = [(level | DECLARING_BIT) if (s - declarer) % 2 == 0 else 14 - level for s in range(4)]
     if trump_lead:
         out[declarer] |= TRUMP_LEAD_BIT
     return out
 
 
+@pytest.mark.parametrize("policy", [kp.TEAM, kp.TEAM1], ids=["team", "team1"])
 @pytest.mark.parametrize("trump", [0, 1, 3, 4])
-def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
+def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump, policy):
     r = random.Random(31 + trump)
     checked = 0
     for _ in range(120):
@@ -47,7 +48,7 @@ def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
         bids = side_bytes(level, declarer, lead_trump)
         record = np.zeros(52, dtype=np.int64)
         n = kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), declarer,
-                         np.full(4, kp.TEAM, dtype=np.int64), Kit(kp.TEAM), trump, np.zeros(4, dtype=np.int64),
+                         np.full(4, policy, dtype=np.int64), Kit(policy), trump, np.zeros(4, dtype=np.int64),
                          record)  # fmt: skip
         hands = [naive.cards_of(b) for b in bits]
         targets = [b & 15 for b in bids]
@@ -55,7 +56,8 @@ def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump):
         for index in record[:n]:
             seat = (leader + len(trick)) % 4
             expected = naive.team_choice(seat, hands[seat], played, voids, targets, taken, leader, trick, trump,
-                                         trump_lead=lead_trump and seat == declarer)  # fmt: skip
+                                         trump_lead=lead_trump and seat == declarer,
+                                         declarer=declarer if policy == kp.TEAM else None)  # fmt: skip
             assert naive.index_of(expected) == index, (bits, level, declarer, trump, len(played))
             card = naive.card_at(int(index))
             hands[seat].remove(card)

@@ -5,7 +5,8 @@ need tricks to make their bids (from all bids and the tricks taken so far), the 
 far (``played``, including the current trick) and who has shown out of which suit (``voids``).
 :func:`choose_card` never receives another player's hidden cards. Policies are numbered
 (:data:`GREEDY`, :data:`STANDARD`, :data:`BASIC`, and :data:`TEAM` for the partnership contracts of
-classic Tarneeb, whose "bids" are the sides' targets, see :mod:`kernels.policies.team`); each lives in its own module of this folder, and a new one
+classic Tarneeb, whose "bids" are the sides' targets, see :mod:`kernels.policies.team`; :data:`TEAM1`
+is its first round, kept as the yardstick of duplicate comparisons); each lives in its own module of this folder, and a new one
 is a module, an id here and its branch in :func:`_policy_card`. An unknown id is an error
 (:func:`check_policies`, called by every kernel that takes policies). Every kernel that plays
 takes the policies' :class:`~kernels.core.kit.Kit` beside them, so that a question played by one
@@ -43,7 +44,8 @@ GREEDY = 0
 STANDARD = 1
 BASIC = 2
 TEAM = 3
-POLICY_NAMES = ("greedy", "standard", "basic", "team")
+TEAM1 = 4
+POLICY_NAMES = ("greedy", "standard", "basic", "team", "team1")
 N_POLICIES = len(POLICY_NAMES)
 
 _ONE = U64(1)
@@ -94,6 +96,15 @@ def _policy_card(fixed):
                 seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
             )
 
+    elif fixed == TEAM1:
+
+        def card(
+            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+        ):
+            return team_card(
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, False
+            )
+
     elif fixed == STANDARD:
 
         def card(
@@ -118,6 +129,22 @@ def _policy_card(fixed):
             if policy == TEAM:
                 return team_card(
                     seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
+                )
+            if policy == TEAM1:
+                return team_card(
+                    seat,
+                    hand,
+                    played,
+                    voids,
+                    bids,
+                    taken,
+                    leader,
+                    n_played,
+                    led,
+                    best,
+                    best_pos,
+                    trump,
+                    False,
                 )
             return standard_card(
                 seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump

@@ -31,6 +31,13 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
   fourth hand the cheapest winner; ruff low but above any overruff the player can foresee;
   discard the lowest card of the side suit that matters least: never a master's suit, not the
   small card that guards an honour, not from the long suit of a player who needs tricks.
+* **Defending a team contract** (``defending``: Tarneeb's defenders, see
+  :mod:`kernels.policies.team`): the declaring side chose the trump and holds most of them, so
+  a defender's trumps are worth most as stoppers and ruffs. A defender draws trumps only when its
+  masters from the top are at least as many as the trumps still out (it draws them all); on a
+  trump lead it keeps its master trump (it takes a later trick whatever happens) and plays low;
+  second hand, out of the suit led, it leaves the trick to partner, who plays last and may beat
+  the card led, and discards instead of ruffing.
 """
 
 import numpy as np
@@ -184,7 +191,7 @@ def bigger_need(bids, taken, seat):
 
 
 @hot
-def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
+def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defending):
     need = need_bits(bids, taken)
     legal = legal_moves(hand, n_played, led)
     led_cards = hand & lane(led)
@@ -222,15 +229,26 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
         and (unseen & above(best))
     ):
         return low  # second hand, done: leave the trick to partner, who plays last and needs it
+    if (
+        defending
+        and n_played == 1
+        and not led_cards
+        and not shown_void(voids, partner, led)
+        and unseen & above(best)
+    ):
+        return low  # second hand, out of the suit: partner, last to play, may beat the card led
     if wins and want:
         c = winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, voids)
         if c >= 0:
+            master_trump = led == trump and c == highest_bit(led_cards) and not (unseen & above(c))
+            if defending and master_trump and n_played < 3 and popcount(led_cards) >= 2:
+                return low  # the master trump takes a later trick whatever happens
             return c
     return low
 
 
 @hot
-def _lead(seat, hand, played, voids, bids, taken, trump, fitted):
+def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending):
     need = need_bits(bids, taken)
     unseen = FULL_DECK & ~(hand | played)
     partner = seat ^ 2
@@ -257,6 +275,8 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted):
             draw = top_trumps >= 1 and (
                 2 * n_trumps >= popcount(unseen_trumps) or (n_trumps >= 2 and short >= 4)
             )
+            if defending:
+                draw = top_trumps >= popcount(unseen_trumps)  # only to draw every trump still out
         # Trumps are drawn from the opponents: once both have shown out, the rest are partner's.
         opp_trumps = not (void_known(voids, opp1, trump, unseen) and void_known(voids, opp2, trump, unseen))
         if opp_trumps and draw:
@@ -329,10 +349,12 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted):
 
 @hot
 def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
-                  fitted_lead=True):  # fmt: skip
+                  fitted_lead=True, defending=False):  # fmt: skip
     """The card ``seat`` plays (see the module's docstring). ``fitted_lead``: open with the model
     fitted on 400's deals (:mod:`kernels.policies.lead`); False for classic Tarneeb's contracts,
-    which open by the table of lead kinds."""
+    which open by the table of lead kinds. ``defending``: ``seat`` defends a team contract."""
     if n_played == 0:
-        return _lead(seat, hand, played, voids, bids, taken, trump, fitted_lead and trump < 4)
-    return _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump)
+        return _lead(seat, hand, played, voids, bids, taken, trump, fitted_lead and trump < 4, defending)
+    return _follow(
+        seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defending
+    )

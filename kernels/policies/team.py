@@ -6,7 +6,8 @@ The trick loop hands every policy each seat's "bid" and tricks taken (8 bits a s
 
 * bits 0..3: the tricks its side is playing for: the contract for the declarer and partner,
   ``14 - contract`` (the tricks that set it) for the defenders;
-* bit 4 (:data:`TRUMP_LEAD_BIT`, the declarer's byte only): the opening lead must be a trump.
+* bit 4 (:data:`TRUMP_LEAD_BIT`, the declarer's byte only): the opening lead must be a trump;
+* bit 5 (:data:`DECLARING_BIT`): the seat's side declares.
 
 The policy pools each side's tricks and then plays the ``standard`` plan with the side's target
 as each partner's bid (13 once reached: every further trick still scores in Tarneeb) and the
@@ -14,6 +15,13 @@ side's tricks as each partner's count: partners both need tricks
 or are both done, so ``standard``'s partnership rules (second hand leaves partner's trick to
 partner, a safe winner of partner's is never overtaken) apply as written, and its count (sure
 tricks against tricks still needed) plans for the side's target.
+
+The defenders play as defenders (``standard``'s ``defending``): the declaring side chose the trump
+and holds most of them, so a defender keeps its trumps as stoppers and ruffs (it draws trumps only
+to draw them all, keeps its master trump on a trump lead, and second hand leaves a trick it could
+ruff to partner). Measured in duplicate against the first round's player, which played the
+declarers' plan on both sides and is kept as ``team1`` (benchmarks/tarneeb_play_vs_dd.py
+``--against team1``); the same rules for the declarers lost points there, so they keep the plan.
 """
 
 import numpy as np
@@ -27,6 +35,7 @@ hot = jit(forceinline=True)
 
 TARGET_MASK = 15
 TRUMP_LEAD_BIT = 16
+DECLARING_BIT = 32
 
 
 @hot
@@ -52,16 +61,33 @@ def side_taken(taken):
 
 
 @hot
-def team_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump):
-    """The card ``seat`` plays in a team contract, from what that seat can know."""
+def team_card(
+    seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence=True
+):
+    """The card ``seat`` plays in a team contract, from what that seat can know. ``defence``:
+    the defenders play as defenders (False: ``team1``, the declarers' plan on both sides)."""
     if n_played == 0 and played == 0 and trump < 4 and (bids >> (8 * seat)) & TRUMP_LEAD_BIT:
         trumps = hand & lane(trump)
         if trumps:
             top = highest_bit(trumps)
             # the ace is the one trump sure to hold the trick at trick 1
             return top if (top & 15) == 12 else lowest_bit(trumps)
+    defending = defence and not (bids >> (8 * seat)) & DECLARING_BIT
     pooled = side_taken(taken)
     targets = side_targets(bids, pooled)
     return standard_card(
-        seat, hand, played, voids, targets, pooled, leader, n_played, led, best, best_pos, trump, False
+        seat,
+        hand,
+        played,
+        voids,
+        targets,
+        pooled,
+        leader,
+        n_played,
+        led,
+        best,
+        best_pos,
+        trump,
+        False,
+        defending,
     )

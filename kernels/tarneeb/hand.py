@@ -16,7 +16,7 @@ from kernels.core.deal import deal_full, new_deck
 from kernels.core.kit import Kit
 from kernels.core.rng import stream
 from kernels.policies.play import TEAM, play_tricks
-from kernels.policies.team import TRUMP_LEAD_BIT
+from kernels.policies.team import DECLARING_BIT, TRUMP_LEAD_BIT
 from kernels.tarneeb import rules as kr
 from kernels.tarneeb.bidder import (
     auction_context,
@@ -124,7 +124,7 @@ def team_bids(rules, contract, declarer):
     level = kr.level_of(contract)
     packed = 0
     for s in range(4):
-        target = level if (s & 1) == (declarer & 1) else kr.TRICKS + 1 - level
+        target = (level | DECLARING_BIT) if (s & 1) == (declarer & 1) else kr.TRICKS + 1 - level
         if s == declarer and rules[kr.TRUMP_LEAD]:
             target |= TRUMP_LEAD_BIT
         packed |= target << (8 * s)
