@@ -87,22 +87,14 @@ def _policy_card(fixed):
             need = need_bits(bids, taken)
             return basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
 
-    elif fixed == TEAM:
+    elif fixed == TEAM or fixed == TEAM1:
+        defence = fixed == TEAM  # team1: the first round, the declarers' plan on both sides
 
         def card(
             kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
         ):
             return team_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
-            )
-
-    elif fixed == TEAM1:
-
-        def card(
-            kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
-        ):
-            return team_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, False
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence
             )
 
     elif fixed == STANDARD:
@@ -126,11 +118,8 @@ def _policy_card(fixed):
                 return basic_card(
                     seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump
                 )
-            if policy == TEAM:
-                return team_card(
-                    seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
-                )
-            if policy == TEAM1:
+            if policy == TEAM or policy == TEAM1:
+                defend = policy == TEAM
                 return team_card(
                     seat,
                     hand,
@@ -144,7 +133,7 @@ def _policy_card(fixed):
                     best,
                     best_pos,
                     trump,
-                    False,
+                    defend,
                 )
             return standard_card(
                 seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
