@@ -1,4 +1,4 @@
-"""Tools: ``t400 bench``, ``compile``, ``fit-bidder``, ``fit-lead``, ``equity``, ``report`` and ``serve``."""
+"""Tools: ``t400 bench``, ``compile``, ``fit-bidder``, ``fit-lead``, ``fit-later-lead``, ``equity``, ``report`` and ``serve``."""
 
 from __future__ import annotations
 
@@ -177,6 +177,19 @@ def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
                f"rmse {last['rmse']:.3f} tricks, R^2 {last['r2']:.3f}")  # fmt: skip
 
 
+def _write_weights(path: str, text: str, meta: dict, as_json: bool) -> str:
+    """Write a generated weights module whole (a temporary file renamed), announce it, and with
+    ``--json`` print its record; returns the path."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    wrote(path)
+    if as_json:
+        emit_json({"path": path, **meta})
+    return path
+
+
 # ---------------------------------------------------------------------------------------------
 # t400 fit-lead
 
@@ -201,18 +214,54 @@ def fit_lead(deals, seed, out_path, as_json):
         outputs(out=out_path)
     with progress_bar("scoring leads", deals, enabled=not as_json) as update:
         model = fit_lead_model(deals, seed, progress=update)
-    path = out_path or str(WEIGHTS_FILE)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(weights_source(model))
-    os.replace(tmp, path)
-    wrote(path)
+    path = _write_weights(out_path or str(WEIGHTS_FILE), weights_source(model), model["meta"], as_json)
     if as_json:
-        emit_json({"path": path, **model["meta"]})
         return
     meta = model["meta"]
     click.echo(f"wrote {path}: {deals:,} deals; held-out opening leads losing a partnership DD trick "
                f"{meta['held_out_losing_leads']:.1%} of {meta['held_out_deals']:,}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# t400 fit-later-lead
+
+
+@click.command("fit-later-lead", context_settings=CONTEXT)
+@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
+              help="Whose later leads: 400's players, or classic Tarneeb's partnerships in a contract.")  # fmt: skip
+@click.option("--deals", type=click.IntRange(100, 10**7), default=100_000, show_default=True,
+              help="Played deals whose later leads are replayed card by card (about 1 ms a deal on 2 cores).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    help="Where to write the weights module (default: kernels/policies/later_lead_weights.py, "
+    "with --game tarneeb kernels/policies/team_lead_weights.py).",
+)
+@json_option
+def fit_later_lead(game, deals, seed, out_path, as_json):
+    """Regenerate the later-lead model from rollouts of the plan: every lead after the first of
+    played deals replayed with each card held, valued in points (400: standard's leads,
+    kernels/policies/later_lead_weights.py; --game tarneeb: team's,
+    kernels/policies/team_lead_weights.py)."""
+    from analyzer.core.later_lead import WEIGHTS_FILES, weights_source
+
+    if game == "400":
+        from analyzer.games.t400.later_lead import fit_model
+    else:
+        from analyzer.games.tarneeb.later_lead import fit_model
+    if out_path:
+        outputs(out=out_path)
+    with progress_bar("valuing leads", deals, enabled=not as_json) as update:
+        model = fit_model(deals, seed, progress=update)
+    path = _write_weights(out_path or str(WEIGHTS_FILES[game]), weights_source(model), model["meta"], as_json)
+    if as_json:
+        return
+    meta = model["meta"]
+    click.echo(f"wrote {path}: {deals:,} deals; on {meta.get('held_out_deals', 0):,} held-out deals the model's "
+               f"leads gain {meta.get('held_out_gain_per_deal', float('nan')):+.3f} +- "
+               f"{meta.get('held_out_gain_se', float('nan')):.3f} points a deal over the plan's")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,6 +471,7 @@ COMMANDS = (
     compile_kernels,
     fit_bidder,
     fit_lead,
+    fit_later_lead,
     equity,
     report,
     serve,

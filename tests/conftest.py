@@ -26,7 +26,7 @@ def page_app(**options):
 
 
 #: Every play policy, for tests that hold them all to a property.
-POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC, kp.TEAM, kp.TEAM1]
+POLICY_IDS = [kp.GREEDY, kp.STANDARD, kp.BASIC, kp.TEAM, kp.TEAM1, kp.STANDARD1]
 TWO_THREADS = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 kernel threads")
 
 

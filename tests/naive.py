@@ -93,6 +93,26 @@ def replay(hands: list[set], sequence: list[int], leader: int, trump: int = HEAR
     return tricks, movers
 
 
+def play_along(hands: list[set], leader: int, trump: int, choose) -> list[int]:
+    """Play ``hands`` (sets of cards, emptied) out from ``leader``: ``choose(seat, hand, played,
+    voids, taken, leader, trick)`` gives each card from the public state (``played`` includes the
+    trick so far, ``voids`` holds (seat, suit) pairs). Returns the tricks by seat."""
+    played, voids, taken, trick = set(), set(), [0, 0, 0, 0], []
+    while any(hands):
+        seat = (leader + len(trick)) % 4
+        card = choose(seat, hands[seat], played, voids, taken, leader, trick)
+        hands[seat].remove(card)
+        played.add(card)
+        if trick and card[0] != trick[0][0]:
+            voids.add((seat, trick[0][0]))
+        trick = [*trick, card]
+        if len(trick) == 4:
+            leader = (leader + trick_winner(trick, trump)) % 4
+            taken[leader] += 1
+            trick = []
+    return taken
+
+
 def public_states(hands: list[set], sequence: list[int], bids, leader: int, trump: int = HEARTS):
     """For each move, what the mover may know, in the kernels' packed form:
     (seat, own hand bits, played bits, voids, bids, taken, leader, n_played, led, best, best_pos);
@@ -711,19 +731,24 @@ def _passive_lead(hand, trump, unseen, my_trumps):
 
 
 def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True,
-                    defending=False):  # fmt: skip
+                    defending=False, plan_only=False, team_leads=False):  # fmt: skip
     """The card ``standard`` plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
     current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
     ``trick`` the cards played to this trick from ``leader``; ``fitted_lead``: open with the fitted
-    model (400) rather than the table of lead kinds (classic Tarneeb); ``defending``: a defender of
-    a team contract (keeps its trumps: see kernels/policies/standard.py)."""
+    model (400) rather than the table of lead kinds (classic Tarneeb), and lead later by the plan
+    corrected by 400's later-lead model (not with ``plan_only``: ``standard1``); ``team_leads``:
+    a team contract's later leads corrected by Tarneeb's model; ``defending``: a defender of a
+    team contract (keeps its trumps: see kernels/policies/standard.py)."""
     unseen = DECK - hand - played
     need = [taken[s] < bids[s] for s in range(4)]
     partner = seat ^ 2
     me_need, partner_need = need[seat], need[partner]
     if not trick:
         fitted = fitted_lead and trump < 4
-        return _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending)
+        plan = _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending)
+        if plan_only or not played or not (fitted or team_leads):
+            return plan
+        return _later_lead(seat, hand, played, voids, bids, taken, trump, plan, "400" if fitted else "tarneeb")
     led = trick[0][0]
     best_pos = trick_winner(trick, trump)
     best = trick[best_pos]
@@ -784,6 +809,61 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
         if n_played == 2:
             return max(wins, key=index_of)
     return low
+
+
+def later_lead_inputs(seat, hand, played, voids, bids, taken, trump, card, plan):
+    """The later-lead model's card features and contexts of leading ``card`` (the lists of
+    kernels/policies/later_lead.py's CARD_FEATURES and CONTEXTS, as stated there)."""
+    unseen = DECK - hand - played
+    suit = card[0]
+    cs = _suit(hand, suit)
+    side = suit != trump
+    master = not _above(card, unseen)
+    top = max(cs, key=lambda c: c[1])
+    below_top = sorted(cs, key=lambda c: -c[1])[1:2]
+    knock = (side and card == top and len(_above(top, unseen)) == 1 and bool(below_top)
+             and not (_above(below_top[0], unseen) - _above(top, unseen)))  # fmt: skip
+
+    def ruffs(q):
+        return (side and bool(_suit(unseen, trump)) and _void_known(voids, q, suit, unseen)
+                and not _void_known(voids, q, trump, unseen))  # fmt: skip
+
+    masters = _masters_from_top(cs, unseen)
+    n_above = len(_above(card, unseen))
+    b = [card == plan, not side, master and side, master and not side, knock,
+         side and card == min(cs, key=lambda c: c[1]), not side and card == min(cs, key=lambda c: c[1]),
+         card == top and not master, len(cs) if side else 0, len(_suit(unseen, suit)) if side else 0,
+         ruffs(seat ^ 1) or ruffs(seat ^ 3), ruffs(seat ^ 2), side and masters > 0, card[1], n_above,
+         side and len(cs) == 1, side and len(cs) == 2, card[1] < 9 and n_above > 0 and masters == 0 and len(cs) >= 2]  # fmt: skip
+    short = [max(0, bids[s] - taken[s]) for s in range(4)]
+    sure = sum(_masters_from_top(_suit(hand, s), unseen) for s in range(4))
+    x = [1, short[seat] > 0, short[seat ^ 2] > 0, short[seat ^ 1] > 0 or short[seat ^ 3] > 0,
+         min(short[seat], 6), min(short[seat ^ 2], 6), len(_suit(hand, trump)), len(_suit(unseen, trump)),
+         sure >= short[seat], len(played) // 4, bids[seat] >= 6]  # fmt: skip
+    return [int(v) for v in b], [int(v) for v in x]
+
+
+def later_lead_score(seat, hand, played, voids, bids, taken, trump, card, plan, game="400"):
+    """sum_i b_i * sum_j W[i, j] * x_j with the game's generated weights
+    (kernels/policies/later_lead_weights.py, team_lead_weights.py for Tarneeb)."""
+    if game == "400":
+        from kernels.policies.later_lead_weights import WEIGHTS
+    else:
+        from kernels.policies.team_lead_weights import WEIGHTS
+
+    b, x = later_lead_inputs(seat, hand, played, voids, bids, taken, trump, card, plan)
+    n = len(x)
+    return sum(bi * sum(int(WEIGHTS[i * n + j]) * xj for j, xj in enumerate(x)) for i, bi in enumerate(b))
+
+
+def _later_lead(seat, hand, played, voids, bids, taken, trump, plan, game="400"):
+    """The best-scoring card; the plan's card on equal scores, else the lowest card index."""
+    best, best_score = plan, later_lead_score(seat, hand, played, voids, bids, taken, trump, plan, plan, game)
+    for c in sorted(hand, key=index_of):
+        score = later_lead_score(seat, hand, played, voids, bids, taken, trump, c, plan, game)
+        if score > best_score:
+            best, best_score = c, score
+    return best
 
 
 def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending=False):
@@ -900,13 +980,14 @@ def win_bid_reference(variant, grid, values, cum, seat, scores, prior) -> int:
 
 
 def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump, trump_lead=False,
-                declarer=None):  # fmt: skip
+                declarer=None, leads=True):  # fmt: skip
     """The card ``team`` plays in a partnership contract: ``targets`` holds each seat's side target
     (the contract for the declaring side, the tricks that set it for the defenders), ``taken`` the
     tricks by seat; the declarer must open with a trump under ``trump_lead`` (the ace if held,
     else the lowest); otherwise ``standard``'s card with each side's tricks pooled and a side's
     target raised to 13 once reached (every further trick still scores), the defenders (the side
-    not of ``declarer``) defending; ``declarer`` None: ``team1``, the declarers' plan for both."""
+    not of ``declarer``) defending and the later leads corrected by Tarneeb's model (not with
+    ``leads`` False); ``declarer`` None: ``team1``, the declarers' plan for both, its leads."""
     if trump_lead and not played and trump < 4:
         trumps = [c for c in hand if c[0] == trump]
         if trumps:
@@ -916,7 +997,7 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
     defending = declarer is not None and (seat - declarer) % 2 == 1
     return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False,
-                           defending=defending)  # fmt: skip
+                           defending=defending, team_leads=leads and declarer is not None)  # fmt: skip
 
 
 def tarneeb_equity_reference(variant, points, p, first, dealer, memo=None):

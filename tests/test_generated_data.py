@@ -4,6 +4,8 @@ reports/ record what they were made from, and these tests fail when that has cha
 import json
 from pathlib import Path
 
+import pytest
+
 from analyzer.core.policies import play_fingerprint
 from analyzer.games.t400.bidder import load_model
 from analyzer.reports.build import data_fingerprints
@@ -81,6 +83,19 @@ def test_shipped_lead_model_reads_todays_features():
     assert META.get("features") == features_fingerprint(), (
         "kernels/policies/lead.py changed since the opening-lead model was fitted: regenerate it with "
         f"`{META['command']}`"
+    )
+
+
+@pytest.mark.parametrize("module", ["later_lead_weights", "team_lead_weights"])
+def test_shipped_later_lead_models_read_todays_features_and_plan(module):
+    import importlib
+
+    from analyzer.core.later_lead import features_fingerprint
+
+    meta = importlib.import_module(f"kernels.policies.{module}").META
+    assert meta.get("features") == features_fingerprint(), (
+        "kernels/policies/later_lead.py or kernels/policies/lead_rollouts.py changed since the later-lead "
+        f"model was fitted: regenerate it with `{meta['command']}`"
     )
 
 

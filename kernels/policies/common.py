@@ -1,7 +1,8 @@
 """What the planning policies (``basic`` and ``standard``) share: what a player knows from the
 public play (whether a seat still needs tricks, the voids it has shown, whether an opponent still
 to play could beat a card, judged from the unseen cards and the voids shown, never from hidden
-hands), and the plays both make alike (the safe master to cash, the passive lead)."""
+hands), and the plays both make alike (the safe master to cash, the passive lead, the masters
+that win from the top)."""
 
 import numpy as np
 
@@ -9,6 +10,7 @@ from kernels.config import JIT, jit
 from kernels.core.cards import above, highest_bit, lane, lowest_bit, popcount
 
 U64 = np.uint64
+_ONE = U64(1)
 hot = jit(forceinline=True)
 
 
@@ -145,3 +147,18 @@ def winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, 
     if n_played == 2:
         return highest_bit(wins)  # third hand high
     return -1  # second hand low
+
+
+@hot
+def masters_from_top(cards, unseen):
+    """How many of ``cards`` (one suit) win in turn from the top: held cards ranked above every
+    unseen card of the suit, counted down while no unseen card sits between them."""
+    n = 0
+    rest = cards
+    while rest:
+        top = highest_bit(rest)
+        if unseen & above(top):
+            break
+        n += 1
+        rest &= ~(_ONE << U64(top))
+    return n

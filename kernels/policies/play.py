@@ -6,7 +6,8 @@ far (``played``, including the current trick) and who has shown out of which sui
 :func:`choose_card` never receives another player's hidden cards. Policies are numbered
 (:data:`GREEDY`, :data:`STANDARD`, :data:`BASIC`, and :data:`TEAM` for the partnership contracts of
 classic Tarneeb, whose "bids" are the sides' targets, see :mod:`kernels.policies.team`; :data:`TEAM1`
-is its first round, kept as the yardstick of duplicate comparisons); each lives in its own module of this folder, and a new one
+and :data:`STANDARD1` are the first rounds of ``team`` and ``standard``, kept as the yardsticks of
+duplicate comparisons); each lives in its own module of this folder, and a new one
 is a module, an id here and its branch in :func:`_policy_card`. An unknown id is an error
 (:func:`check_policies`, called by every kernel that takes policies). Every kernel that plays
 takes the policies' :class:`~kernels.core.kit.Kit` beside them, so that a question played by one
@@ -45,7 +46,8 @@ STANDARD = 1
 BASIC = 2
 TEAM = 3
 TEAM1 = 4
-POLICY_NAMES = ("greedy", "standard", "basic", "team", "team1")
+STANDARD1 = 5
+POLICY_NAMES = ("greedy", "standard", "basic", "team", "team1", "standard1")
 N_POLICIES = len(POLICY_NAMES)
 
 _ONE = U64(1)
@@ -88,23 +90,26 @@ def _policy_card(fixed):
             return basic_card(seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump)
 
     elif fixed == TEAM or fixed == TEAM1:
-        defence = fixed == TEAM  # team1: the first round, the declarers' plan on both sides
+        defence = fixed == TEAM  # team1: the first round, the declarers' plan on both sides, the plan's leads
 
         def card(
             kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
         ):
             return team_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence
-            )
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence,
+                defence,
+            )  # fmt: skip
 
-    elif fixed == STANDARD:
+    elif fixed == STANDARD or fixed == STANDARD1:
+        plan_only = fixed == STANDARD1  # standard1: the first round, leads by the plan alone
 
         def card(
             kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
         ):
             return standard_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
-            )
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
+                True, False, plan_only,
+            )  # fmt: skip
 
     else:
 
@@ -134,10 +139,12 @@ def _policy_card(fixed):
                     best_pos,
                     trump,
                     defend,
+                    defend,
                 )
             return standard_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
-            )
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
+                True, False, policy == STANDARD1,
+            )  # fmt: skip
 
     return card
 

@@ -12,6 +12,10 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
   last; trumps only with A-K and four). In both, a bidder of 6+ with five or more trumps opens
   with a trump (the top if it is the master, else the top of a sequence to knock out the honour
   above, else the lowest).
+* **Later leads**: the plan's lead (the rules below) is corrected by a model fitted on rollouts
+  of the plan (:mod:`kernels.policies.later_lead`, ``t400 fit-later-lead``): each card held is
+  scored from public information and the best is led, the plan's card on ties; 400's weights,
+  or Tarneeb's for a team contract (``team_leads``). ``standard1`` is 400's plan alone.
 * **Trumps.** A player who needs tricks draws trumps from the top while holding the master trump
   and at least as many trumps as are missing (or needs four more tricks); with four or more
   trumps but not the top it leads them anyway (the top of a sequence to knock out the missing
@@ -47,6 +51,7 @@ from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, 
 from kernels.core.tricks import legal_moves, winning_cards
 from kernels.policies.common import (
     beatable,
+    masters_from_top,
     needs,
     passive_lead,
     safe_master,
@@ -55,7 +60,10 @@ from kernels.policies.common import (
     wants_trick,
     winner_to_play,
 )
+from kernels.policies.later_lead import later_lead
+from kernels.policies.later_lead_weights import WEIGHTS as LATER_LEAD_400
 from kernels.policies.lead import fitted_lead, lead_kind
+from kernels.policies.team_lead_weights import WEIGHTS as LATER_LEAD_TEAM
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -76,21 +84,6 @@ def need_bits(bids, taken):
 def short_of(bids, taken, seat):
     """Tricks ``seat`` still needs to make its bid (0 once made)."""
     return max(0, ((bids >> (8 * seat)) & 255) - ((taken >> (8 * seat)) & 255))
-
-
-@hot
-def masters_from_top(cards, unseen):
-    """How many of ``cards`` (one suit) win in turn from the top: held cards ranked above every
-    unseen card of the suit, counted down while no unseen card sits between them."""
-    n = 0
-    rest = cards
-    while rest:
-        top = highest_bit(rest)
-        if unseen & above(top):
-            break
-        n += 1
-        rest &= ~(_ONE << U64(top))
-    return n
 
 
 @hot
@@ -248,7 +241,7 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
 
 
 @hot
-def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending):
+def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending):
     need = need_bits(bids, taken)
     unseen = FULL_DECK & ~(hand | played)
     partner = seat ^ 2
@@ -348,13 +341,30 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending):
 
 
 @hot
+def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads):
+    plan = _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending)
+    if plan_only or played == 0:
+        return plan
+    if fitted:
+        return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_400)
+    if team_leads:
+        return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_TEAM)
+    return plan
+
+
+@hot
 def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
-                  fitted_lead=True, defending=False):  # fmt: skip
-    """The card ``seat`` plays (see the module's docstring). ``fitted_lead``: open with the model
-    fitted on 400's deals (:mod:`kernels.policies.lead`); False for classic Tarneeb's contracts,
-    which open by the table of lead kinds. ``defending``: ``seat`` defends a team contract."""
+                  fitted_lead=True, defending=False, plan_only=False, team_leads=False):  # fmt: skip
+    """The card ``seat`` plays (see the module's docstring). ``fitted_lead``: 400's leads, the
+    opening one by the model fitted on 400's deals (:mod:`kernels.policies.lead`), the later ones
+    by the plan corrected by the model fitted on rollouts of 400 (:mod:`kernels.policies.later_lead`;
+    not with ``plan_only``: the first round's player, ``standard1``); False for classic Tarneeb's
+    contracts, which open by the table of lead kinds and lead later by the plan, corrected by the
+    model fitted on Tarneeb's contracts with ``team_leads``. ``defending``: ``seat`` defends a
+    team contract."""
     if n_played == 0:
-        return _lead(seat, hand, played, voids, bids, taken, trump, fitted_lead and trump < 4, defending)
+        fitted = fitted_lead and trump < 4
+        return _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads)
     return _follow(
         seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defending
     )

@@ -22,6 +22,10 @@ to draw them all, keeps its master trump on a trump lead, and second hand leaves
 ruff to partner). Measured in duplicate against the first round's player, which played the
 declarers' plan on both sides and is kept as ``team1`` (benchmarks/tarneeb_play_vs_dd.py
 ``--against team1``); the same rules for the declarers lost points there, so they keep the plan.
+
+Both sides' leads after the first are the plan's corrected by the model fitted on rollouts of
+Tarneeb's contracts (:mod:`kernels.policies.later_lead`, ``t400 fit-later-lead --game tarneeb``);
+``team1`` keeps the plan's leads.
 """
 
 import numpy as np
@@ -62,10 +66,13 @@ def side_taken(taken):
 
 @hot
 def team_card(
-    seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence=True
+    seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence=True,
+    leads=True,
 ):
     """The card ``seat`` plays in a team contract, from what that seat can know. ``defence``:
-    the defenders play as defenders (False: ``team1``, the declarers' plan on both sides)."""
+    the defenders play as defenders (False: ``team1``, the declarers' plan on both sides);
+    ``leads``: the leads after the first are corrected by the model fitted on Tarneeb's contracts
+    (:mod:`kernels.policies.later_lead`; False: the plan's leads, ``team1`` and the model's data)."""
     if n_played == 0 and played == 0 and trump < 4 and (bids >> (8 * seat)) & TRUMP_LEAD_BIT:
         trumps = hand & lane(trump)
         if trumps:
@@ -90,4 +97,6 @@ def team_card(
         trump,
         False,
         defending,
+        False,
+        leads,
     )

@@ -1,0 +1,199 @@
+"""Later leads: the plan's lead (:mod:`kernels.policies.standard`) corrected by a model fitted on
+rollouts (``t400 fit-later-lead``), one set of weights a game: 400's players
+(:mod:`kernels.policies.later_lead_weights`) and classic Tarneeb's partnerships in a contract
+(:mod:`kernels.policies.team_lead_weights`, where "bids" and "tricks" are the sides' targets and
+tricks, see :mod:`kernels.policies.team`).
+
+At every lead after the opening one, each card the leader holds gets a score: a sum over its
+*card features* (whether it is the plan's own card, a trump, a master, the top of a sequence that
+knocks out the one honour above it, the lowest of its suit, a suit an opponent is known to ruff,
+a suit partner ruffs, ...; :data:`CARD_FEATURES`) of the feature times a weight that depends on
+the *context* (who still needs tricks, how many the leader is short, the trumps held and still
+out, whether the sure tricks cover the bid, the trick number; :data:`CONTEXTS`): ``score =
+sum_i b_i * sum_j W[i, j] * x_j``. The highest score is led; the plan's card wins ties. The
+weights are integers (generated) so that the kernel and its twin in the tests add the same
+numbers.
+
+The weights are fitted by one step of policy iteration (fitted Q evaluation): on live deals played
+by the plan, every lead after the first is replayed with each card the leader holds, the rest of
+the deal played by the plan, and the points the leader's side scores recorded (its bids made
+minus failed, the other side's failed minus made, in 400; the contract's points in Tarneeb). A
+least-squares fit of those points on the
+features, within each decision, estimates what a card is worth from what the leader can know;
+leading the best estimate is then a better policy than the plan against the same opponents (the
+policy-improvement theorem, up to the fit's error). Everything read here is public to the
+leader: its hand, the cards played, the voids shown, the bids and the tricks taken.
+"""
+
+import numpy as np
+
+from kernels.config import jit
+from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
+from kernels.policies.common import masters_from_top, void_known
+
+U64 = np.uint64
+_ONE = U64(1)
+hot = jit(forceinline=True)
+
+#: What a card is, as a lead (each an int, most 0 or 1; "side": not a trump).
+CARD_FEATURES = (
+    "the plan's card", "trump", "side master", "trump master", "knock-out top of a sequence",
+    "lowest of a side suit", "lowest trump", "top of its suit, not a master", "side suit's length",
+    "side suit's unseen cards", "an opponent ruffs the suit", "partner ruffs the suit",
+    "a side suit with a master", "rank (2 = 0 .. ace = 12)", "unseen cards above it",
+    "side singleton", "side doubleton", "low from a suit without a master under an honour",
+)  # fmt: skip
+#: The situation of the lead (each an int).
+CONTEXTS = (
+    "one", "leader needs tricks", "partner needs tricks", "an opponent needs tricks",
+    "tricks the leader is short (at most 6)", "tricks partner is short (at most 6)",
+    "trumps held", "trumps unseen", "sure tricks cover the bid", "trick number (0 .. 12)",
+    "leader bid 6 or more",
+)  # fmt: skip
+N_CARD = len(CARD_FEATURES)
+N_CONTEXT = len(CONTEXTS)
+#: The fit's data (the games' ``lead_values`` kernels), a row per card that may be led: rows a
+#: deal can give (leads of tricks 2..12, a row per card held), and the columns: the decision
+#: (``16 * deal + trick``), the card, whether it is the plan's (0/1), the points of the
+#: leader's side, then the card features and the contexts.
+ROWS_PER_DEAL = 11 * 13
+C_DECISION, C_CARD, C_PLAN, C_POINTS, C_FEATURES = 0, 1, 2, 3, 4
+C_CONTEXTS = C_FEATURES + N_CARD
+N_COLUMNS = C_CONTEXTS + N_CONTEXT
+
+
+@hot
+def lead_contexts(seat, hand, played, bids, taken, trump):
+    """The context of a lead by ``seat`` (bids/taken: 8 bits a seat): a tuple of N_CONTEXT ints."""
+    unseen = FULL_DECK & ~(hand | played)
+    mine = max(0, ((bids >> (8 * seat)) & 255) - ((taken >> (8 * seat)) & 255))
+    partner = max(0, ((bids >> (8 * (seat ^ 2))) & 255) - ((taken >> (8 * (seat ^ 2))) & 255))
+    opponent = 0
+    for q in (seat ^ 1, seat ^ 3):
+        if ((taken >> (8 * q)) & 255) < ((bids >> (8 * q)) & 255):
+            opponent = 1
+    sure = 0
+    for s in range(4):
+        cs = hand & lane(s)
+        if cs:
+            sure += masters_from_top(cs, unseen)
+    return (
+        1,
+        1 if mine > 0 else 0,
+        1 if partner > 0 else 0,
+        opponent,
+        min(mine, 6),
+        min(partner, 6),
+        popcount(hand & lane(trump)),
+        popcount(unseen & lane(trump)),
+        1 if sure >= mine else 0,
+        popcount(played) // 4,
+        1 if ((bids >> (8 * seat)) & 255) >= 6 else 0,
+    )
+
+
+@hot
+def card_features(seat, hand, played, voids, trump, card, plan):
+    """What leading ``card`` is (see :data:`CARD_FEATURES`): a tuple of N_CARD ints."""
+    unseen = FULL_DECK & ~(hand | played)
+    s = card >> 4
+    cs = hand & lane(s)
+    tr = 1 if s == trump else 0
+    side = 1 - tr
+    master = 0 if unseen & above(card) else 1
+    top = highest_bit(cs)
+    length = popcount(cs)
+    knock = 0
+    if side and length >= 2 and card == top and popcount(unseen & above(top)) == 1:
+        nxt = highest_bit(cs & ~(_ONE << U64(top)))
+        knock = 0 if unseen & above(nxt) & ~above(top) else 1
+    lowest = 1 if card == lowest_bit(cs) else 0
+    unseen_trumps = unseen & lane(trump)
+    ruff = 0
+    partner_ruffs = 0
+    if side and unseen_trumps:
+        for q in (seat ^ 1, seat ^ 3):
+            if void_known(voids, q, s, unseen) and not void_known(voids, q, trump, unseen):
+                ruff = 1
+        q = seat ^ 2
+        if void_known(voids, q, s, unseen) and not void_known(voids, q, trump, unseen):
+            partner_ruffs = 1
+    masters = masters_from_top(cs, unseen)
+    rank = card & 15
+    n_above = popcount(unseen & above(card))
+    return (
+        1 if card == plan else 0,
+        tr,
+        master * side,
+        master * tr,
+        knock,
+        lowest * side,
+        lowest * tr,
+        (1 if card == top else 0) * (1 - master),
+        length * side,
+        popcount(unseen & lane(s)) * side,
+        ruff,
+        partner_ruffs,
+        (1 if masters > 0 else 0) * side,
+        rank,
+        n_above,
+        (1 if length == 1 else 0) * side,
+        (1 if length == 2 else 0) * side,
+        1 if (rank < 9 and n_above > 0 and masters == 0 and length >= 2) else 0,
+    )
+
+
+@hot
+def same_as_higher(hand, played, card):
+    """Whether ``hand`` holds a higher card of ``card``'s suit with no unseen card between: the two
+    win the same tricks (the fit's data values only the higher, so that each lead counts once)."""
+    higher = hand & above(card) & lane(card >> 4)
+    if not higher:
+        return False
+    nxt = lowest_bit(higher)
+    return (above(card) & ~above(nxt) & ~(_ONE << U64(nxt)) & ~(hand | played)) == 0
+
+
+@hot
+def lead_score(b, x, weights):
+    """``sum_i b[i] * sum_j weights[i * N_CONTEXT + j] * x[j]``: the model's score (an int)."""
+    total = 0
+    for i in range(N_CARD):
+        if b[i] != 0:
+            row = 0
+            for j in range(N_CONTEXT):
+                row += weights[i * N_CONTEXT + j] * x[j]
+            total += b[i] * row
+    return total
+
+
+@hot
+def later_lead(seat, hand, played, voids, bids, taken, trump, plan, weights):
+    """The card to lead: the best-scoring card of ``hand`` by ``weights`` (a game's), ``plan``
+    (the plan's lead) on ties. The context's weighted sums are formed once for the decision (the
+    same integers as :func:`lead_score`, summed in another order)."""
+    x = lead_contexts(seat, hand, played, bids, taken, trump)
+    rows = np.zeros(N_CARD, dtype=np.int64)
+    for i in range(N_CARD):
+        for j in range(N_CONTEXT):
+            rows[i] += weights[i * N_CONTEXT + j] * x[j]
+    best = plan
+    best_score = _score(card_features(seat, hand, played, voids, trump, plan, plan), rows)
+    rest = hand
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - _ONE
+        if c != plan:
+            score = _score(card_features(seat, hand, played, voids, trump, c, plan), rows)
+            if score > best_score:
+                best = c
+                best_score = score
+    return best
+
+
+@hot
+def _score(b, rows):
+    total = 0
+    for i in range(N_CARD):
+        total += b[i] * rows[i]
+    return total
