@@ -70,11 +70,34 @@ def test_the_later_lead_agrees_with_its_plain_python_twin():
                                                                   card, plan)  # fmt: skip
             assert kll.lead_score(b, x, WEIGHTS) == naive.later_lead_score(seat, hand, played, voids, bids, taken, HEARTS,
                                                                    card, plan)  # fmt: skip
-        led = kll.later_lead(seat, h, p, v, pack(bids), pack(taken), HEARTS, naive.index_of(plan), WEIGHTS)
+        led = kll.later_lead(seat, h, p, v, pack(bids), pack(taken), HEARTS, naive.index_of(plan), kll.by_context(WEIGHTS))
         assert led == naive.index_of(naive._later_lead(seat, hand, played, voids, bids, taken, HEARTS, plan))
         checked += 1
         changed += led != naive.index_of(plan)
     assert checked > 1000 and changed > 0.1 * checked  # the model does change leads
+
+
+def test_the_later_lead_adds_the_same_scores_as_its_features_by_suit():
+    """The kernel adds a suit's features once a suit, in floats: it leads what scoring every card
+    by card_features and lead_score in integers leads (the plan on ties, else the first card),
+    with the shipped weights of both games and with small random weights that make many ties."""
+    from kernels.policies.team_lead_weights import WEIGHTS as TEAM
+
+    r = random.Random(5)
+    sets = [WEIGHTS, TEAM] + [np.array([r.randint(-2, 2) for _ in WEIGHTS], dtype=np.int64) for _ in range(4)]
+    ties = 0
+    for seat, hand, played, voids, bids, taken in lead_states(r, 60):
+        h, p, v = bits_of(hand), bits_of(played), void_bits(voids)
+        plan = naive.index_of(r.choice(sorted(hand, key=naive.index_of)))
+        x = kll.lead_contexts(seat, h, p, pack(bids), pack(taken), HEARTS)
+        for weights in sets:
+            scores = {c: kll.lead_score(kll.card_features(seat, h, p, v, HEARTS, c, plan), x, weights)
+                      for c in sorted(naive.index_of(card) for card in hand)}  # fmt: skip
+            top = max(scores.values())
+            expected = plan if scores[plan] == top else min(c for c, sc in scores.items() if sc == top)
+            ties += list(scores.values()).count(top) > 1
+            assert kll.later_lead(seat, h, p, v, pack(bids), pack(taken), HEARTS, plan, kll.by_context(weights)) == expected
+    assert ties > 20  # the tie rule is exercised
 
 
 def _points(variant, bids, tricks, seat) -> int:

@@ -167,33 +167,91 @@ def lead_score(b, x, weights):
     return total
 
 
+def by_context(weights: np.ndarray) -> np.ndarray:
+    """A game's weights (``WEIGHTS[i * N_CONTEXT + j]``, integers) in the layout
+    :func:`later_lead` reads: a context's column contiguous, in floats, so that the products of a
+    context vectorise. Integers this small add exactly in floats: the scores, their ties and the
+    card led are those of the integers."""
+    w = np.asarray(weights, dtype=np.int64).reshape(N_CARD, N_CONTEXT)
+    if np.abs(w).max() >= 1 << 40:
+        raise ValueError("later-lead weights too large to add exactly in floats")
+    return np.ascontiguousarray(w.T, dtype=np.float64).ravel()
+
+
 @hot
 def later_lead(seat, hand, played, voids, bids, taken, trump, plan, weights):
-    """The card to lead: the best-scoring card of ``hand`` by ``weights`` (a game's), ``plan``
-    (the plan's lead) on ties. The context's weighted sums are formed once for the decision (the
-    same integers as :func:`lead_score`, summed in another order)."""
-    x = lead_contexts(seat, hand, played, bids, taken, trump)
-    rows = np.zeros(N_CARD, dtype=np.int64)
+    """The card to lead: the best-scoring card of ``hand`` by a game's weights (``weights``: in
+    :func:`by_context`'s layout), ``plan`` (the plan's lead) on ties, and the first card in card
+    order among the others.
+
+    The same numbers as :func:`card_features` and :func:`lead_score`, added in another order:
+    the context's weighted sums once for the decision, a suit's features (length, unseen cards,
+    who ruffs it, its masters, its knock-out top) once for the suit, and only what differs
+    between the cards of a suit (rank, the unseen cards above, master, top, lowest) per card."""
+    x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 = lead_contexts(seat, hand, played, bids, taken, trump)
+    r = np.empty(N_CARD)  # each card feature's weight in this context
     for i in range(N_CARD):
-        for j in range(N_CONTEXT):
-            rows[i] += weights[i * N_CONTEXT + j] * x[j]
-    best = plan
-    best_score = _score(card_features(seat, hand, played, voids, trump, plan, plan), rows)
-    rest = hand
-    while rest:
-        c = lowest_bit(rest)
-        rest &= rest - _ONE
-        if c != plan:
-            score = _score(card_features(seat, hand, played, voids, trump, c, plan), rows)
-            if score > best_score:
+        r[i] = (weights[i] * x0 + weights[N_CARD + i] * x1 + weights[2 * N_CARD + i] * x2
+                + weights[3 * N_CARD + i] * x3 + weights[4 * N_CARD + i] * x4 + weights[5 * N_CARD + i] * x5
+                + weights[6 * N_CARD + i] * x6 + weights[7 * N_CARD + i] * x7 + weights[8 * N_CARD + i] * x8
+                + weights[9 * N_CARD + i] * x9 + weights[10 * N_CARD + i] * x10)  # fmt: skip
+    unseen = FULL_DECK & ~(hand | played)
+    unseen_trumps = unseen & lane(trump)
+    plan_score = 0.0
+    best = -1
+    best_score = 0.0
+    for s in range(4):
+        cs = hand & lane(s)
+        if not cs:
+            continue
+        tr = 1 if s == trump else 0
+        side = 1 - tr
+        top = highest_bit(cs)
+        low = lowest_bit(cs)
+        length = popcount(cs)
+        masters = masters_from_top(cs, unseen)
+        knock = 0
+        if side and length >= 2 and popcount(unseen & above(top)) == 1:
+            nxt = highest_bit(cs & ~(_ONE << U64(top)))
+            knock = 0 if unseen & above(nxt) & ~above(top) else 1
+        ruff = 0
+        partner_ruffs = 0
+        if side and unseen_trumps:
+            for q in (seat ^ 1, seat ^ 3):
+                if void_known(voids, q, s, unseen) and not void_known(voids, q, trump, unseen):
+                    ruff = 1
+            q = seat ^ 2
+            if void_known(voids, q, s, unseen) and not void_known(voids, q, trump, unseen):
+                partner_ruffs = 1
+        suit = tr * r[1] + ruff * r[10] + partner_ruffs * r[11]
+        if side:
+            suit += length * r[8] + popcount(unseen & lane(s)) * r[9]
+            suit += (1 if masters > 0 else 0) * r[12]
+            suit += (1 if length == 1 else 0) * r[15] + (1 if length == 2 else 0) * r[16]
+        lowest = side * r[5] + tr * r[6]
+        rest = cs
+        while rest:
+            c = lowest_bit(rest)
+            rest &= rest - _ONE
+            rank = c & 15
+            n_above = popcount(unseen & above(c))
+            score = suit + rank * r[13] + n_above * r[14]
+            if n_above == 0:
+                score += side * r[2] + tr * r[3]
+            if c == top:
+                score += knock * r[4]
+                if n_above:
+                    score += r[7]
+            if c == low:
+                score += lowest
+            if rank < 9 and n_above > 0 and masters == 0 and length >= 2:
+                score += r[17]
+            if c == plan:
+                plan_score = score + r[0]
+            elif best < 0 or score > best_score:
                 best = c
                 best_score = score
+    if best < 0 or plan_score >= best_score:
+        return plan
     return best
 
-
-@hot
-def _score(b, rows):
-    total = 0
-    for i in range(N_CARD):
-        total += b[i] * rows[i]
-    return total

@@ -49,6 +49,7 @@ import numpy as np
 from kernels.config import jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
+from kernels.policies import later_lead_weights, team_lead_weights
 from kernels.policies.common import (
     beatable,
     masters_from_top,
@@ -60,14 +61,14 @@ from kernels.policies.common import (
     wants_trick,
     winner_to_play,
 )
-from kernels.policies.later_lead import later_lead
-from kernels.policies.later_lead_weights import WEIGHTS as LATER_LEAD_400
+from kernels.policies.later_lead import by_context, later_lead
 from kernels.policies.lead import fitted_lead, lead_kind
-from kernels.policies.team_lead_weights import WEIGHTS as LATER_LEAD_TEAM
 
 U64 = np.uint64
 _ONE = U64(1)
 hot = jit(forceinline=True)
+LATER_LEAD_400 = by_context(later_lead_weights.WEIGHTS)
+LATER_LEAD_TEAM = by_context(team_lead_weights.WEIGHTS)
 
 
 @hot
