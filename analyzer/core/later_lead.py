@@ -40,7 +40,7 @@ from kernels.policies import lead_rollouts as kv
 WEIGHTS_FILES = {"400": Path(kll.__file__).with_name("later_lead_weights.py"),
                  "tarneeb": Path(kll.__file__).with_name("team_lead_weights.py")}  # fmt: skip
 SCALE = 1000  # weights are kept in thousandths of a point
-BATCH = 5000  # deals per kernel call (a batch's rows take about 200 MB)
+BATCH = 1000  # deals per kernel call (the centred design of a batch takes about 300 MB)
 RIDGE = 1e-7  # of the mean diagonal of the normal equations
 
 
@@ -97,31 +97,25 @@ def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
     :func:`weights_source` writes. ``data``: the arrays of
     :func:`kernels.policies.lead_rollouts.lead_values` by name (hands, bids, leaders, trumps,
     values, net); ``team``: a team contract's plan and points; ``meta``: what the weights
-    record of how they were made (command, game, deals, seed, bidder model)."""
+    record of how they were made (command, game, deals, seed, bidder model).
+
+    Memory stays flat in the number of deals: the rows are made and summed into the normal
+    equations :data:`BATCH` deals at a time, and the held-out deals' rows are made again for
+    the gain once the weights are known (a fifth more kernel time, none of the rows kept)."""
     n_weights = kll.N_CARD * kll.N_CONTEXT
     normal = {name: (np.zeros((n_weights, n_weights)), np.zeros(n_weights)) for name in ("fit", "all")}
-    held_out = []
-    done = 0
     n_deals = len(data["hands"])
+    held_deals = np.arange(4, n_deals, 5)  # every fifth deal
+    total = n_deals + len(held_deals)
     for start in range(0, n_deals, BATCH):
-        part = {k: np.ascontiguousarray(v[start : start + BATCH]) for k, v in data.items()}
-        n = len(part["hands"])
-        rows = np.zeros((n * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
-        counts = np.zeros(n, dtype=np.int64)
-        kv.lead_values(team, part["hands"], part["bids"], part["leaders"], part["trumps"], part["values"],
-                       part["net"], rows, counts)  # fmt: skip
-        keep = (np.arange(kll.ROWS_PER_DEAL)[None, :] < counts[:, None]).ravel()
-        rows = rows[keep]
-        rows[:, kll.C_DECISION] += 16 * start
+        rows = _rows(data, team, np.arange(start, min(start + BATCH, n_deals)))
         held = (rows[:, kll.C_DECISION] // 16) % 5 == 4
-        held_out.append(rows[held])
         for name, subset in (("fit", rows[~held]), ("all", rows)):
             design, y = _centred(*_design(subset))
             normal[name][0][...] += design.T @ design
             normal[name][1][...] += design.T @ y
-        done += n
         if progress:
-            progress(done, n_deals)
+            progress(min(start + BATCH, n_deals), total)
 
     def solve(name):
         xtx, xty = normal[name]
@@ -129,19 +123,43 @@ def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
         return np.linalg.solve(xtx + ridge * np.eye(len(xtx)), xty)
 
     meta = {**meta, "features": features_fingerprint()}
-    rows = np.concatenate(held_out)
-    if len(rows):
+    if len(held_deals):
         w = np.rint(solve("fit") * SCALE) / SCALE
-        per_deal, changed = _gains(rows, w)
+        per_deal, changed, decisions = [], 0, 0
+        for start in range(0, len(held_deals), BATCH):
+            rows = _rows(data, team, held_deals[start : start + BATCH])
+            gains, n_changed = _gains(rows, w)
+            per_deal.append(gains)
+            changed += n_changed
+            decisions += len(np.unique(rows[:, kll.C_DECISION]))
+            if progress:
+                progress(n_deals + min(start + BATCH, len(held_deals)), total)
+        per_deal = np.concatenate(per_deal)
         n = len(per_deal)
         se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
         meta.update({
             "held_out_deals": n,
             "held_out_gain_per_deal": round(float(per_deal.mean()), 4),
             "held_out_gain_se": round(se, 4),
-            "held_out_leads_changed": round(changed / len(np.unique(rows[:, kll.C_DECISION])), 4),
+            "held_out_leads_changed": round(changed / decisions, 4),
         })  # fmt: skip
     return {"meta": meta, "weights": np.rint(solve("all") * SCALE).astype(np.int64)}
+
+
+def _rows(data: dict, team: bool, deals: np.ndarray) -> np.ndarray:
+    """The rows of the deals numbered ``deals`` (their decisions numbered ``16 * deal + trick``)."""
+    part = {k: np.ascontiguousarray(v[deals]) for k, v in data.items()}
+    n = len(deals)
+    rows = np.zeros((n * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    kv.lead_values(team, part["hands"], part["bids"], part["leaders"], part["trumps"], part["values"],
+                   part["net"], rows, counts)  # fmt: skip
+    keep = (np.arange(kll.ROWS_PER_DEAL)[None, :] < counts[:, None]).ravel()
+    rows = rows[keep]
+    # The kernel numbers a batch's deals from 0: renumber them as ``deals``.
+    local = rows[:, kll.C_DECISION] // 16
+    rows[:, kll.C_DECISION] += 16 * (deals[local] - local)
+    return rows
 
 
 def weights_source(model: dict) -> str:
