@@ -736,7 +736,8 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
     current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
     ``trick`` the cards played to this trick from ``leader``; ``fitted_lead``: open with the fitted
     model (400) rather than the table of lead kinds (classic Tarneeb), and lead later by the plan
-    corrected by 400's later-lead model (not with ``plan_only``: ``standard1``); ``team_leads``:
+    corrected by 400's later-lead model (not with ``plan_only``: ``standard1``; not while the
+    player's own bid of 6+ is not made); ``team_leads``:
     a team contract's later leads corrected by Tarneeb's model; ``defending``: a defender of a
     team contract (keeps its trumps: see kernels/policies/standard.py)."""
     unseen = DECK - hand - played
@@ -748,6 +749,8 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
         plan = _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending)
         if plan_only or not played or not (fitted or team_leads):
             return plan
+        if fitted and bids[seat] >= 6 and taken[seat] < bids[seat]:
+            return plan  # a big bid of one's own not yet made: the plan alone
         return _later_lead(seat, hand, played, voids, bids, taken, trump, plan, "400" if fitted else "tarneeb")
     led = trick[0][0]
     best_pos = trick_winner(trick, trump)

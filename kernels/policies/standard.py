@@ -15,7 +15,8 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
 * **Later leads**: the plan's lead (the rules below) is corrected by a model fitted on rollouts
   of the plan (:mod:`kernels.policies.later_lead`, ``t400 fit-later-lead``): each card held is
   scored from public information and the best is led, the plan's card on ties; 400's weights,
-  or Tarneeb's for a team contract (``team_leads``). ``standard1`` is 400's plan alone.
+  or Tarneeb's for a team contract (``team_leads``). In 400 a player still short of its own bid
+  of 6 or more leads by the plan alone. ``standard1`` is 400's plan alone.
 * **Trumps.** A player who needs tricks draws trumps from the top while holding the master trump
   and at least as many trumps as are missing (or needs four more tricks); with four or more
   trumps but not the top it leads them anyway (the top of a sequence to knock out the missing
@@ -125,6 +126,11 @@ SIDE_PRIORITY = (0, 1, 2, 3, 4, 5, 9, 12, 19, 16, 18, 22)
 # seat-1 hands the table's singleton and sequence leads gave away tricks that drawing trumps keeps
 # (solo double dummy, 800 deals).
 LONG_TRUMP_BID = 6
+# A 400 player whose own bid of at least OWN_PLAN_BID is not yet made leads by the plan alone: the
+# later-lead model, fitted on the points of all live deals, gives up tricks a big bid needs
+# (strong hands fell below solo double dummy more often) and the plan there costs no points in
+# duplicate (docs/card-play.md).
+OWN_PLAN_BID = 6
 LONG_TRUMPS = 5
 TRUMP_PRIORITY = (10, 6, 8, 11, 7, 15, 14, 20, 13, 17, 23, 21)
 
@@ -347,6 +353,9 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan
     if plan_only or played == 0:
         return plan
     if fitted:
+        own = (bids >> (8 * seat)) & 255
+        if own >= OWN_PLAN_BID and ((taken >> (8 * seat)) & 255) < own:
+            return plan
         return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_400)
     if team_leads:
         return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_TEAM)
