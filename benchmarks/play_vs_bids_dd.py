@@ -22,6 +22,10 @@ bridge measure; DDS): the two disagree where a trick that helps the partnership 
   swapped: its points lost per card, and the duplicate difference in points a hand with its 95%
   interval.
 
+``--policy pimc`` measures the per-card table with pimc at all four seats (``--pimc-samples``
+layouts a decision): what the reference player itself loses against the double dummy on the same
+deals, a yardstick for what play without sight of the hidden hands can reach.
+
 Usage: ``python benchmarks/play_vs_bids_dd.py [--policy standard] [--deals 100] [--seed 1]
 [--pimc-deals 0] [--pimc-samples 10] [--json] [--out FILE]``.
 """
@@ -170,7 +174,10 @@ def main() -> None:
     args = parser.parse_args()
     v = Variant.preset("dananeer")
     bot = simulate.bot_array(v)
-    pid = policy_id(args.policy)
+    table_pimc = args.policy == "pimc"
+    pid = None if table_pimc else policy_id(args.policy)
+    players = [("pimc", args.pimc_samples)] * 4 if table_pimc else None
+    table_rng = random.Random(args.seed)
     t0 = time.perf_counter()
     hands, bids = live_deals(args.deals, args.seed, v, bot)
 
@@ -179,13 +186,15 @@ def main() -> None:
 
     deals = []
     for i, (h, b) in enumerate(zip(hands, bids), start=1):
-        deals.append(measure(h, b, pid, values_of)[0])
+        deals.append(measure(h, b, pid, values_of, players, rng=table_rng)[0])
         print(f"\r{i}/{len(hands)} deals ({time.perf_counter() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     result = {"policy": args.policy, "seed": args.seed, "deals": len(deals), "variant": "dananeer",
               "command": "python benchmarks/play_vs_bids_dd.py " + " ".join(sys.argv[1:]),
               "per_card": table(deals)}  # fmt: skip
-    if args.pimc_deals:
+    if table_pimc:
+        result["pimc_samples"] = args.pimc_samples
+    if args.pimc_deals and not table_pimc:
         # pimc at seats 1+3 against the policy at 2+4, then the seats swapped, on the same deals
         # and bids: its cards' points lost, and the duplicate difference in points a hand
         rng = random.Random(args.seed)

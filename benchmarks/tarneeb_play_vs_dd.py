@@ -19,8 +19,15 @@ declarer leads in the trump the bots chose) three figures for a play policy:
   each loses on the seats pimc played. Tricks are the right yardstick here: every trick a side
   takes counts in Tarneeb once its target is reached (tricks over the contract, or the set).
 
-Usage: ``python benchmarks/tarneeb_play_vs_dd.py [--policy team] [--against greedy] [--deals 200]
-[--duplicate 40000] [--pimc-deals 0] [--pimc-samples 10] [--seed 1] [--json]``.
+``--policy pimc`` measures the per-card table and the declarers' shortfall with pimc at all four
+seats (``--pimc-samples`` layouts a decision; no duplicate): what the reference player itself
+loses against double dummy on the same deals, a yardstick for what play without sight of the
+hidden hands can reach. ``--defenders P`` (a policy or pimc) has the defenders played by P in
+that part: the shortfall then measures the declarers' play against a fixed defence (a stronger
+defence widens it whatever the declarers do). The cards of each side are also reported apart.
+
+Usage: ``python benchmarks/tarneeb_play_vs_dd.py [--policy team] [--defenders P] [--against greedy]
+[--deals 200] [--duplicate 40000] [--pimc-deals 0] [--pimc-samples 10] [--seed 1] [--json]``.
 """
 
 from __future__ import annotations
@@ -68,6 +75,13 @@ def net_for_declarers(rules, res, team_tricks: int) -> int:
     return int(
         kr.declarer_points(rules, level, team_tricks, False) - kr.defender_points(rules, level, team_tricks)
     )
+
+
+def side_cards(rows, deals: int) -> dict:
+    """One side's cards: how many, the share costing a DD trick, DD tricks lost a card and a deal."""
+    lost = sum(r[3] for r in rows)
+    return {"cards": len(rows), "costly": sum(r[3] >= 1 for r in rows) / len(rows),
+            "tricks_per_card": lost / len(rows), "tricks_per_deal": lost / deals}  # fmt: skip
 
 
 def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
@@ -130,6 +144,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="team")
     ap.add_argument("--against", default="greedy")
+    ap.add_argument("--defenders", help="the defenders' player in the per-card part (default: --policy; pimc allowed)")
     ap.add_argument("--deals", type=int, default=200, help="deals measured card by card with DDS")
     ap.add_argument("--duplicate", type=int, default=40_000, help="deals of the duplicate comparison")
     ap.add_argument("--pimc-deals", type=int, default=0, help="deals for the pimc reference (slow)")
@@ -139,38 +154,64 @@ def main() -> None:
     args = ap.parse_args()
     v = TarneebVariant.preset("tarneeb")
     rules, model = v.kernel_rules(), load_model().array
-    pid, against = policy_id(args.policy), policy_id(args.against)
+    table_pimc = args.policy == "pimc"
+    pid = None if table_pimc else policy_id(args.policy)
+    defenders = args.defenders or args.policy
+    rng = random.Random(args.seed)
+
+    def player(name):
+        if name == "pimc":
+            return lambda pos: pimc_card(pos, args.pimc_samples, rng)
+        kernel_id = policy_id(name)
+        return lambda pos: pos.kernel_card(kernel_id)
+
+    by_side = {True: player(args.policy), False: player(defenders)}  # declaring side, defenders
+    against = policy_id(args.against)
     start = time.perf_counter()
     hands, outcomes = contracts(args.deals * 2, args.seed, rules, model)
     hands, outcomes = hands[: args.deals], outcomes[: args.deals]
     losses, short, diffs = [], [], []
-    for h, res in zip(hands, outcomes):
+    sides = {True: [], False: []}  # the declaring side's cards, the defenders'
+    for i, (h, res) in enumerate(zip(hands, outcomes), start=1):
         decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
         pos = Position(h, side_bids(rules, res), leader=decl, trump=trump)
         dd = max(t for _, t in solve_board(pos.ep_deal()))
         for _ in range(52):
-            card = pos.kernel_card(pid)
+            card = by_side[(pos.mover & 1) == (decl & 1)](pos)
             scores = dd_scores(pos)
-            losses.append((pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
-                           max(scores.values()) - scores[card]))  # fmt: skip
+            row = (pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
+                   max(scores.values()) - scores[card])  # fmt: skip
+            losses.append(row)
+            sides[(pos.mover & 1) == (decl & 1)].append(row)
             pos.play(card)
         got = pos.taken[decl] + pos.taken[decl ^ 2]
         diffs.append(got - dd)
         short.append(got < dd)
-    dup_hands, dup_outcomes = contracts(args.duplicate, args.seed + 1, rules, model)
+        if "pimc" in (args.policy, defenders):
+            print(f"\r{i}/{len(hands)} deals ({time.perf_counter() - start:.0f} s)", end="", file=sys.stderr, flush=True)
+    if "pimc" in (args.policy, defenders):
+        print(file=sys.stderr)
     out = {
         "policy": args.policy,
+        "defenders": defenders,
         "deals": len(hands),
         "cards": loss_table(losses),
+        "declaring_side_cards": side_cards(sides[True], len(hands)),
+        "defending_side_cards": side_cards(sides[False], len(hands)),
         "declarers_minus_dd": mean_ci(diffs),
         "declarers_short_of_dd": float(np.mean(short)),
-        "duplicate": {
+        "declarers_minus_dd_by_deal": diffs,  # for paired comparisons on the same deals
+    }
+    if "pimc" in (args.policy, defenders):
+        out["pimc_samples"] = args.pimc_samples
+    if not table_pimc and args.duplicate:
+        dup_hands, dup_outcomes = contracts(args.duplicate, args.seed + 1, rules, model)
+        out["duplicate"] = {
             "against": args.against,
             "deals": len(dup_hands),
             **duplicate(dup_hands, dup_outcomes, rules, pid, against),
-        },  # fmt: skip
-    }
-    if args.pimc_deals:
+        }
+    if args.pimc_deals and not table_pimc:
         ph, po = contracts(args.pimc_deals * 2, args.seed + 2, rules, model)
 
         def progress(i, n):
@@ -189,17 +230,22 @@ def main() -> None:
         print(json.dumps(out, indent=1))
         return
     print(
-        f"policy {args.policy}: {out['deals']} played deals (EV bots' contracts, tarneeb), seed {args.seed}"
+        f"policy {args.policy} (defenders {defenders}): {out['deals']} played deals (EV bots' contracts, tarneeb), seed {args.seed}"
     )
     for k, r in out["cards"].items():
         print(f"  {k:14s} {r['cards']:6d} cards  cost a DD trick {100 * r['costly']:5.1f}%  "
               f"tricks/card {r['tricks_per_card']:.3f}")  # fmt: skip
+    for side in ("declaring", "defending"):
+        r = out[f"{side}_side_cards"]
+        print(f"  {side} side's cards: {r['cards']} cost a DD trick {100 * r['costly']:5.1f}%  "
+              f"tricks/card {r['tricks_per_card']:.3f}  tricks/deal {r['tricks_per_deal']:.3f}")  # fmt: skip
     d = out["declarers_minus_dd"]
     print(f"declaring team minus team DD: {d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]; "
           f"short of DD on {100 * out['declarers_short_of_dd']:.1f}% of deals")  # fmt: skip
-    u = out["duplicate"]
-    print(f"duplicate against {u['against']} ({u['deals']} deals): {u['mean']:+.3f} points a deal "
-          f"[{u['ci95'][0]:+.3f}, {u['ci95'][1]:+.3f}]")  # fmt: skip
+    if "duplicate" in out:
+        u = out["duplicate"]
+        print(f"duplicate against {u['against']} ({u['deals']} deals): {u['mean']:+.3f} points a deal "
+              f"[{u['ci95'][0]:+.3f}, {u['ci95'][1]:+.3f}]")  # fmt: skip
     if "pimc" in out:
         pm = out["pimc"]
         du = pm["duplicate_vs_policy"]
