@@ -731,7 +731,7 @@ def _passive_lead(hand, trump, unseen, my_trumps):
 
 
 def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True,
-                    defending=False, plan_only=False, team_leads=False):  # fmt: skip
+                    defending=False, plan_only=False, team_leads=False, trump_opening=True):  # fmt: skip
     """The card ``standard`` plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
     current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
     ``trick`` the cards played to this trick from ``leader``; ``fitted_lead``: open with the fitted
@@ -739,14 +739,16 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
     corrected by 400's later-lead model (not with ``plan_only``: ``standard1``; not while the
     player's own bid of 6+ is not made); ``team_leads``:
     a team contract's later leads corrected by Tarneeb's model; ``defending``: a defender of a
-    team contract (keeps its trumps: see kernels/policies/standard.py)."""
+    team contract (keeps its trumps: see kernels/policies/standard.py); ``trump_opening``: a big
+    bid not yet made opens with a trump from five (False: Tarneeb's ``team``, the table's lead)."""
     unseen = DECK - hand - played
     need = [taken[s] < bids[s] for s in range(4)]
     partner = seat ^ 2
     me_need, partner_need = need[seat], need[partner]
     if not trick:
         fitted = fitted_lead and trump < 4
-        plan = _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending)
+        plan = _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending,
+                              trump_opening)  # fmt: skip
         if plan_only or not played or not (fitted or team_leads):
             return plan
         if fitted and bids[seat] >= 6 and taken[seat] < bids[seat]:
@@ -869,7 +871,8 @@ def _later_lead(seat, hand, played, voids, bids, taken, trump, plan, game="400")
     return best
 
 
-def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending=False):
+def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, fitted, defending=False,
+                   trump_opening=True):  # fmt: skip
     partner = seat ^ 2
     if not any(need):
         return _discard(hand, trump, unseen, -1)
@@ -917,7 +920,7 @@ def _standard_lead(seat, hand, played, voids, bids, taken, need, unseen, trump, 
         return min(_suit(hand, longest), key=lambda c: c[1])
     if not opening:
         return _passive_lead(hand, trump, unseen, my_trumps)
-    if need[seat] and bids[seat] >= 6 and len(my_trumps) >= 5:  # a big bid opens with a trump
+    if trump_opening and need[seat] and bids[seat] >= 6 and len(my_trumps) >= 5:  # a big bid opens with a trump
         return _trump_lead(my_trumps, top_trumps, unseen)
     return _fitted_lead(hand, bids, seat, trump) if fitted else _opening_lead(hand, trump)
 
@@ -990,7 +993,8 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     else the lowest); otherwise ``standard``'s card with each side's tricks pooled and a side's
     target raised to 13 once reached (every further trick still scores), the defenders (the side
     not of ``declarer``) defending and the later leads corrected by Tarneeb's model (not with
-    ``leads`` False); ``declarer`` None: ``team1``, the declarers' plan for both, its leads."""
+    ``leads`` False) and the declarer opening by the table of lead kinds, not with a trump;
+    ``declarer`` None: ``team1``, the declarers' plan for both, its leads, its trump opening."""
     if trump_lead and not played and trump < 4:
         trumps = [c for c in hand if c[0] == trump]
         if trumps:
@@ -1000,7 +1004,8 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
     defending = declarer is not None and (seat - declarer) % 2 == 1
     return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False,
-                           defending=defending, team_leads=leads and declarer is not None)  # fmt: skip
+                           defending=defending, team_leads=leads and declarer is not None,
+                           trump_opening=declarer is None)  # fmt: skip
 
 
 def tarneeb_equity_reference(variant, points, p, first, dealer, memo=None):

@@ -36,6 +36,25 @@ def side_bytes(level: int, declarer: int, trump_lead: bool) -> list[int]:
     return out
 
 
+def test_the_declarer_opens_as_the_table_says_and_team1_with_a_trump_from_five():
+    """team's declarer holding five trumps without the top two opens by the table of lead kinds
+    (here the ace of its ace-king), where team1, like a 400 bid of 6+, opens with a trump."""
+    trump = 0
+    mine = [(0, 10), (0, 9), (0, 7), (0, 3), (0, 1), (1, 12), (1, 11), (1, 2), (2, 6), (2, 4), (2, 0), (3, 5), (3, 0)]
+    rest = sorted({(s, r) for s in range(4) for r in range(13)} - set(mine))
+    hands = [mine, rest[0::3], rest[1::3], rest[2::3]]
+    bits = [sum(1 << naive.index_of(c) for c in h) for h in hands]
+    bids = side_bytes(8, 0, False)
+    first = {}
+    for policy in (kp.TEAM, kp.TEAM1):
+        record = np.zeros(52, dtype=np.int64)
+        kp.play_hand(np.array(bits, dtype=np.uint64), np.array(bids), 0, np.full(4, policy, dtype=np.int64),
+                     Kit(policy), trump, np.zeros(4, dtype=np.int64), record)  # fmt: skip
+        first[policy] = naive.card_at(int(record[0]))
+    assert first[kp.TEAM] == (1, 12)
+    assert first[kp.TEAM1][0] == trump
+
+
 @pytest.mark.parametrize("policy", [kp.TEAM, kp.TEAM1], ids=["team", "team1"])
 @pytest.mark.parametrize("trump", [0, 1, 3, 4])
 def test_team_policy_agrees_with_its_plain_python_twin_card_by_card(trump, policy):

@@ -11,7 +11,8 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
   top, the top of a sequence, low from nothing ...; away from an ace or an unsupported honour
   last; trumps only with A-K and four). In both, a bidder of 6+ with five or more trumps opens
   with a trump (the top if it is the master, else the top of a sequence to knock out the honour
-  above, else the lowest).
+  above, else the lowest); not the declarer of Tarneeb's ``team``, which opens by the table
+  (``trump_opening``, see :mod:`kernels.policies.team`).
 * **Later leads**: the plan's lead (the rules below) is corrected by a model fitted on rollouts
   of the plan (:mod:`kernels.policies.later_lead`, ``t400 fit-later-lead``): each card held is
   scored from public information and the best is led, the plan's card on ties; 400's weights,
@@ -248,7 +249,7 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
 
 
 @hot
-def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending):
+def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, trump_opening):
     need = need_bits(bids, taken)
     unseen = FULL_DECK & ~(hand | played)
     partner = seat ^ 2
@@ -328,7 +329,7 @@ def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending)
         return best
     if not opening:
         return passive_lead(hand, trump, unseen, my_trumps)
-    if me_need and short >= LONG_TRUMP_BID and n_trumps >= LONG_TRUMPS:
+    if trump_opening and me_need and short >= LONG_TRUMP_BID and n_trumps >= LONG_TRUMPS:
         return trump_lead(my_trumps, top_trumps, unseen)
     if fitted:
         return fitted_lead(hand, bids, seat, trump)
@@ -348,8 +349,8 @@ def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending)
 
 
 @hot
-def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads):
-    plan = _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending)
+def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads, trump_opening):
+    plan = _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, trump_opening)
     if plan_only or played == 0:
         return plan
     if fitted:
@@ -364,17 +365,21 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan
 
 @hot
 def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
-                  fitted_lead=True, defending=False, plan_only=False, team_leads=False):  # fmt: skip
+                  fitted_lead=True, defending=False, plan_only=False, team_leads=False,
+                  trump_opening=True):  # fmt: skip
     """The card ``seat`` plays (see the module's docstring). ``fitted_lead``: 400's leads, the
     opening one by the model fitted on 400's deals (:mod:`kernels.policies.lead`), the later ones
     by the plan corrected by the model fitted on rollouts of 400 (:mod:`kernels.policies.later_lead`;
     not with ``plan_only``: the first round's player, ``standard1``); False for classic Tarneeb's
     contracts, which open by the table of lead kinds and lead later by the plan, corrected by the
     model fitted on Tarneeb's contracts with ``team_leads``. ``defending``: ``seat`` defends a
-    team contract."""
+    team contract. ``trump_opening``: a player still short of a bid of 6+ who holds five trumps
+    opens with a trump (False: Tarneeb's ``team``, whose declarer opens as the table says)."""
     if n_played == 0:
         fitted = fitted_lead and trump < 4
-        return _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads)
+        return _lead(
+            seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads, trump_opening
+        )
     return _follow(
         seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defending
     )

@@ -23,6 +23,11 @@ ruff to partner). Measured in duplicate against the first round's player, which 
 declarers' plan on both sides and is kept as ``team1`` (benchmarks/tarneeb_play_vs_dd.py
 ``--against team1``); the same rules for the declarers lost points there, so they keep the plan.
 
+The declarer opens by the table of lead kinds (``standard``'s opening lead for a contract without
+the fitted model) and not, as 400's big bids do, with a trump whenever it holds five: it scores
+more in duplicate against the trump opening, and its opening leads cost fewer double-dummy tricks
+(measured in docs/tarneeb.md). ``team1`` keeps the trump opening.
+
 Both sides' leads after the first are the plan's corrected by the model fitted on rollouts of
 Tarneeb's contracts (:mod:`kernels.policies.later_lead`, ``t400 fit-later-lead --game tarneeb``);
 ``team1`` keeps the plan's leads.
@@ -72,7 +77,8 @@ def team_card(
     """The card ``seat`` plays in a team contract, from what that seat can know. ``defence``:
     the defenders play as defenders (False: ``team1``, the declarers' plan on both sides);
     ``leads``: the leads after the first are corrected by the model fitted on Tarneeb's contracts
-    (:mod:`kernels.policies.later_lead`; False: the plan's leads, ``team1`` and the model's data)."""
+    (:mod:`kernels.policies.later_lead`; False: the plan's leads, ``team1`` and the model's data).
+    With ``defence`` the declarer also opens by the table of lead kinds, not with a trump."""
     if n_played == 0 and played == 0 and trump < 4 and (bids >> (8 * seat)) & TRUMP_LEAD_BIT:
         trumps = hand & lane(trump)
         if trumps:
@@ -99,4 +105,5 @@ def team_card(
         defending,
         False,
         leads,
+        not defence,
     )

@@ -9,31 +9,31 @@ META = {
     "game": "tarneeb",
     "deals": 100000,
     "seed": 2026,
-    "tarneeb_bidder_model": "d70a6e732e6338a2",
+    "tarneeb_bidder_model": "74dfa3a6c17055aa",
     "features": "446fd3a20136dab7",
     "held_out_deals": 20000,
-    "held_out_gain_per_deal": 0.6669,
-    "held_out_gain_se": 0.0965,
-    "held_out_leads_changed": 0.4333,
+    "held_out_gain_per_deal": 0.5915,
+    "held_out_gain_se": 0.0998,
+    "held_out_leads_changed": 0.428,
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    15, 15, 15, 15, -2, -2, 102, 7, 9, 31, -184,  # the plan's card
-    -1022, -1022, -1022, -1022, 142, 142, 599, -56, -647, 152, 1407,  # trump
-    -56, -56, -56, -56, 2, 2, -53, 98, 289, 73, -164,  # side master
-    96, 96, 96, 96, 49, 49, 61, -76, 436, 118, -1074,  # trump master
-    389, 389, 389, 389, -40, -40, -25, -32, -70, -102, -115,  # knock-out top of a sequence
-    -38, -38, -38, -38, 27, 27, 33, -27, -101, 20, -163,  # lowest of a side suit
-    291, 291, 291, 291, 47, 47, -287, 168, 854, -42, -1828,  # lowest trump
-    -160, -160, -160, -160, 11, 11, 157, 17, -191, 71, -180,  # top of its suit, not a master
-    21, 21, 21, 21, -6, -6, 59, -15, -167, 10, 45,  # side suit's length
-    -55, -55, -55, -55, 7, 7, 21, 11, 27, 12, -27,  # side suit's unseen cards
-    571, 571, 571, 571, -15, -15, -209, -173, -4, -119, -528,  # an opponent ruffs the suit
-    -403, -403, -403, -403, 40, 40, 177, 16, 71, 110, 398,  # partner ruffs the suit
-    252, 252, 252, 252, 9, 9, 132, -116, -395, -101, -183,  # a side suit with a master
-    24, 24, 24, 24, 9, 9, -8, -20, 3, 2, -73,  # rank (2 = 0 .. ace = 12)
-    45, 45, 45, 45, 6, 6, -6, -23, -23, 3, -88,  # unseen cards above it
-    420, 420, 420, 420, -23, -23, 177, -57, -450, -123, -46,  # side singleton
-    28, 28, 28, 28, 11, 11, 81, -13, -86, -27, 100,  # side doubleton
-    249, 249, 249, 249, -14, -14, 77, -39, -315, -36, -272,  # low from a suit without a master under an honour
+    -15, -15, -15, -15, 2, 2, 111, -5, 8, 42, -108,  # the plan's card
+    -782, -782, -782, -782, 139, 139, 527, -127, -524, 83, 1183,  # trump
+    -139, -139, -139, -139, 12, 12, -43, 81, 284, 84, 3,  # side master
+    176, 176, 176, 176, 16, 16, -21, -37, 389, 49, -733,  # trump master
+    335, 335, 335, 335, -25, -25, 1, -20, -37, -99, -148,  # knock-out top of a sequence
+    -27, -27, -27, -27, 30, 30, -4, -25, -88, 7, -134,  # lowest of a side suit
+    116, 116, 116, 116, 36, 36, -234, 121, 731, -35, -1043,  # lowest trump
+    -116, -116, -116, -116, -1, -1, 73, 10, -160, 55, -18,  # top of its suit, not a master
+    85, 85, 85, 85, -21, -21, 51, -23, -195, -22, 109,  # side suit's length
+    -42, -42, -42, -42, 3, 3, 16, 7, 26, 6, -9,  # side suit's unseen cards
+    531, 531, 531, 531, -14, -14, -102, -185, 86, -144, -208,  # an opponent ruffs the suit
+    -288, -288, -288, -288, 37, 37, 201, 25, 108, 106, -108,  # partner ruffs the suit
+    364, 364, 364, 364, -7, -7, 40, -89, -325, -132, -158,  # a side suit with a master
+    12, 12, 12, 12, 14, 14, -9, -15, 20, 4, -90,  # rank (2 = 0 .. ace = 12)
+    23, 23, 23, 23, 14, 14, -2, -15, -1, 12, -124,  # unseen cards above it
+    541, 541, 541, 541, -50, -50, 181, -64, -472, -186, 65,  # side singleton
+    81, 81, 81, 81, -2, -2, 92, -21, -112, -58, 164,  # side doubleton
+    341, 341, 341, 341, -29, -29, 11, -46, -307, -68, -200,  # low from a suit without a master under an honour
 ], dtype=np.int64)
