@@ -157,6 +157,7 @@ def main() -> None:
     table_pimc = args.policy == "pimc"
     pid = None if table_pimc else policy_id(args.policy)
     defenders = args.defenders or args.policy
+    uses_pimc = "pimc" in (args.policy, defenders)
     rng = random.Random(args.seed)
 
     def player(name):
@@ -187,9 +188,9 @@ def main() -> None:
         got = pos.taken[decl] + pos.taken[decl ^ 2]
         diffs.append(got - dd)
         short.append(got < dd)
-        if "pimc" in (args.policy, defenders):
+        if uses_pimc:
             print(f"\r{i}/{len(hands)} deals ({time.perf_counter() - start:.0f} s)", end="", file=sys.stderr, flush=True)
-    if "pimc" in (args.policy, defenders):
+    if uses_pimc:
         print(file=sys.stderr)
     out = {
         "policy": args.policy,
@@ -202,7 +203,7 @@ def main() -> None:
         "declarers_short_of_dd": float(np.mean(short)),
         "declarers_minus_dd_by_deal": diffs,  # for paired comparisons on the same deals
     }
-    if "pimc" in (args.policy, defenders):
+    if uses_pimc:
         out["pimc_samples"] = args.pimc_samples
     if not table_pimc and args.duplicate:
         dup_hands, dup_outcomes = contracts(args.duplicate, args.seed + 1, rules, model)

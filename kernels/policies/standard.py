@@ -354,8 +354,7 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan
     if plan_only or played == 0:
         return plan
     if fitted:
-        own = (bids >> (8 * seat)) & 255
-        if own >= OWN_PLAN_BID and ((taken >> (8 * seat)) & 255) < own:
+        if ((bids >> (8 * seat)) & 255) >= OWN_PLAN_BID and short_of(bids, taken, seat):
             return plan
         return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_400)
     if team_leads:
