@@ -20,14 +20,16 @@ bridge measure; DDS): the two disagree where a trick that helps the partnership 
 * with ``--pimc-deals N``: the *pimc* reference player (sampled layouts, each legal card valued
   by the same double dummy, the best on average) at seats 1+3 against the policy, then the seats
   swapped: its points lost per card, and the duplicate difference in points a hand with its 95%
-  interval.
+  interval. pimc's layouts fit what the table has shown: the cards played, the voids, and the
+  bids (each other seat's whole hand is one on which the EV bot bids what that seat bid:
+  :class:`BidReader`); ``--pimc-blind`` ignores the bids, as the reference did before 2026-12-03.
 
 ``--policy pimc`` measures the per-card table with pimc at all four seats (``--pimc-samples``
 layouts a decision): what the reference player itself loses against the double dummy on the same
 deals, a yardstick for what play without sight of the hidden hands can reach.
 
 Usage: ``python benchmarks/play_vs_bids_dd.py [--policy standard] [--deals 100] [--seed 1]
-[--pimc-deals 0] [--pimc-samples 10] [--json] [--out FILE]``.
+[--pimc-deals 0] [--pimc-samples 10] [--pimc-blind] [--json] [--out FILE]``.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from play_vs_dd import (  # the benchmark beside
     emit,
     mean_ci,
     points_13_minus_24,
+    sample_fitting,
     sample_layouts,
 )
 
@@ -55,6 +58,8 @@ from analyzer.core.solve import targets_score_at
 from analyzer.games.t400 import simulate
 from analyzer.games.t400.lead import live_deals
 from analyzer.games.t400.rules import Variant
+from kernels.core.kit import Kit
+from kernels.t400 import bidder as kb
 
 
 def value(pos: Position, values) -> int:
@@ -73,17 +78,49 @@ def after(pos: Position, card: int, values) -> int:
     return value(nxt, values)
 
 
-def pimc_card(pos: Position, values, samples: int, rng: random.Random) -> int:
+class BidReader:
+    """What the bids tell the pimc player: a layout fits when each other seat's whole hand (its
+    cards in the layout and those it has played) is one on which the EV bot, which made the
+    deal's bids, bids what that seat bid (after the same earlier bids). Counts the decisions
+    where enough layouts fit."""
+
+    def __init__(self, v: Variant, bot):
+        self.rules, self.bot, self.kit = v.kernel_rules(), bot, Kit(bidder=kb.EV_BIDDER)
+        self.decisions = self.all_fit = 0
+
+    def misfits(self, pos: Position):
+        bids = np.array(pos.bids, dtype=np.int64)
+        played = np.array(pos.played_by, dtype=np.uint64)
+        me = pos.mover
+
+        def count(layouts: np.ndarray) -> np.ndarray:
+            got = kb.bids_in_records(self.rules, kb.EV_BIDDER, self.kit, self.bot, layouts | played,
+                                     np.zeros(layouts.shape, dtype=np.int64), np.tile(bids, (len(layouts), 1)))  # fmt: skip
+            wrong = got != bids
+            wrong[:, me] = False  # the mover's own hand is not sampled
+            return wrong.sum(axis=1)
+
+        return count
+
+    def layouts(self, pos: Position, n: int, rng: random.Random) -> list[list[int]]:
+        layouts, all_fit = sample_fitting(pos, n, rng, self.misfits(pos))
+        self.decisions += 1
+        self.all_fit += all_fit
+        return layouts
+
+
+def pimc_card(pos: Position, values, samples: int, rng: random.Random, reader: BidReader | None = None) -> int:
     """The *pimc* reference player in points: ``samples`` layouts of the unseen cards consistent
-    with what the mover has seen (its hand, the cards played, the voids shown; not the bids),
-    every legal card valued by the 400 double dummy with the bids on each, the best on average
-    (ties to the lowest card)."""
+    with what the mover has seen (its hand, the cards played, the voids shown) and, with a
+    ``reader``, with the bids; every legal card valued by the 400 double dummy with the bids on
+    each, the best on average (ties to the lowest card)."""
     legal = pos.legal()
     if len(legal) == 1:
         return legal[0]
     sign = 1 if pos.mover % 2 == 0 else -1
     totals = dict.fromkeys(legal, 0)
-    for layout in sample_layouts(pos, samples, rng):
+    layouts = reader.layouts(pos, samples, rng) if reader else sample_layouts(pos, samples, rng)
+    for layout in layouts:
         world = deepcopy(pos)
         world.hands = layout
         for c in legal:
@@ -94,14 +131,14 @@ def pimc_card(pos: Position, values, samples: int, rng: random.Random) -> int:
 def measure(hands, bids, policy: int, values_of, players=None, seats=(0, 1, 2, 3), rng=None) -> tuple[list[tuple], list[int]]:
     """(kind, position in trick, opening lead, bid made before the card, points lost) for every
     card of one deal that ``seats`` play, and the tricks each seat took. ``players``: per seat,
-    a kernel policy id or ("pimc", samples); all four ``policy`` by default."""
+    a kernel policy id or ("pimc", samples, reader or None); all four ``policy`` by default."""
     pos = Position(hands, bids)
     values = values_of(bids)
     players = players or [policy] * 4
     out = []
     for _ in range(52):
         who = players[pos.mover]
-        card = pimc_card(pos, values, who[1], rng) if isinstance(who, tuple) else pos.kernel_card(who)
+        card = pimc_card(pos, values, who[1], rng, who[2]) if isinstance(who, tuple) else pos.kernel_card(who)
         legal = pos.legal()
         mover = pos.mover
         if mover not in seats:
@@ -169,6 +206,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pimc-deals", type=int, default=0, help="Deals for the pimc reference (slow).")
     parser.add_argument("--pimc-samples", type=int, default=10)
+    parser.add_argument("--pimc-blind", action="store_true", help="pimc samples layouts without the bids.")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--out", help="Also write the JSON result here.")
     args = parser.parse_args()
@@ -176,7 +214,8 @@ def main() -> None:
     bot = simulate.bot_array(v)
     table_pimc = args.policy == "pimc"
     pid = None if table_pimc else policy_id(args.policy)
-    players = [("pimc", args.pimc_samples)] * 4 if table_pimc else None
+    reader = None if args.pimc_blind else BidReader(v, bot)
+    players = [("pimc", args.pimc_samples, reader)] * 4 if table_pimc else None
     table_rng = random.Random(args.seed)
     t0 = time.perf_counter()
     hands, bids = live_deals(args.deals, args.seed, v, bot)
@@ -199,7 +238,7 @@ def main() -> None:
         # and bids: its cards' points lost, and the duplicate difference in points a hand
         rng = random.Random(args.seed)
         ph, pb = live_deals(args.pimc_deals, args.seed + 2, v, bot)
-        pimc = ("pimc", args.pimc_samples)
+        pimc = ("pimc", args.pimc_samples, reader)
         pimc_cards, policy_cards, diffs = [], [], []
         for i, (h, b) in enumerate(zip(ph, pb), start=1):
             first, taken1 = measure(h, b, pid, values_of, [pimc, pid, pimc, pid], seats=(0, 2), rng=rng)
@@ -212,6 +251,10 @@ def main() -> None:
         result["pimc"] = {"samples": args.pimc_samples, "deals": len(ph), "seed": args.seed + 2,
                           "per_card": table(pimc_cards)["all"], "policy_per_card": table(policy_cards)["all"],
                           "duplicate_vs_policy": mean_ci(diffs)}  # fmt: skip
+    if reader and reader.decisions:
+        result["pimc_reads_bids"] = {"decisions": reader.decisions, "all_layouts_fit": reader.all_fit / reader.decisions}
+    elif args.policy == "pimc" or args.pimc_deals:
+        result["pimc_reads_bids"] = False
     result["seconds"] = time.perf_counter() - t0
     if emit(result, args):
         return

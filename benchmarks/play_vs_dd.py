@@ -79,6 +79,7 @@ class Position:
         self.leader = leader
         self.trick: list[int] = []
         self.played = 0
+        self.played_by = [0, 0, 0, 0]  # each seat's cards played, for layouts that must fit its bid
         self.voids = 0
 
     @property
@@ -126,6 +127,7 @@ class Position:
             self.voids |= 1 << (4 * seat + (self.trick[0] >> 4))
         self.hands[seat] &= ~(1 << card)
         self.played |= 1 << card
+        self.played_by[seat] |= 1 << card
         self.trick.append(card)
         if len(self.trick) == 4:
             _, pos = self.best()
@@ -177,12 +179,69 @@ def sample_layouts(pos: Position, n: int, rng: random.Random) -> list[list[int]]
     return out
 
 
-def pimc_card(pos: Position, samples: int, rng: random.Random) -> int:
+def deal_batch(pos: Position, k: int, gen: np.random.Generator) -> np.ndarray:
+    """``k`` layouts of the unseen cards at once (uint64[<= k, 4], the mover's hand in its row):
+    the most constrained cards first, each to a seat that has not shown out of its suit, with
+    probability in proportion to the room the seat has left (a uniform deal when nobody has shown
+    out); a layout that runs out of seats for a card is dropped."""
+    me = pos.mover
+    seats = [q for q in range(4) if q != me]
+    cards = [c for q in seats for c in range(64) if pos.hands[q] >> c & 1]
+    allowed = np.array([[not pos.voids >> (4 * q + (c >> 4)) & 1 for q in seats] for c in cards], dtype=np.int64)
+    room = np.tile(np.array([pos.hands[q].bit_count() for q in seats], dtype=np.int64), (k, 1))
+    out = np.zeros((k, 4), dtype=np.uint64)
+    out[:, me] = pos.hands[me]
+    alive = np.ones(k, dtype=bool)
+    rows = np.arange(k)
+    seat_of = np.array(seats)
+    for i in np.argsort(allowed.sum(axis=1), kind="stable"):
+        weight = room * allowed[i]
+        total = weight.sum(axis=1)
+        alive &= total > 0
+        pick = np.minimum((gen.random(k)[:, None] * total[:, None] >= np.cumsum(weight, axis=1)).sum(axis=1), 2)
+        room[rows, pick] -= 1
+        out[rows, seat_of[pick]] |= np.uint64(1 << cards[i])
+    return out[alive]
+
+
+def sample_fitting(pos: Position, n: int, rng: random.Random, misfits, budget: int = 1 << 16) -> tuple[list[list[int]], bool]:
+    """``n`` layouts as :func:`deal_batch` deals them that also fit what the other seats told:
+    ``misfits(layouts)`` counts, for each layout, the seats whose whole hand (the layout's cards
+    and those it played) contradicts it (e.g. its bid); layouts with none are kept. Drawn in
+    growing batches up to ``budget``; if fewer than ``n`` fit, the rest are the layouts that
+    contradict the fewest seats. Returns (layouts, whether all fit)."""
+    gen = np.random.default_rng(rng.getrandbits(64))
+    kept: list[np.ndarray] = []
+    spare, spare_bad = None, None
+    drawn, k = 0, 32 * n
+    while sum(len(x) for x in kept) < n and drawn < budget:
+        size = min(k, budget - drawn)
+        batch = deal_batch(pos, size, gen)
+        drawn, k = drawn + size, 4 * k
+        if not len(batch):
+            continue
+        bad = misfits(batch)
+        kept.append(batch[bad == 0])
+        if spare is None or bad.min() < spare_bad.min():
+            spare, spare_bad = batch, bad
+    if spare is None:  # the voids left no deal in the batches: the sequential sampler always finds one
+        return sample_layouts(pos, n, rng), False
+    fit = np.concatenate(kept)
+    if len(fit) >= n:
+        return [[int(x) for x in row] for row in fit[:n]], True
+    rest = spare[np.argsort(spare_bad, kind="stable")][: n - len(fit)]
+    return [[int(x) for x in row] for row in np.concatenate([fit, rest])], False
+
+
+def pimc_card(pos: Position, samples: int, rng: random.Random, sampler=sample_layouts) -> int:
+    """pimc in partnership tricks: every legal card valued by DDS on ``samples`` layouts from
+    ``sampler`` (what the mover has seen; a game's benchmark may also fit the auction), the best on
+    average (ties to the lowest card)."""
     legal = pos.legal()
     if len(legal) == 1:
         return legal[0]
     totals: dict[int, float] = defaultdict(float)
-    boards = [pos.ep_deal(layout) for layout in sample_layouts(pos, samples, rng)]
+    boards = [pos.ep_deal(layout) for layout in sampler(pos, samples, rng)]
     for solved in solve_all_boards(boards):
         for c, t in solved:
             totals[card_index(c)] += t

@@ -12,7 +12,9 @@ declarer leads in the trump the bots chose) three figures for a play policy:
   contracts and trumps, both seatings: the policy's side's Tarneeb points per hand (its points
   minus the other side's, halved over the two seatings), mean and 95% interval;
 * with ``--pimc-deals N``: the gap to *pimc*, the reference player (``--pimc-samples`` layouts of
-  the unseen cards consistent with the player's hand, the cards played and the voids shown, each
+  the unseen cards consistent with the player's hand, the cards played, the voids shown and the
+  auction (each other seat's whole hand makes the calls it made and the declarer's chooses its
+  trump, as the EV bots did: :class:`AuctionReader`; ``--pimc-blind`` ignores the auction), each
   solved by DDS, the card that keeps most of its side's tricks on average): pimc plays one side
   against the policy on the other, both seatings, on the same deals and contracts; its side's
   Tarneeb points per deal over the policy's (duplicate, 95% interval), and the DD tricks per card
@@ -27,7 +29,8 @@ that part: the shortfall then measures the declarers' play against a fixed defen
 defence widens it whatever the declarers do). The cards of each side are also reported apart.
 
 Usage: ``python benchmarks/tarneeb_play_vs_dd.py [--policy team] [--defenders P] [--against greedy]
-[--deals 200] [--duplicate 40000] [--pimc-deals 0] [--pimc-samples 10] [--seed 1] [--json]``.
+[--deals 200] [--duplicate 40000] [--pimc-deals 0] [--pimc-samples 10] [--pimc-blind] [--seed 1]
+[--json]``.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import numpy as np
 from endplay.dds import solve_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from play_vs_dd import Position, dd_scores, loss_table, mean_ci, pimc_card  # noqa: E402
+from play_vs_dd import Position, dd_scores, loss_table, mean_ci, pimc_card, sample_fitting, sample_layouts  # noqa: E402
 
 from analyzer.core.dealing import deal_hands  # noqa: E402
 from analyzer.core.policies import policies_kit, policy_id  # noqa: E402
@@ -51,6 +54,7 @@ from analyzer.games.tarneeb.bidders import load_model  # noqa: E402
 from analyzer.games.tarneeb.rules import TarneebVariant  # noqa: E402
 from kernels.core.kit import Kit
 from kernels.policies import play as kp  # noqa: E402
+from kernels.tarneeb import bidder as kb  # noqa: E402
 from kernels.tarneeb import hand as kh  # noqa: E402
 from kernels.tarneeb import rules as kr  # noqa: E402
 
@@ -84,6 +88,65 @@ def side_cards(rows, deals: int) -> dict:
             "tricks_per_card": lost / len(rows), "tricks_per_deal": lost / deals}  # fmt: skip
 
 
+class AuctionReader:
+    """What the auction tells the pimc player: a layout fits when each other seat's whole hand
+    (its cards in the layout and those it has played) makes the calls that seat made, in the same
+    auction states (the EV bots made the deal's auction), and the declarer's chooses the trump it
+    chose. Counts the decisions where enough layouts fit."""
+
+    def __init__(self, rules, model):
+        self.rules, self.model = rules, model
+        self.decisions = self.all_fit = 0
+
+    def auction(self, hands, res) -> list[tuple[int, np.ndarray, int]]:
+        """The deal's auction replayed: (seat, the state before its call, the call) of each call."""
+        state = np.empty(kr.ST_SIZE, dtype=np.int64)
+        kr.auction_start(state)
+        calls = []
+        while (seat := kr.next_seat(self.rules, state)) >= 0:
+            call = kh.bot_call(kh.EV, self.rules, state, hands[seat], self.model)
+            calls.append((seat, state.copy(), call))
+            kr.auction_call(self.rules, state, call)
+        assert (state[kr.ST_HIGH], state[kr.ST_HIGH_SEAT]) == (res[kh.R_CONTRACT], res[kh.R_DECLARER])
+        return calls
+
+    def misfits(self, pos: Position, calls, res):
+        me, declarer = pos.mover, int(res[kh.R_DECLARER])
+        contract, trump = int(res[kh.R_CONTRACT]), int(res[kh.R_TRUMP])
+        played = np.array(pos.played_by, dtype=np.uint64)
+
+        def count(layouts: np.ndarray) -> np.ndarray:
+            hands = layouts | played
+            wrong = np.zeros(layouts.shape, dtype=bool)
+            made = np.empty(len(layouts), dtype=np.int64)
+            for seat, state, call in calls:
+                if seat != me:  # the mover's own hand is not sampled
+                    kb.ev_calls(self.rules, np.tile(state, (len(layouts), 1)), hands[:, seat], self.model, made)
+                    wrong[:, seat] |= made != call
+            if declarer != me:  # the trump, on the layouts whose calls fit (one hand at a time)
+                for i in np.flatnonzero(~wrong.any(axis=1)):
+                    wrong[i, declarer] = kh.bot_trump(kh.EV, self.rules, hands[i, declarer], contract, self.model) != trump
+            return wrong.sum(axis=1)
+
+        return count
+
+    def sampler(self, hands, res):
+        """The layouts for pimc's decisions in one deal (see :func:`pimc_card`): fitting its auction."""
+        calls = self.auction(hands, res)
+
+        def layouts(pos: Position, n: int, rng: random.Random) -> list[list[int]]:
+            found, all_fit = sample_fitting(pos, n, rng, self.misfits(pos, calls, res))
+            self.decisions += 1
+            self.all_fit += all_fit
+            return found
+
+        return layouts
+
+    def stats(self):
+        """For the JSON: the decisions, and the share where every layout fitted the auction."""
+        return {"decisions": self.decisions, "all_layouts_fit": self.all_fit / max(self.decisions, 1)}
+
+
 def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
     """Per deal: (A's side's points minus B's side's) averaged over A declaring and A defending."""
     diffs = []
@@ -104,13 +167,15 @@ def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
     return mean_ci(diffs)
 
 
-def pimc_duplicate(hands, outcomes, rules, policy: int, samples: int, seed: int, progress=None) -> dict:
+def pimc_duplicate(hands, outcomes, rules, policy: int, samples: int, seed: int, progress=None, reader=None) -> dict:
     """pimc on one side against ``policy`` on the other, both seatings, on each deal: pimc's
     side's points over the policy's per deal (halved over the seatings), and the DD tricks lost
-    per card by pimc and by the policy on the same seats (the seats pimc played)."""
+    per card by pimc and by the policy on the same seats (the seats pimc played). pimc's layouts
+    fit the auction with a ``reader`` (:class:`AuctionReader`)."""
     rng = random.Random(seed)
     diffs, pimc_losses, policy_losses = [], [], []
     for i, (h, res) in enumerate(zip(hands, outcomes), start=1):
+        sampler = reader.sampler(h, res) if reader else sample_layouts
         decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
         bids = side_bids(rules, res)
         total = 0
@@ -121,7 +186,7 @@ def pimc_duplicate(hands, outcomes, rules, policy: int, samples: int, seed: int,
                 for _ in range(52):
                     mover = pos.mover
                     if players == "pimc" and mover in pimc_seats:
-                        card = pimc_card(pos, samples, rng)
+                        card = pimc_card(pos, samples, rng, sampler)
                     else:
                         card = pos.kernel_card(policy)
                     if mover in pimc_seats and len(pos.legal()) > 1:
@@ -149,6 +214,7 @@ def main() -> None:
     ap.add_argument("--duplicate", type=int, default=40_000, help="deals of the duplicate comparison")
     ap.add_argument("--pimc-deals", type=int, default=0, help="deals for the pimc reference (slow)")
     ap.add_argument("--pimc-samples", type=int, default=10, help="layouts pimc solves per decision")
+    ap.add_argument("--pimc-blind", action="store_true", help="pimc's layouts ignore the auction")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -159,12 +225,13 @@ def main() -> None:
     defenders = args.defenders or args.policy
     uses_pimc = "pimc" in (args.policy, defenders)
     rng = random.Random(args.seed)
+    reader = None if args.pimc_blind else AuctionReader(rules, model)
 
     def player(name):
         if name == "pimc":
-            return lambda pos: pimc_card(pos, args.pimc_samples, rng)
+            return lambda pos, sampler: pimc_card(pos, args.pimc_samples, rng, sampler)
         kernel_id = policy_id(name)
-        return lambda pos: pos.kernel_card(kernel_id)
+        return lambda pos, sampler: pos.kernel_card(kernel_id)
 
     by_side = {True: player(args.policy), False: player(defenders)}  # declaring side, defenders
     against = policy_id(args.against)
@@ -176,9 +243,10 @@ def main() -> None:
     for i, (h, res) in enumerate(zip(hands, outcomes), start=1):
         decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
         pos = Position(h, side_bids(rules, res), leader=decl, trump=trump)
+        sampler = reader.sampler(h, res) if reader and uses_pimc else sample_layouts
         dd = max(t for _, t in solve_board(pos.ep_deal()))
         for _ in range(52):
-            card = by_side[(pos.mover & 1) == (decl & 1)](pos)
+            card = by_side[(pos.mover & 1) == (decl & 1)](pos, sampler)
             scores = dd_scores(pos)
             row = (pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
                    max(scores.values()) - scores[card])  # fmt: skip
@@ -224,8 +292,10 @@ def main() -> None:
             )
 
         out["pimc"] = pimc_duplicate(ph[: args.pimc_deals], po[: args.pimc_deals], rules, pid,
-                                     args.pimc_samples, args.seed + 2, progress)  # fmt: skip
+                                     args.pimc_samples, args.seed + 2, progress, reader)  # fmt: skip
         print(file=sys.stderr)
+    if uses_pimc or args.pimc_deals:
+        out["pimc_reads_auction"] = reader.stats() if reader else False
     out["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(out, indent=1))
