@@ -273,8 +273,9 @@ def loss_table(losses) -> dict:
                 table[key] = {"cards": len(rows), "costly": sum(x[3] >= 1 for x in rows) / len(rows),
                               "tricks_per_card": sum(x[3] for x in rows) / len(rows)}  # fmt: skip
     opening = [x for x in losses if x[2]]
-    table["opening lead"] = {"cards": len(opening), "costly": sum(x[3] >= 1 for x in opening) / len(opening),
-                             "tricks_per_card": sum(x[3] for x in opening) / len(opening)}  # fmt: skip
+    if opening:  # none among the defenders' cards
+        table["opening lead"] = {"cards": len(opening), "costly": sum(x[3] >= 1 for x in opening) / len(opening),
+                                 "tricks_per_card": sum(x[3] for x in opening) / len(opening)}  # fmt: skip
     table["all"] = {"cards": len(losses), "costly": sum(x[3] >= 1 for x in losses) / len(losses),
                     "tricks_per_card": sum(x[3] for x in losses) / len(losses)}  # fmt: skip
     return table
