@@ -26,7 +26,9 @@ seats (``--pimc-samples`` layouts a decision; no duplicate): what the reference 
 loses against double dummy on the same deals, a yardstick for what play without sight of the
 hidden hands can reach. ``--defenders P`` (a policy or pimc) has the defenders played by P in
 that part: the shortfall then measures the declarers' play against a fixed defence (a stronger
-defence widens it whatever the declarers do). The cards of each side are also reported apart.
+defence widens it whatever the declarers do). The cards of each side are also reported apart, with
+the DD tricks a deal each side loses by kind (the opening lead, leads of tricks 2-4 and 5-13,
+follows, ruffs, discards).
 
 Usage: ``python benchmarks/tarneeb_play_vs_dd.py [--policy team] [--defenders P] [--against greedy]
 [--deals 200] [--duplicate 40000] [--pimc-deals 0] [--pimc-samples 10] [--pimc-blind] [--seed 1]
@@ -82,10 +84,15 @@ def net_for_declarers(rules, res, team_tricks: int) -> int:
 
 
 def side_cards(rows, deals: int) -> dict:
-    """One side's cards: how many, the share costing a DD trick, DD tricks lost a card and a deal."""
+    """One side's cards (rows: kind, position, opening lead, DD tricks lost, trick 0..12): how
+    many, the share costing a DD trick, DD tricks lost a card and a deal, and a deal by kind."""
     lost = sum(r[3] for r in rows)
+    kinds = {"opening lead": lambda r: r[2], "lead, tricks 2-4": lambda r: r[0] == "lead" and 1 <= r[4] <= 3,
+             "lead, tricks 5-13": lambda r: r[0] == "lead" and r[4] >= 4}  # fmt: skip
+    kinds.update({kind: (lambda r, k=kind: r[0] == k) for kind in ("follow", "ruff", "discard")})
     return {"cards": len(rows), "costly": sum(r[3] >= 1 for r in rows) / len(rows),
-            "tricks_per_card": lost / len(rows), "tricks_per_deal": lost / deals}  # fmt: skip
+            "tricks_per_card": lost / len(rows), "tricks_per_deal": lost / deals,
+            "tricks_per_deal_by_kind": {k: sum(r[3] for r in rows if keep(r)) / deals for k, keep in kinds.items()}}  # fmt: skip
 
 
 class AuctionReader:
@@ -249,7 +256,7 @@ def main() -> None:
             card = by_side[(pos.mover & 1) == (decl & 1)](pos, sampler)
             scores = dd_scores(pos)
             row = (pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
-                   max(scores.values()) - scores[card])  # fmt: skip
+                   max(scores.values()) - scores[card], pos.played.bit_count() // 4)  # fmt: skip
             losses.append(row)
             sides[(pos.mover & 1) == (decl & 1)].append(row)
             pos.play(card)
@@ -309,7 +316,8 @@ def main() -> None:
     for side in ("declaring", "defending"):
         r = out[f"{side}_side_cards"]
         print(f"  {side} side's cards: {r['cards']} cost a DD trick {100 * r['costly']:5.1f}%  "
-              f"tricks/card {r['tricks_per_card']:.3f}  tricks/deal {r['tricks_per_deal']:.3f}")  # fmt: skip
+              f"tricks/card {r['tricks_per_card']:.3f}  tricks/deal {r['tricks_per_deal']:.3f} ("
+              + ", ".join(f"{k} {v:.3f}" for k, v in r["tricks_per_deal_by_kind"].items()) + ")")  # fmt: skip
     d = out["declarers_minus_dd"]
     print(f"declaring team minus team DD: {d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]; "
           f"short of DD on {100 * out['declarers_short_of_dd']:.1f}% of deals")  # fmt: skip
