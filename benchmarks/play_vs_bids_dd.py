@@ -44,11 +44,11 @@ from copy import deepcopy
 import numpy as np
 from play_vs_dd import (  # the benchmark beside
     KINDS,
+    FittingSampler,
     Position,
     emit,
     mean_ci,
     points_13_minus_24,
-    sample_fitting,
     sample_layouts,
 )
 
@@ -78,15 +78,14 @@ def after(pos: Position, card: int, values) -> int:
     return value(nxt, values)
 
 
-class BidReader:
+class BidReader(FittingSampler):
     """What the bids tell the pimc player: a layout fits when each other seat's whole hand (its
     cards in the layout and those it has played) is one on which the EV bot, which made the
-    deal's bids, bids what that seat bid (after the same earlier bids). Counts the decisions
-    where enough layouts fit."""
+    deal's bids, bids what that seat bid (after the same earlier bids)."""
 
     def __init__(self, v: Variant, bot):
+        super().__init__()
         self.rules, self.bot, self.kit = v.kernel_rules(), bot, Kit(bidder=kb.EV_BIDDER)
-        self.decisions = self.all_fit = 0
 
     def misfits(self, pos: Position):
         bids = np.array(pos.bids, dtype=np.int64)
@@ -103,24 +102,21 @@ class BidReader:
         return count
 
     def layouts(self, pos: Position, n: int, rng: random.Random) -> list[list[int]]:
-        layouts, all_fit = sample_fitting(pos, n, rng, self.misfits(pos))
-        self.decisions += 1
-        self.all_fit += all_fit
-        return layouts
+        """A sampler for :func:`pimc_card`: layouts that fit the bids."""
+        return self.fit(pos, n, rng, self.misfits(pos))
 
 
-def pimc_card(pos: Position, values, samples: int, rng: random.Random, reader: BidReader | None = None) -> int:
-    """The *pimc* reference player in points: ``samples`` layouts of the unseen cards consistent
-    with what the mover has seen (its hand, the cards played, the voids shown) and, with a
-    ``reader``, with the bids; every legal card valued by the 400 double dummy with the bids on
-    each, the best on average (ties to the lowest card)."""
+def pimc_card(pos: Position, values, samples: int, rng: random.Random, sampler=sample_layouts) -> int:
+    """The *pimc* reference player in points: ``samples`` layouts of the unseen cards from
+    ``sampler`` (consistent with what the mover has seen: its hand, the cards played, the voids
+    shown; :meth:`BidReader.layouts` also fits the bids), every legal card valued by the 400 double
+    dummy with the bids on each, the best on average (ties to the lowest card)."""
     legal = pos.legal()
     if len(legal) == 1:
         return legal[0]
     sign = 1 if pos.mover % 2 == 0 else -1
     totals = dict.fromkeys(legal, 0)
-    layouts = reader.layouts(pos, samples, rng) if reader else sample_layouts(pos, samples, rng)
-    for layout in layouts:
+    for layout in sampler(pos, samples, rng):
         world = deepcopy(pos)
         world.hands = layout
         for c in legal:
@@ -131,7 +127,7 @@ def pimc_card(pos: Position, values, samples: int, rng: random.Random, reader: B
 def measure(hands, bids, policy: int, values_of, players=None, seats=(0, 1, 2, 3), rng=None) -> tuple[list[tuple], list[int]]:
     """(kind, position in trick, opening lead, bid made before the card, points lost) for every
     card of one deal that ``seats`` play, and the tricks each seat took. ``players``: per seat,
-    a kernel policy id or ("pimc", samples, reader or None); all four ``policy`` by default."""
+    a kernel policy id or ("pimc", samples, sampler); all four ``policy`` by default."""
     pos = Position(hands, bids)
     values = values_of(bids)
     players = players or [policy] * 4
@@ -215,7 +211,8 @@ def main() -> None:
     table_pimc = args.policy == "pimc"
     pid = None if table_pimc else policy_id(args.policy)
     reader = None if args.pimc_blind else BidReader(v, bot)
-    players = [("pimc", args.pimc_samples, reader)] * 4 if table_pimc else None
+    sampler = reader.layouts if reader else sample_layouts
+    players = [("pimc", args.pimc_samples, sampler)] * 4 if table_pimc else None
     table_rng = random.Random(args.seed)
     t0 = time.perf_counter()
     hands, bids = live_deals(args.deals, args.seed, v, bot)
@@ -238,7 +235,7 @@ def main() -> None:
         # and bids: its cards' points lost, and the duplicate difference in points a hand
         rng = random.Random(args.seed)
         ph, pb = live_deals(args.pimc_deals, args.seed + 2, v, bot)
-        pimc = ("pimc", args.pimc_samples, reader)
+        pimc = ("pimc", args.pimc_samples, sampler)
         pimc_cards, policy_cards, diffs = [], [], []
         for i, (h, b) in enumerate(zip(ph, pb), start=1):
             first, taken1 = measure(h, b, pid, values_of, [pimc, pid, pimc, pid], seats=(0, 2), rng=rng)
@@ -251,10 +248,8 @@ def main() -> None:
         result["pimc"] = {"samples": args.pimc_samples, "deals": len(ph), "seed": args.seed + 2,
                           "per_card": table(pimc_cards)["all"], "policy_per_card": table(policy_cards)["all"],
                           "duplicate_vs_policy": mean_ci(diffs)}  # fmt: skip
-    if reader and reader.decisions:
-        result["pimc_reads_bids"] = {"decisions": reader.decisions, "all_layouts_fit": reader.all_fit / reader.decisions}
-    elif args.policy == "pimc" or args.pimc_deals:
-        result["pimc_reads_bids"] = False
+    if table_pimc or args.pimc_deals:
+        result["pimc_reads_bids"] = reader.stats() if reader else False
     result["seconds"] = time.perf_counter() - t0
     if emit(result, args):
         return

@@ -233,6 +233,24 @@ def sample_fitting(pos: Position, n: int, rng: random.Random, misfits, budget: i
     return [[int(x) for x in row] for row in np.concatenate([fit, rest])], False
 
 
+class FittingSampler:
+    """A game's reader of the auction for pimc: :func:`sample_fitting` with the misfits the
+    subclass counts, tallying the decisions and those where every layout fitted."""
+
+    def __init__(self):
+        self.decisions = self.all_fit = 0
+
+    def fit(self, pos: Position, n: int, rng: random.Random, misfits) -> list[list[int]]:
+        found, all_fit = sample_fitting(pos, n, rng, misfits)
+        self.decisions += 1
+        self.all_fit += all_fit
+        return found
+
+    def stats(self) -> dict:
+        """For the JSON: the decisions, and the share where every layout fitted the auction."""
+        return {"decisions": self.decisions, "all_layouts_fit": self.all_fit / max(self.decisions, 1)}
+
+
 def pimc_card(pos: Position, samples: int, rng: random.Random, sampler=sample_layouts) -> int:
     """pimc in partnership tricks: every legal card valued by DDS on ``samples`` layouts from
     ``sampler`` (what the mover has seen; a game's benchmark may also fit the auction), the best on

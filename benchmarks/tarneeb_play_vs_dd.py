@@ -48,7 +48,7 @@ import numpy as np
 from endplay.dds import solve_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from play_vs_dd import Position, dd_scores, loss_table, mean_ci, pimc_card, sample_fitting, sample_layouts  # noqa: E402
+from play_vs_dd import FittingSampler, Position, dd_scores, loss_table, mean_ci, pimc_card, sample_layouts  # noqa: E402
 
 from analyzer.core.dealing import deal_hands  # noqa: E402
 from analyzer.core.policies import policies_kit, policy_id  # noqa: E402
@@ -95,15 +95,15 @@ def side_cards(rows, deals: int) -> dict:
             "tricks_per_deal_by_kind": {k: sum(r[3] for r in rows if keep(r)) / deals for k, keep in kinds.items()}}  # fmt: skip
 
 
-class AuctionReader:
+class AuctionReader(FittingSampler):
     """What the auction tells the pimc player: a layout fits when each other seat's whole hand
     (its cards in the layout and those it has played) makes the calls that seat made, in the same
     auction states (the EV bots made the deal's auction), and the declarer's chooses the trump it
-    chose. Counts the decisions where enough layouts fit."""
+    chose."""
 
     def __init__(self, rules, model):
+        super().__init__()
         self.rules, self.model = rules, model
-        self.decisions = self.all_fit = 0
 
     def auction(self, hands, res) -> list[tuple[int, np.ndarray, int]]:
         """The deal's auction replayed: (seat, the state before its call, the call) of each call."""
@@ -140,18 +140,7 @@ class AuctionReader:
     def sampler(self, hands, res):
         """The layouts for pimc's decisions in one deal (see :func:`pimc_card`): fitting its auction."""
         calls = self.auction(hands, res)
-
-        def layouts(pos: Position, n: int, rng: random.Random) -> list[list[int]]:
-            found, all_fit = sample_fitting(pos, n, rng, self.misfits(pos, calls, res))
-            self.decisions += 1
-            self.all_fit += all_fit
-            return found
-
-        return layouts
-
-    def stats(self):
-        """For the JSON: the decisions, and the share where every layout fitted the auction."""
-        return {"decisions": self.decisions, "all_layouts_fit": self.all_fit / max(self.decisions, 1)}
+        return lambda pos, n, rng: self.fit(pos, n, rng, self.misfits(pos, calls, res))
 
 
 def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
