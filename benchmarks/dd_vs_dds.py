@@ -148,13 +148,13 @@ def time_tables(deals: list[list[int]], hands: np.ndarray) -> tuple[list[float],
     W = dd.new_workspace()
     T = dd.new_table()
     out = np.zeros((5, 4), dtype=np.int64)
-    dd.solve_table(W, T, hands[0], out)  # compile / load, excluded from timing
+    dd.solve_table(W, T, hands[0], out, np.zeros(1, np.uint8))  # compile / load, excluded from timing
     dd.clear_table(T)
     _dds.SetMaxThreads(1)
     ours, theirs, diffs = [], [], 0
     for i, bits in enumerate(deals):
         start = time.perf_counter()
-        dd.solve_table(W, T, hands[i], out)
+        dd.solve_table(W, T, hands[i], out, np.zeros(1, np.uint8))
         ours.append(time.perf_counter() - start)
         deal = Deal.from_pbn(pbn(bits))
         start = time.perf_counter()

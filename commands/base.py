@@ -7,6 +7,7 @@ import contextlib
 import functools
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -75,10 +76,11 @@ class T400Group(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             with exit_on_interrupt():
-                super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as exc:
-            click.echo(exc.ctx.get_help())
-            sys.exit(0)
+                try:
+                    super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+                except click.exceptions.NoArgsIsHelpError as exc:
+                    click.echo(exc.ctx.get_help())
+                sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         except (click.ClickException, T400Error, Interrupted) as exc:
             click.echo(f"Error: {error_line(exc)}", err=True)
             sys.exit(exc.exit_code)
@@ -89,8 +91,25 @@ class T400Group(click.Group):
             click.echo("Error: interrupted", err=True)
             sys.exit(130)
         except BrokenPipeError:
+            _drop_stdout()  # `t400 ... | head`: the reader has all it wanted; end quietly
             sys.exit(0)
+        except OSError as exc:  # standard output on a full disk, or any file the commands did not catch
+            _drop_stdout()
+            what = f"cannot write {exc.filename}" if exc.filename else "cannot write the output"
+            click.echo(f"Error: {what}: {exc.strerror or exc}", err=True)
+            sys.exit(1)
         sys.exit(0)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered cannot fail again (with
+    a traceback) when the interpreter flushes it at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # no file descriptor (a test's captured stream): nothing will be flushed to it
 
 
 _SCALAR_LIST = re.compile(r"\[[^\[\]{}]*\]")

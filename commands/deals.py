@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import sys
-
 import click
 
 import analyzer
-from analyzer.core.errors import Interrupted, T400Error, WriteError
+from analyzer.core import jsonfile, output
+from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.runtime import announce_compiles
 from commands.base import (
     CONTEXT,
@@ -26,17 +24,12 @@ from commands.files import outputs, wrote
 
 # t400 solve
 
+#: The largest file of deals read (a deal a line: about 200,000 deals).
+MAX_DEALS_BYTES = 16 << 20
+
 
 def _read_deal_lines(path: str) -> list[str]:
-    stream = sys.stdin if path == "-" else None
-    try:
-        if stream is None:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        else:
-            text = stream.read()
-    except OSError as exc:
-        raise T400Error(f"cannot read {path}: {exc.strerror}") from None
+    text = jsonfile.read_text(path, "deals file", max_bytes=MAX_DEALS_BYTES)
     deals = []
     for n, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()
@@ -337,19 +330,10 @@ def _play_tarneeb(lines, variant, bids, calls, trump, bidder, policy, scores, bi
 
 def _write_records(path: str, records) -> None:
     import json
-    import os
 
     text = "".join((json.dumps(r.to_dict(), ensure_ascii=False) if path.lower().endswith((".json", ".jsonl"))
                     else r.to_text()) + "\n" for r in records)  # fmt: skip
-    tmp = f"{path}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    output.write_text(path, text)
     wrote(path)
 
 

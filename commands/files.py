@@ -7,6 +7,7 @@ import os
 
 import click
 
+from analyzer.core import output
 from analyzer.core.errors import T400Error
 from analyzer.core.tables import TableWriter
 
@@ -15,29 +16,34 @@ def check_writable(path: str) -> None:
     from analyzer.reports.figures import figure_format
 
     figure_format(path)
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    if not os.path.isdir(folder):
-        raise T400Error(f"--plot {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise T400Error(f"--plot {path}: cannot write in {folder}")
+    output.check(path, "--plot")
 
 
 def outputs(**paths) -> dict:
-    """Check output paths (folder exists and is writable; distinct); returns the given ones."""
+    """Check output paths (:func:`analyzer.core.output.check`: a file whose folder exists and
+    is writable, or a device, pipe or link written into; distinct); returns the given ones."""
     given = {k: v for k, v in paths.items() if v}
     seen = {}
     for name, path in given.items():
-        folder = os.path.dirname(os.path.abspath(path)) or "."
         option = name.replace("_", "-")
-        if not os.path.isdir(folder):
-            raise T400Error(f"--{option} {path}: folder {folder} does not exist")
-        if not os.access(folder, os.W_OK):
-            raise T400Error(f"--{option} {path}: cannot write in {folder}")
+        output.check(path, f"--{option}")
         key = os.path.abspath(path)
+        if key in ("/dev/null",):
+            continue  # many outputs may go nowhere
         if key in seen:
             raise T400Error(f"--{option} and --{seen[key]} both write {path}")
         seen[key] = option
     return given
+
+
+def kept_beside(*paths) -> str | None:
+    """The first of the output ``paths`` that is a file (new, regular, or a link to one): a run's
+    finished work is kept beside it (``PATH.parts``) for ``--resume``. A device or a pipe
+    (``/dev/stdout``, a fifo) has no folder of its own to keep work in: ``None`` if all are such."""
+    for path in paths:
+        if path and not output.is_stream(path):
+            return path
+    return None
 
 
 def table_format(path: str, option: str) -> str:

@@ -21,7 +21,7 @@ from commands.base import (
     progress_bar,
     variant_options,
 )
-from commands.files import check_writable, outputs, table_format, write_table, wrote
+from commands.files import check_writable, kept_beside, outputs, table_format, write_table, wrote
 
 # t400 simulate, t400 variants, t400 duel: whole matches
 
@@ -173,10 +173,11 @@ def simulate(variant, matches, policy, bidder, seed, threads, cap, scheduler, pr
         table_format(csv_path, "csv")
     hands_fmt = table_format(hands_path, "hands") if hands_path else None
     matches_fmt = table_format(matches_path, "per-match") if matches_path else None
-    keep = hands_path or matches_path or parquet_path or csv_path
+    keep = kept_beside(hands_path, matches_path, parquet_path, csv_path)
     if resume and not keep:
         raise T400Error(
-            "--resume needs an output file (--csv, --parquet, --hands or --per-match) to resume into"
+            "--resume needs an output file (--csv, --parquet, --hands or --per-match; not a device or a pipe) "
+            "to resume into"
         )
     show = (not as_json) if progress is None else progress
     clock = RunClock()
@@ -328,14 +329,15 @@ def variants(specs, matches, game, policy, bidder, seed, threads, cap, scheduler
         check_writable(plot_path)
     if csv_path:
         table_format(csv_path, "csv")
-    if resume and not csv_path:
-        raise T400Error("--resume needs --csv (the comparison's file) to resume into")
+    keep = kept_beside(csv_path)
+    if resume and not keep:
+        raise T400Error("--resume needs --csv (the comparison's file; not a device or a pipe) to resume into")
     show = (not as_json) if progress is None else progress
     clock = RunClock()
     from analyzer.core.runs import run_matches
 
     with progress_bar("matches", matches * len(lineups), enabled=show) as update:
-        run = run_matches(lineups, matches, seed, threads=threads, scheduler=scheduler, keep=csv_path,
+        run = run_matches(lineups, matches, seed, threads=threads, scheduler=scheduler, keep=keep,
                           resume=resume, command="variants", progress=update,
                           on_block=lambda _, parts: stats.add({lb: p["rows"] for lb, p in zip(labels, parts)}))  # fmt: skip
     elapsed = clock.elapsed_s()

@@ -3,26 +3,20 @@ game from a hand record (docs/review.md)."""
 
 from __future__ import annotations
 
-import sys
-
 import click
 
+from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card
-from analyzer.core.records import card_words, read_records
+from analyzer.core.records import MAX_RECORDS_BYTES, card_words, read_records
 from analyzer.core.runtime import announce_compiles
 from commands.base import CONTEXT, RunClock, emit_json, format_table, json_option, progress_bar
 
 
 def read_text(path: str) -> str:
-    """The text of file ``path`` ('-': stdin), or one error line."""
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise T400Error(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    """The text of file ``path`` ('-': stdin), refused before reading when larger than records
+    can be; or one error line."""
+    return jsonfile.read_text(path, "record file", max_bytes=MAX_RECORDS_BYTES)
 
 
 @click.command(context_settings=CONTEXT)

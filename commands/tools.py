@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import signal
 
 import click
 
+from analyzer.core import output
 from analyzer.core.errors import T400Error
 from analyzer.core.runtime import interrupt_at_once
 from analyzer.games.t400 import rules as rules_mod
@@ -165,9 +165,7 @@ def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
     with progress_bar("fitting", iterations, enabled=not as_json) as update:
         model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=update)
     path = out_path or str(resources.files("analyzer.data") / MODEL_FILE)
-    tmp = path + ".tmp.npz"
-    model.save(tmp)
-    os.replace(tmp, path)
+    model.save(path)
     wrote(path)
     if as_json:
         emit_json({"path": path, **model.meta})
@@ -180,10 +178,7 @@ def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
 def _write_weights(path: str, text: str, meta: dict, as_json: bool) -> str:
     """Write a generated weights module whole (a temporary file renamed), announce it, and with
     ``--json`` print its record; returns the path."""
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    output.write_text(path, text)
     wrote(path)
     if as_json:
         emit_json({"path": path, **meta})
@@ -339,9 +334,7 @@ def _build_equity(variant, hands, seed, threads, out_path, as_json):
     with progress_bar("building", 1, enabled=not as_json) as update:
         table = build_table(variant, hands=hands, seed=seed, threads=threads,
                                progress=lambda _stage, done, total: update(done, total))  # fmt: skip
-    tmp = path + ".tmp.npz"
-    table.save(tmp)
-    os.replace(tmp, path)
+    table.save(path)
     wrote(path)
     if as_json:
         emit_json({"path": path, **table.meta})

@@ -14,6 +14,7 @@ in every subfolder.
 import functools
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -34,10 +35,35 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+def private_folder(path: Path) -> bool:
+    """Make ``path`` a folder only this account can use (mode 0700), or check that it is one:
+    a real folder (not a link), owned by this account, that no one else can write or read. In a
+    shared temporary directory another account could make the folder first and fill it; Numba's
+    cache index files are pickles, so such a folder must never be used."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    return (
+        stat.S_ISDIR(st.st_mode)
+        and (uid is None or st.st_uid == uid)
+        and stat.S_IMODE(st.st_mode) & 0o077 == 0
+        and _writable(path)
+    )
+
+
 def _cache_setting() -> bool:
     """Whether kernels are cached on disk. When neither the package folder nor the user cache
     directory can be written (a read-only install used by an account whose home is read-only),
-    the cache goes to a folder in the temporary directory, or is off: said in one line."""
+    the cache goes to a private folder of this account in the temporary directory
+    (:func:`private_folder`), or is off: said in one line."""
     if numba.config.CACHE_DIR or _writable(KERNELS_DIR / "__pycache__"):
         return True
     try:
@@ -49,14 +75,18 @@ def _cache_setting() -> bool:
     if user is not None and _writable(user):
         return True
     fallback = Path(tempfile.gettempdir()) / f"t400-numba-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    if _writable(fallback):
+    if private_folder(fallback):
         numba.config.CACHE_DIR = str(fallback)
         print(
             f"note: the package and the user cache are read-only; kernels are cached in {fallback}",
             file=sys.stderr,
         )
         return True
-    print("note: no writable folder for the kernel cache; kernels compile on every run", file=sys.stderr)
+    print(
+        f"note: no private writable folder for the kernel cache ({fallback} is missing, not this "
+        "account's or open to others); kernels compile on every run",
+        file=sys.stderr,
+    )
     return False
 
 

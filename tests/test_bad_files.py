@@ -81,7 +81,7 @@ def test_a_full_disk_during_simulate_is_one_line_and_leaves_nothing_half_written
     line = one_error_line(r, code=1)
     assert "No space left on device" in line and str(out) in line
     left = [p.name for p in tmp_path.rglob("*")]
-    assert not [n for n in left if "tmp" in n], left
+    assert not [n for n in left if "tmp" in n or n.endswith(".t400-part")], left
     assert not out.exists()
 
 
@@ -92,15 +92,15 @@ def test_a_full_disk_while_writing_the_table_is_one_line(tmp_path, monkeypatch):
     real = pd.DataFrame.to_csv
 
     def to_csv(self, path=None, *args, **kwargs):
-        if path is not None and str(path).startswith(str(out)):
-            open(path, "w").write("half a row")
+        if path is not None and hasattr(path, "write"):  # the table's file, opened by analyzer.core.output
+            path.write("half a row")
             no_space()
         return real(self, path, *args, **kwargs)
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", to_csv)
     r = CliRunner().invoke(cli, ["simulate", "--matches", "50", "--hands", str(out)])
     assert "No space left on device" in one_error_line(r, code=1)
-    assert not out.exists() and not [p.name for p in tmp_path.rglob("*") if "tmp" in p.name]
+    assert not out.exists() and not [p.name for p in tmp_path.rglob("*") if "part" in p.name and p.is_file()]
     # what stays is the finished blocks, whole, as after Ctrl-C (--resume takes them)
     assert [p.name for p in tmp_path.iterdir()] in ([], ["hands.csv.parts"])
 

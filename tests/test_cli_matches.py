@@ -6,6 +6,7 @@ import json
 import pandas as pd
 from conftest import run
 
+from analyzer.core.checkpoint import CheckpointFolder
 from analyzer.core.notation import Deal, parse_hand
 from interrupt import interrupt_t400
 
@@ -105,9 +106,7 @@ def test_unreachable_scheduler_is_bad_input():
 
 
 def test_resume_refuses_other_settings(tmp_path):
-    parts = tmp_path / "h.csv.parts"
-    parts.mkdir()
-    (parts / "settings.json").write_text(json.dumps({"command": "simulate", "seed": 99}))
+    CheckpointFolder(tmp_path / "h.csv.parts", "simulate", {"command": "simulate", "seed": 99}, resume=False)
     r = run("simulate", "--matches", "50", "--hands", tmp_path / "h.csv", "--resume")
     assert r.exit_code == 2
     assert "different settings" in r.stderr

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 import analyzer.reports.build as rb
 import analyzer.reports.strategy as sr
 from analyzer.core import datafile
+from analyzer.core.checkpoint import CheckpointFolder
 from analyzer.games.t400.advice import BidRow
 from analyzer.reports.document import Document
 from analyzer.reports.folder import MARKER, PARTS, owned_files, safe_name
@@ -189,36 +190,96 @@ def test_stale_files_of_the_previous_report_go_and_only_they(tmp_path, quick_rep
     assert not (out / "data" / "match.csv").exists() and (out / "data" / "method.csv").exists()
 
 
-def test_resume_never_runs_a_pickle_from_the_folder(tmp_path, quick_report):
-    """Item 3: a crafted checkpoint (a pickle, under either name) is never unpickled."""
-    out = tmp_path / "rep"
-    parts = out / PARTS
-    parts.mkdir(parents=True)
+def _parts_folder(out):
+    """The report's checkpoint folder as the tool makes it, for the settings of ``report(out)``."""
     settings = {"game": "400", "samples": 1000, "matches": 1, "seed": 0, "version": __version__}
-    (parts / "settings.json").write_text(json.dumps(settings))
+    out.mkdir(parents=True, exist_ok=True)
+    return CheckpointFolder(out / PARTS, "report-parts", settings, resume=False)
+
+
+def test_resume_never_runs_a_pickle_from_the_folder(tmp_path, quick_report):
+    """Item 3: a crafted checkpoint (a pickle, under either name) is never unpickled, even when
+    the folder's journal lists it with its hash (a forger who rewrote the journal too)."""
+    out = tmp_path / "rep"
+    folder = _parts_folder(out)
     flag = tmp_path / "pwned"
 
     class Payload:
         def __reduce__(self):
             return (open, (str(flag), "w"))
 
-    for name in ("part-bidding-guide.md.pkl", "part-bidding-guide.md.npz"):
-        (parts / name).write_bytes(pickle.dumps(Payload()))
-    np.savez(parts / "part-variants.md.npz", tree=np.array([Payload()], dtype=object))
+    folder.keep("part-bidding-guide.md.npz", lambda f: f.write(pickle.dumps(Payload())))
+    folder.keep("part-variants.md.npz", lambda f: np.savez(f, tree=np.array([Payload()], dtype=object)))
     crafted = {"version": 1, "value": {"$dataclass": "os:system", "fields": {}}}
-    np.savez(parts / "part-match.md.npz", tree=np.frombuffer(json.dumps(crafted).encode(), dtype=np.uint8))
+    folder.keep("part-match.md.npz",
+                lambda f: np.savez(f, tree=np.frombuffer(json.dumps(crafted).encode(), dtype=np.uint8)))  # fmt: skip
     r = report(out, "--resume")
     assert r.exit_code == 0, r.output
     assert not flag.exists()
     assert sorted(quick_report) == ["bidding-guide.md", "match.md", "method.md", "variants.md"]
 
 
-def test_a_bad_resume_settings_file_is_one_error_line(tmp_path, quick_report):
+def test_a_tampered_part_with_the_wrong_arrays_is_computed_again(tmp_path, quick_report):
+    """Issue 58: a kept part that reads as data but lacks what its section needs (its journal
+    line forged to match) is computed again, never a traceback."""
+    out = tmp_path / "rep"
+    folder = _parts_folder(out)
+    folder.keep("part-match.md.npz", lambda f: datafile.write(f, {"wrong": np.arange(2)}))
+    r = report(out, "--resume")
+    assert r.exit_code == 0, r.output
+    assert quick_report.count("match.md") == 1 and set(quick_report) == {"bidding-guide.md", "match.md", "method.md",
+                                                                         "variants.md"}  # fmt: skip
+    assert "match.md: 3" in (out / "match.md").read_text()
+    # a part whose bytes changed after it was kept is not used at all
+    quick_report.clear()
+    folder = _parts_folder(out)
+    folder.keep("part-match.md.npz", lambda f: datafile.write(f, {"n": np.arange(3)}))
+    (out / PARTS / "part-match.md.npz").write_bytes(b"PK changed")
+    assert report(out, "--resume").exit_code == 0
+    assert "match.md" in quick_report
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b"\xff\xfe", b"[" * 5000 + b"]" * 5000, b"{}"])
+def test_a_bad_checkpoint_marker_is_one_error_line_and_the_folder_is_kept(tmp_path, quick_report, content):
     out = tmp_path / "rep"
     (out / PARTS).mkdir(parents=True)
-    (out / PARTS / "settings.json").write_text("{not json")
-    r = report(out, "--resume")
-    assert r.exit_code == 2 and r.stderr.startswith("Error: resume folder") and r.stderr.count("\n") == 1
+    (out / PARTS / ".t400-checkpoint.json").write_bytes(content)
+    (out / PARTS / "mine.txt").write_text("the user's")
+    for args in (["--resume"], [], ["--force"]):
+        r = report(out, *args)
+        assert r.exit_code == 2 and r.stderr.startswith("Error: --out") and r.stderr.count("\n") == 1, r.output
+        assert "not a t400 checkpoint" in r.stderr
+    assert (out / PARTS / "mine.txt").read_text() == "the user's"
+
+
+def test_a_parts_path_that_is_a_file_or_a_folder_of_the_users_is_never_touched(tmp_path, quick_report):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / PARTS).write_text("a file of the user's")
+    assert report(out, "--force").exit_code == 2
+    assert (out / PARTS).read_text() == "a file of the user's"
+    (out / PARTS).unlink()
+    (out / PARTS).mkdir()
+    (out / PARTS / "settings.json").write_text("{}")
+    assert report(out, "--force").exit_code == 2
+    assert (out / PARTS / "settings.json").read_text() == "{}"
+
+
+def test_a_nested_crafted_index_does_not_hide_a_users_file_from_force(tmp_path, quick_report):
+    """Issue 58: `--force` over a folder whose data/ holds a crafted .t400-report.json ({}): the
+    user's data/match.csv is not replaced (the subfolder is not skipped as 'another report')."""
+    out = tmp_path / "rep"
+    (out / "data").mkdir(parents=True)
+    (out / "data" / MARKER).write_text("{}")
+    (out / "data" / "match.csv").write_text("the user's table")
+    r = report(out, "--force")
+    assert r.exit_code == 2 and "data/match.csv" in r.stderr
+    assert (out / "data" / "match.csv").read_text() == "the user's table"
+    # a valid index in the subfolder (another report's) does not hide it either
+    (out / "data" / MARKER).write_text(json.dumps({"files": [], "sha256": {}}))
+    r = report(out, "--force")
+    assert r.exit_code == 2 and "data/match.csv" in r.stderr
+    assert (out / "data" / "match.csv").read_text() == "the user's table"
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
 from analyzer.core.messages import messages
 from analyzer.core.notation import parse_hand
@@ -128,12 +129,7 @@ async def read_body(request) -> dict:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise T400Error("the request body is nested too deeply") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise T400Error(f"the request body is not JSON ({exc})") from None
+    return jsonfile.loads(raw, "the request body", max_bytes=MAX_BODY)
 
 
 async def wait_for(job: Job, request):

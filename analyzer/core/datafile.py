@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import os
 import sys
 import zipfile
 from collections.abc import Callable
@@ -22,7 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
+from analyzer.core.output import open_output
 
 #: The tree's format; a file of another version is not read.
 VERSION = 1
@@ -36,21 +37,19 @@ class BadDataFile(ValueError):
     """The file is not a value written by :func:`save` (of this version)."""
 
 
-def save(path: str | Path, value) -> None:
-    """Write ``value`` to ``path`` atomically (a temporary file beside it, then a rename); on
-    failure nothing is left behind and the error propagates."""
-    path = Path(path)
+def write(fh, value) -> None:
+    """Write ``value`` to the open binary file ``fh`` (see :func:`save`)."""
     arrays: dict[str, np.ndarray] = {}
     tree = {"version": VERSION, "value": _encode(value, arrays)}
     arrays["tree"] = np.frombuffer(json.dumps(tree).encode(), dtype=np.uint8)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    np.savez(fh, **arrays)
+
+
+def save(path: str | Path, value) -> None:
+    """Write ``value`` to ``path`` through :func:`analyzer.core.output.open_output` (whole or
+    not at all; a failure is one :class:`WriteError`)."""
+    with open_output(path, binary=True) as fh:
+        write(fh, value)
 
 
 def load(path: str | Path):
@@ -58,12 +57,14 @@ def load(path: str | Path):
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
-        tree = json.loads(arrays.pop("tree").tobytes().decode())
+        tree = jsonfile.loads(arrays.pop("tree").tobytes(), "data tree", max_bytes=1 << 30)
         if not isinstance(tree, dict) or tree.get("version") != VERSION:
             raise BadDataFile(f"{path}: not a data file of version {VERSION}")
         return _decode(tree["value"], arrays)
     except BadDataFile:
         raise
+    except T400Error as exc:
+        raise BadDataFile(f"{path}: {exc}") from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, EOFError,
             zipfile.BadZipFile, RecursionError) as exc:  # fmt: skip
         raise BadDataFile(f"{path}: {type(exc).__name__}: {exc}") from None

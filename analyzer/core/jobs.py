@@ -8,75 +8,62 @@ key. The results never depend on where a job ran: every task draws from its own 
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from analyzer.core.checkpoint import CheckpointFolder
 from analyzer.core.datafile import NPZ_ERRORS
-from analyzer.core.errors import ClusterError, Interrupted, T400Error, WriteError
+from analyzer.core.errors import ClusterError, Interrupted, T400Error
 from analyzer.core.runtime import caused_by_interrupt, deferred_interrupt
 
 
 class Checkpoint:
-    """A folder of finished blocks (``block-<first>.npz``) and the settings that made them."""
+    """Finished blocks of arrays (``block-<key>.npz``) kept in a
+    :class:`analyzer.core.checkpoint.CheckpointFolder` of ``kind``, tied to ``settings``.
 
-    def __init__(self, path: str | Path, settings: dict, resume: bool):
-        self.path = Path(path)
-        self.settings = json.loads(json.dumps(settings))
-        stored = self.path / "settings.json"
-        if self.path.exists() and not resume:
-            shutil.rmtree(self.path)
-        if resume and stored.exists():
-            before = json.loads(stored.read_text())
-            if before != self.settings:
-                changed = sorted(
-                    k for k in set(before) | set(self.settings) if before.get(k) != self.settings.get(k)
-                )
-                raise T400Error(
-                    f"resume file {self.path} was made with different settings ({', '.join(changed)}); "
-                    "run without --resume to start again"
-                )
-        self.path.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps(self.settings, indent=1))
+    ``check(key, result) -> bool`` tells whether a kept block is one this run could have made
+    (its arrays, shapes, dtypes and row counts); a block that fails it, that the folder's journal
+    does not list with its hash, or that cannot be read is computed again, never counted."""
 
-    def _file(self, key: str) -> Path:
-        return self.path / f"block-{key}.npz"
+    def __init__(self, path: str | Path, settings: dict, resume: bool, kind: str = "blocks",
+                 check: Callable[[str, dict], bool] | None = None):  # fmt: skip
+        self.folder = CheckpointFolder(path, kind, settings, resume)
+        self.path = self.folder.path
+        self.check = check
+
+    @staticmethod
+    def _name(key: str) -> str:
+        return f"block-{key}.npz"
 
     def has(self, key: str) -> bool:
-        """Whether block ``key`` is kept and readable (a damaged one is computed again)."""
-        try:
-            with np.load(self._file(key), allow_pickle=False) as data:
-                return bool(data.files)
-        except NPZ_ERRORS:
-            return False
+        """Whether block ``key`` is kept, whole and as this run would make it."""
+        return self.load(key) is not None
 
     def load(self, key: str) -> dict | None:
-        f = self._file(key)
-        if not f.exists():
+        f = self.folder.file(self._name(key))
+        if f is None:
             return None
         try:
             with np.load(f, allow_pickle=False) as data:
-                return {k: data[k] for k in data.files}
+                result = {k: data[k] for k in data.files}
         except NPZ_ERRORS:
             return None  # a block that cannot be read is computed again
+        if not result or any(a.dtype.hasobject for a in result.values()):
+            return None
+        if self.check is not None and not self.check(key, result):
+            return None
+        return result
 
     def save(self, key: str, result: dict) -> None:
-        """Keep a finished block (written aside and renamed; on failure, such as a full disk,
-        nothing is left behind and the error names the file)."""
-        tmp = self.path / f".block-{key}.tmp.npz"
-        try:
-            np.savez(tmp, **result)
-            tmp.replace(self._file(key))
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise WriteError(f"cannot write {tmp.parent}: {exc.strerror or exc}") from None
+        """Keep a finished block (whole or not at all; a failure such as a full disk is one
+        :class:`WriteError` naming the file)."""
+        self.folder.keep(self._name(key), lambda f: np.savez(f, **result))
 
     def remove(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
+        self.folder.remove()
 
 
 @dataclass(frozen=True)
@@ -207,9 +194,8 @@ def _on_worker(task, threads):
 
 
 def _run_on_dask(jobs: list[Job], scheduler, threads, finish, stop) -> None:
-    from dask.distributed import as_completed
-
     client, cluster = open_client(scheduler) if isinstance(scheduler, str) else (scheduler, None)
+    from dask.distributed import as_completed  # there, since open_client found it
     try:
         by_future = {}
         for job in jobs:

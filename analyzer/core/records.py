@@ -23,10 +23,10 @@ error names the record's line and the bad field or trick, as one line.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, Suit, as_deal
 from analyzer.core.strains import Strain
@@ -104,20 +104,33 @@ class HandRecord:
         return T400Error(f"line {self.line}: {message}")
 
 
+#: The largest text of records read (a long match is a few hundred KB), and the most records.
+MAX_RECORDS_BYTES = 8 << 20
+MAX_RECORDS = 10_000
+
+
 def read_records(text: str) -> list[HandRecord]:
     """The records in ``text``: one JSON object (or a JSON list of them), JSON lines, or text
     lines; blank lines and ``#`` comments are skipped."""
     stripped = text.strip()
     if not stripped:
         raise T400Error("no hand record given")
+    if len(stripped.encode("utf-8", errors="surrogatepass")) > MAX_RECORDS_BYTES:
+        raise T400Error(f"the hand records are larger than {MAX_RECORDS_BYTES >> 20} MB")
     if stripped[0] in "{[":
         try:
-            whole = json.loads(stripped)
-        except ValueError:
-            whole = None
+            whole = jsonfile.loads(stripped, "the hand records", max_bytes=MAX_RECORDS_BYTES)
+        except T400Error as exc:
+            if "nested" in str(exc) or "larger" in str(exc):
+                raise
+            whole = None  # JSON lines, or a JSON object on its first line only
         if isinstance(whole, dict):
             return [_record(whole, 1)]
         if isinstance(whole, list):
+            if not whole:
+                raise T400Error("no hand record given (an empty list)")
+            if len(whole) > MAX_RECORDS:
+                raise T400Error(f"{len(whole):,} hand records: at most {MAX_RECORDS:,} at a time")
             return [_record(item, n) for n, item in enumerate(whole, start=1)]
     records = []
     for n, raw in enumerate(text.splitlines(), start=1):
@@ -126,12 +139,16 @@ def read_records(text: str) -> list[HandRecord]:
             continue
         if line.startswith("{"):
             try:
-                item = json.loads(line)
-            except ValueError as exc:
-                raise T400Error(f"line {n}: not a JSON object ({exc.msg})") from None
+                item = jsonfile.loads(line, f"line {n}", max_bytes=MAX_RECORDS_BYTES)
+            except T400Error as exc:
+                raise T400Error(str(exc).replace(f"line {n} is not JSON", f"line {n}: not a JSON object")) from None
         else:
             item = _text_fields(line, n)
         records.append(_record(item, n))
+        if len(records) > MAX_RECORDS:
+            raise T400Error(f"more than {MAX_RECORDS:,} hand records: at most {MAX_RECORDS:,} at a time")
+    if not records:
+        raise T400Error("no hand record given (only blank lines and comments)")
     return records
 
 

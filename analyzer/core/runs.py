@@ -46,6 +46,29 @@ def blocks_of(matches: int) -> list[tuple[int, int]]:
     return [(first, min(block, matches - first)) for first in range(0, matches, block)]
 
 
+def block_fits(result: dict, count: int, record: bool, m_size: int, h_size: int, rounds_of) -> bool:
+    """Whether ``result`` is a block of ``count`` matches as a game's ``play_block`` makes it
+    (``rows`` int32[count, m_size]; with ``record`` also ``rounds`` int32[n, h_size] and ``hands``
+    uint64[n, 4], n the deals the rows count by ``rounds_of(rows)``): a kept block is used only
+    then, so a tampered or foreign one is computed again instead of being counted."""
+    keys = {"rows", "rounds", "hands"} if record else {"rows"}
+    if set(result) != keys:
+        return False
+    rows = result["rows"]
+    if rows.dtype != np.int32 or rows.shape != (count, m_size):
+        return False
+    if not record:
+        return True
+    per_match = np.asarray(rounds_of(rows), dtype=np.int64)
+    if (per_match < 0).any():
+        return False
+    n = int(per_match.sum())
+    rounds, hands = result["rounds"], result["hands"]
+    return rounds.dtype == np.int32 and rounds.shape == (n, h_size) and hands.dtype == np.uint64 and (
+        hands.shape == (n, 4)
+    )
+
+
 @dataclass(frozen=True)
 class MatchBlock:
     """A block of matches of one lineup, as a job's task (picklable for Dask); the lineup's
@@ -105,7 +128,13 @@ def run_matches(
                 "lineups": [lu.settings() for lu in lineups]}  # fmt: skip
     if resume and not keep:
         raise T400Error("resume needs a place to keep finished work (an output file)")
-    checkpoint = Checkpoint(keep + ".parts", settings, resume) if keep else None
+    sizes = {f"{i}-{first}": (lineup, count) for first, count in blocks_of(n) for i, lineup in enumerate(lineups)}
+
+    def check(key: str, result: dict) -> bool:
+        lineup, count = sizes.get(key, (None, 0))
+        return lineup is not None and lineup.check_block(result, count, record)
+
+    checkpoint = Checkpoint(keep + ".parts", settings, resume, kind=command, check=check) if keep else None
     # block by block, every lineup's part of a block next to the others (a block is complete
     # as soon as its k jobs are)
     jobs = [

@@ -18,7 +18,7 @@ import numpy as np
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, as_deal
-from analyzer.core.runtime import check_threads, on_workers, threads_used
+from analyzer.core.runtime import KERNEL_STOP, check_threads, interruptible, on_workers, threads_used
 from analyzer.core.strains import Strain
 from kernels.core import dd
 
@@ -174,7 +174,17 @@ def solve_table_blocks(deals: Iterable[Deal | str] | np.ndarray, threads: int | 
     batch = batch or max(1, config.get().solve_batch // 8)
     for start in range(0, len(hands), batch):
         with threads_used(workers):
-            yield start, dd.solve_table_batch(hands[start : start + batch], workspaces, tables)
+            # a helper thread, so that Ctrl-C is handled while it runs; the kernel reads the
+            # stop flag between strains and leaves what it did not finish at -1
+            block = interruptible(dd.solve_table_batch, hands[start : start + batch], workspaces, tables,
+                                  KERNEL_STOP)  # fmt: skip
+        done = block.reshape(len(block), -1).min(axis=1) >= 0
+        if not done.all():
+            first_missing = int(np.argmin(done))
+            if first_missing:
+                yield start, block[:first_missing]
+            return
+        yield start, block
 
 
 def card_scores(deal: Deal | str, trump: str | int = "hearts", leader: int = 1, mode: str = "team",

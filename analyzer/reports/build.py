@@ -97,7 +97,17 @@ def build_report(
             (tmp / "figures").mkdir()
             (tmp / "data").mkdir()
             ctx = Context(tmp, samples, matches, seed, threads, client, progress, parts)
-            docs = GAMES[game].documents(ctx, command, scheduler, start)
+            try:
+                docs = GAMES[game].documents(ctx, command, scheduler, start)
+            except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+                if isinstance(exc, T400Error) or not parts.loaded:
+                    raise
+                # a kept part that reads as data but is not what its section made (tampered):
+                # every part is computed again rather than trusted
+                parts = Parts(out / PARTS, settings, resume=False)
+                _empty(tmp)
+                ctx = Context(tmp, samples, matches, seed, threads, client, progress, parts)
+                docs = GAMES[game].documents(ctx, command, scheduler, start)
             title = GAMES[game].TITLE
             for d in docs:
                 (tmp / d.name).write_text(to_markdown(d), encoding="utf-8")
@@ -134,6 +144,14 @@ def build_report(
             client.close()
             cluster.close()
     return {"out": str(out), "files": files, "elapsed_s": time.perf_counter() - start}
+
+
+def _empty(folder: Path) -> None:
+    """Empty the build folder (it is this run's own) down to its ``figures`` and ``data`` folders."""
+    shutil.rmtree(folder)
+    folder.mkdir()
+    (folder / "figures").mkdir()
+    (folder / "data").mkdir()
 
 
 def data_fingerprints(game: str = "400") -> dict:

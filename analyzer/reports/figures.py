@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import matplotlib
@@ -13,6 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from analyzer.core.errors import T400Error  # noqa: E402
+from analyzer.core.output import open_output  # noqa: E402
 
 STYLE = {
     "figure.dpi": 110,
@@ -39,15 +39,13 @@ def figure_format(path: str) -> str:
 
 
 def _save(fig, path: str) -> None:
-    """Write ``fig`` aside and rename it into place (never a half-written file)."""
+    """Write ``fig`` through :func:`analyzer.core.output.open_output` (never a half-written file,
+    a device or a pipe written into, a failure one line)."""
     fmt = figure_format(path)
-    tmp = f"{path}.tmp-{os.getpid()}"
     try:
-        fig.savefig(tmp, format=fmt)
-        os.replace(tmp, path)
+        with open_output(path, binary=True) as fh:
+            fig.savefig(fh, format=fmt)
     finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
         plt.close(fig)
 
 

@@ -10,17 +10,20 @@ overwritten or removed. A folder inside that carries its own index is another re
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path, PurePosixPath
 
+from analyzer.core import jsonfile, output
+from analyzer.core.checkpoint import file_hash
 from analyzer.core.errors import T400Error
 
 #: The index a report folder carries of the files its report wrote.
 MARKER = ".t400-report.json"
 #: The folder of finished parts kept for ``--resume``.
 PARTS = ".t400-report-parts"
+#: An index's largest size (a few hundred files with their hashes).
+INDEX_MAX_BYTES = 4 << 20
 #: The prefix of the hidden folder a report is built in before it moves into place.
 BUILD_PREFIX = ".t400-report-build-"
 
@@ -30,11 +33,7 @@ class Clash(T400Error):
 
 
 def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return file_hash(path)
 
 
 def safe_name(name) -> bool:
@@ -62,12 +61,11 @@ def read_index(folder: Path) -> dict[str, str] | None:
     if not marker.is_file() or marker.is_symlink():
         return None
     try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-        hashes = data["sha256"]
-        if not isinstance(hashes, dict):
-            return None
-    except (OSError, ValueError, KeyError, TypeError):
+        data = jsonfile.read_json(marker, "report index", max_bytes=INDEX_MAX_BYTES)
+        jsonfile.check_shape(data, {"sha256": dict}, "report index")
+    except T400Error:
         return None
+    hashes = data["sha256"]
     return {n: h for n, h in hashes.items() if safe_name(n) and isinstance(h, str)}
 
 
@@ -84,7 +82,9 @@ def owned_files(folder: Path) -> set[str]:
 
 def user_files(folder: Path) -> list[str]:
     """Every file in ``folder`` that is not its report's own (see :func:`owned_files`): the
-    user's files, report files changed since, links. Nested report folders are skipped."""
+    user's files, report files changed since, links. A nested folder with a valid index of its own
+    is another report, not listed (whether the report may write a file is :func:`clash`'s to say,
+    file by file, and never skips a folder)."""
     folder = Path(folder)
     owned = owned_files(folder)
     found = []
@@ -93,11 +93,11 @@ def user_files(folder: Path) -> list[str]:
         for entry in sorted(os.scandir(d), key=lambda e: e.name):
             name = f"{prefix}{entry.name}"
             if not prefix and (
-                entry.name in (MARKER, PARTS, f".{MARKER}.tmp") or entry.name.startswith(BUILD_PREFIX)
+                entry.name in (MARKER, PARTS) or output.is_part(entry.name) or entry.name.startswith(BUILD_PREFIX)
             ):
                 continue
             if entry.is_dir(follow_symlinks=False):
-                if not (Path(entry.path) / MARKER).is_file():
+                if read_index(Path(entry.path)) is None:
                     walk(Path(entry.path), f"{name}/")
             elif name not in owned:
                 found.append(name)
@@ -123,7 +123,7 @@ def check_out(out: str | Path, force: bool = False, names: tuple[str, ...] = ())
                 f"--out {out}: the folder holds files that are not a t400 report's ({_few(mine)}); give a "
                 "new or empty folder, or --force to add the report's files to it (nothing else is touched)"
             )
-        clash(out, names, mine)
+        clash(out, names)
         if not os.access(out, os.W_OK):
             raise T400Error(f"--out {out}: cannot write in {out}")
         return out
@@ -135,13 +135,14 @@ def check_out(out: str | Path, force: bool = False, names: tuple[str, ...] = ())
     return out
 
 
-def clash(out: Path, names, mine: list[str] | None = None) -> None:
-    """Refuse when a file the report would write (one of ``names``) is the user's, or a link."""
-    mine = set(user_files(out) if mine is None else mine)
+def clash(out: Path, names) -> None:
+    """Refuse when a file the report would write (one of ``names``) exists and is not one this
+    folder's report wrote and nobody changed since (see :func:`owned_files`), or is a link."""
+    owned = owned_files(out)
     taken = []
     for name in names:
         path = out / name
-        if name in mine or path.is_symlink() or (path.exists() and not path.is_file()):
+        if os.path.lexists(path) and (name not in owned or path.is_symlink() or not path.is_file()):
             taken.append(name)
         else:
             parent = out
@@ -174,9 +175,7 @@ def move_into_place(tmp: Path, out: Path, files: list[str], extra: dict) -> None
         d = out / folder
         if d.is_dir() and not d.is_symlink() and not any(d.iterdir()):
             d.rmdir()
-    marker = out / f".{MARKER}.tmp"
-    marker.write_text(json.dumps({**extra, "files": files, "sha256": hashes}, indent=1))
-    os.replace(marker, out / MARKER)
+    output.write_text(out / MARKER, json.dumps({**extra, "files": files, "sha256": hashes}, indent=1))
 
 
 def _few(names, most: int = 3) -> str:

@@ -5,7 +5,6 @@ for ``--resume``, and the helpers the games share (variants compared on the same
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer.core import datafile
-from analyzer.core.errors import T400Error
+from analyzer.core.checkpoint import CheckpointFolder
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
 from analyzer.core.runs import run_matches
@@ -60,44 +59,31 @@ class Context:
 class Parts:
     """Finished parts of a report kept on disk (one data file each, :mod:`analyzer.core.datafile`:
     never a pickle, since the folder is the user's and reading a part must run nothing) so that an
-    interrupted run can be resumed; tied to the settings that made them. A part that cannot be
-    read as data is computed again."""
+    interrupted run can be resumed, in a :class:`analyzer.core.checkpoint.CheckpointFolder` tied
+    to the settings that made them. A part that the folder's journal does not list with its hash,
+    or that cannot be read as data, is computed again."""
 
     def __init__(self, path: Path, settings: dict, resume: bool):
-        self.path = path
-        stored = path / "settings.json"
-        if path.exists() and not resume:
-            shutil.rmtree(path)
-        if resume and stored.exists() and _read_json(stored) != settings:
-            raise T400Error(
-                f"resume folder {path} was made with other settings; run without --resume to start again"
-            )
-        path.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps(settings, indent=1))
+        self.folder = CheckpointFolder(path, "report-parts", settings, resume, option="--out")
+        self.path = self.folder.path
         self.loaded = 0
 
     def get(self, key: str, compute: Callable, *args, **kwargs):
         """The kept part ``key``, or ``compute(*args, **kwargs)``, kept."""
         check_interrupt()
-        f = self.path / f"{key}.npz"
-        if f.is_file() and not f.is_symlink():
+        name = f"{key}.npz"
+        f = self.folder.file(name)
+        if f is not None:
             with contextlib.suppress(datafile.BadDataFile):
                 value = datafile.load(f)
                 self.loaded += 1
                 return value
         value = compute(*args, **kwargs)
-        datafile.save(f, value)
+        self.folder.keep(name, lambda fh: datafile.write(fh, value))
         return value
 
     def remove(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-
-def _read_json(path: Path):
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
+        self.folder.remove()
 
 
 def remove_partial(tmp: Path | None, parts: Parts | None, out: Path, remove_out: bool) -> None:

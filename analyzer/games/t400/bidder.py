@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import config
+from analyzer.core import output
 from analyzer.core.datafile import ShippedKind, read_shipped
 from analyzer.core.errors import T400Error
 from analyzer.core.policies import id_of, play_fingerprint
@@ -53,7 +54,7 @@ class BidderModel:
         return float((self.array[cells[0]] * weights[0]).sum())
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, model=self.array, meta=json.dumps(self.meta))
+        output.save_npz(path, compressed=True, model=self.array, meta=json.dumps(self.meta))
 
 
 #: The model file as :func:`analyzer.core.datafile.read_shipped` reads it.

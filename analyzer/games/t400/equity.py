@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core import output
 from analyzer.core.datafile import ShippedKind, read_shipped
 from analyzer.core.errors import T400Error
 from analyzer.games.t400.rules import PRESETS, SCORE_STEPS, Variant, as_variant
@@ -104,7 +105,7 @@ class EquityTable:
         return p if shift % 2 == 0 else 1.0 - p
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, table=self.array, meta=json.dumps(self.meta))
+        output.save_npz(path, compressed=True, table=self.array, meta=json.dumps(self.meta))
 
 
 def table_file(variant: Variant) -> str:

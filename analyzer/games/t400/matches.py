@@ -29,6 +29,7 @@ from analyzer.core.runs import (
     MatchLengths,
     MatchRun,
     MetricSums,
+    block_fits,
     check_matches,
     mean_se,
     per_player,
@@ -98,6 +99,10 @@ class Lineup:
         """Matches ``first .. first + count - 1`` of the run seeded ``seed`` (see :func:`run_block`)."""
         return run_block(seed, first, count, self, record, threads)
 
+    def check_block(self, result: dict, count: int, record: bool) -> bool:
+        """Whether a kept ``result`` is a block of ``count`` matches as :meth:`play_block` makes it."""
+        return block_fits(result, count, record, km.M_SIZE, km.H_SIZE, deals_of)
+
     def kernel_args(self) -> tuple:
         """(rules, lineup, kit, bot): what the match kernels take besides the run and the cap."""
         lineup = lineup_array(list(self.bidders), list(self.policies))
@@ -107,6 +112,11 @@ class Lineup:
             lineup_kit(lineup),
             bot_array(self.variant, self.bidder_model),
         )
+
+
+def deals_of(rows: np.ndarray) -> np.ndarray:
+    """The deals each match of ``rows`` dealt (hands played and dead hands)."""
+    return rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_DEAD]
 
 
 def run_block(
@@ -120,7 +130,7 @@ def run_block(
         rows = km.play_matches(seed, first, count, chunk, *args, lineup.cap)
         out = {"rows": rows}
         if record:
-            rounds = rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_DEAD]
+            rounds = deals_of(rows)
             offsets = np.concatenate([[0], np.cumsum(rounds)]).astype(np.int64)
             out["rounds"], out["hands"] = km.record_matches(seed, first, offsets, chunk, *args, lineup.cap)
     return out

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core import output
 from analyzer.core.datafile import ShippedKind, read_shipped
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, Rank, Suit
@@ -145,7 +146,7 @@ class TarneebModel:
         return float(np.dot(coef, features(hand, strain, partner_level, opponent_level)))
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, model=self.array, meta=json.dumps(self.meta))
+        output.save_npz(path, compressed=True, model=self.array, meta=json.dumps(self.meta))
 
 
 #: The model file as :func:`analyzer.core.datafile.read_shipped` reads it.

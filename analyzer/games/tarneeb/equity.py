@@ -17,6 +17,7 @@ seed. So it is always in step with them, and a stale file is never read.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -25,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.core import output
 from analyzer.core.datafile import NPZ_ERRORS
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import T400Error, WriteError
 from analyzer.core.policies import policy_id
 from analyzer.core.runtime import chunks_for
 from analyzer.games.tarneeb.bidders import load_model
@@ -161,12 +163,8 @@ def _build(variant: TarneebVariant, hands: int, seed: int, model_key: str) -> Ta
             pass  # an unreadable file is rebuilt
     table = _solve(variant, hands, seed, model)
     if path is not None:
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        try:
-            np.savez(tmp, **{k: getattr(table, k) for k in _FIELDS})
-            os.replace(tmp, path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        with contextlib.suppress(WriteError):  # a cache that cannot be written is rebuilt next time
+            output.save_npz(path, **{k: getattr(table, k) for k in _FIELDS})
     return table
 
 

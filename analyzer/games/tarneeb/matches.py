@@ -22,6 +22,7 @@ from analyzer.core.runs import (
     DuelStats,
     MatchLengths,
     MetricSums,
+    block_fits,
     check_matches,
     mean_se,
     per_player,
@@ -111,12 +112,22 @@ class TarneebLineup:
             rows = km.play_matches(seed, first, count, chunk, rules, lineup, self.kit(), model, self.cap)
             out = {"rows": rows}
             if record:
-                rounds = rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS]
+                rounds = deals_of(rows)
                 offsets = np.concatenate([[0], np.cumsum(rounds)]).astype(np.int64)
                 out["rounds"], out["hands"] = km.record_matches(
                     seed, first, offsets, chunk, rules, lineup, self.kit(), model, self.cap
                 )
         return out
+
+
+    def check_block(self, result: dict, count: int, record: bool) -> bool:
+        """Whether a kept ``result`` is a block of ``count`` matches as :meth:`play_block` makes it."""
+        return block_fits(result, count, record, km.M_SIZE, km.H_SIZE, deals_of)
+
+
+def deals_of(rows: np.ndarray) -> np.ndarray:
+    """The deals each match of ``rows`` dealt (hands played, passed out and worthless re-deals)."""
+    return rows[:, km.M_HANDS].astype(np.int64) + rows[:, km.M_PASSED] + rows[:, km.M_WORTHLESS]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from kernels.core.dd.layout import (
 )
 from kernels.core.dd.search import reach
 from kernels.core.dd.table import start_deal
+from kernels.core.flags import raised
 
 # Drivers
 
@@ -178,17 +179,21 @@ def solve_worker(hands, trump, leader, mode, player, workspaces, tables, out, no
 
 
 @JIT
-def solve_table(W, T, hands, out):
+def solve_table(W, T, hands, out, stop):
     """All 20 results of a deal, as DDS's ``CalcDDtable``: ``out`` int64[5, 4] receives the
     tricks of seats 0+2 for each strain (0..3, 4 no trump) and leader. The 20 solves share one
     table (after the first trick, positions recur across leaders) and each leader's search starts
     from the answer for the previous leader (a fourth leader expands a quarter of the first's nodes
-    or fewer)."""
+    or fewer). Between strains it reads ``stop`` (:mod:`kernels.core.flags`): once raised, the
+    strains not yet solved are left at -1."""
     mask = ms_mask_for(TEAM, 0)
     start_deal(T)
     no_trick = np.zeros(4, dtype=np.int64)
     nodes = 0
+    out[:, :] = -1
     for trump in range(5):
+        if raised(stop):
+            break
         guess = guess_tricks(hands, trump, mask)
         for leader in range(4):
             setup(W, hands, trump, leader, mask, no_trick, 0)
@@ -199,15 +204,18 @@ def solve_table(W, T, hands, out):
 
 
 @PJIT
-def solve_table_batch(hands, workspaces, tables):
+def solve_table_batch(hands, workspaces, tables, stop):
     """:func:`solve_table` for many deals (hands uint64[n, 4]; workspaces and tables as in
-    :func:`solve_batch`). Returns int64[n, 5, 4]."""
+    :func:`solve_batch`). Returns int64[n, 5, 4]; once ``stop`` is raised, the deals not finished
+    hold -1."""
     n = hands.shape[0]
     k = workspaces.shape[0]
-    out = np.empty((n, 5, 4), dtype=np.int64)
+    out = np.full((n, 5, 4), -1, dtype=np.int64)
     for w in prange(k):
         for i in range(w, n, k):
-            solve_table(workspaces[w], tables[w], hands[i], out[i])
+            if raised(stop):
+                break
+            solve_table(workspaces[w], tables[w], hands[i], out[i], stop)
     return out
 
 
