@@ -50,10 +50,15 @@ class _Solvers(threading.local):
         if self.tables.shape[0] != workers:
             self.workspaces = np.zeros((workers, dd.W_SIZE), dtype=np.int64)
             self.tables = dd.new_tables(workers)
+        self.workspaces[:, dd.STOP_AT] = STOP_ADDRESS
         return self.workspaces, self.tables
 
 
 _SOLVERS = _Solvers()
+#: The address of :data:`KERNEL_STOP`, kept in each workspace this process makes (``dd.STOP_AT``):
+#: the searches read the flag through it every few thousand nodes, so Ctrl-C or a server's cap
+#: ends even one long solve within moments. Set anew at each use, since it is this process's.
+STOP_ADDRESS = KERNEL_STOP.ctypes.data
 
 
 def solver_space(workers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -231,6 +236,7 @@ class _BidsSolvers(threading.local):
             pairs = [bids_dd.new_table() for _ in range(workers)]
             self.tables = np.stack([t for t, _ in pairs])
             self.contexts = np.stack([c for _, c in pairs])
+        self.contexts[:, dd.STOP_AT] = STOP_ADDRESS
         return self.tables, self.contexts
 
 

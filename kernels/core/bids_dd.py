@@ -39,6 +39,7 @@ import numpy as np
 from kernels.config import JIT, jit
 from kernels.core import dd
 from kernels.core.cards import above, lane, lowest_bit, popcount
+from kernels.core.dd.layout import STOP_EVERY, stop_requested
 from kernels.core.tricks import legal_moves, power
 
 hot = jit(forceinline=True)
@@ -436,9 +437,21 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
     v = np.int64(0)
     rw = U64(0)
     state = _ENTER
+    # once the stop flag is seen, every node answers beta at once and its parent takes it as a
+    # cut-off, storing nothing: the search unwinds in a few steps and the table stays true
+    stopping = stop_requested(ctx)
     while True:
         if state == _ENTER:
             ctx[CTX_NODES] += 1
+            if (ctx[CTX_NODES] & STOP_EVERY) == 0 and stop_requested(ctx):
+                stopping = True
+            if stopping:
+                v = beta
+                rw = U64(0)
+                if sp < 0:
+                    return v, rw
+                state = _BACK
+                continue
             shape = U64(0)
             extra = np.int64(0)
             hint_suit = -1
@@ -538,11 +551,11 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
                     rw |= _ONE << U64(nbest)  # the trick was won by rank
             H[U64(seat)] |= bit
             maximizing = (seat & 1) == 0
-            if (v >= beta) == maximizing:
+            if stopping or (v >= beta) == maximizing:
                 f[F_RESULT] = v
                 u[U_RW_OUT] = rw
                 f[F_CUT] = c
-                if f[F_TRIED] > 0:
+                if f[F_TRIED] > 0 and not stopping:
                     _remember_cut(T, ctx, f[F_DEPTH], c)
                 state = _DONE
                 continue
@@ -564,7 +577,7 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
             u = uframes[U64(sp)]
             rw_out = u[U_RW_OUT] if f[F_CUT] >= 0 else u[U_RW_ALL]
             v = f[F_RESULT]
-            if f[F_K] == 0:
+            if f[F_K] == 0 and not stopping:
                 rw = _store(H, u[U_SHAPE], f[F_EXTRA], rw_out, v, beta, n_scores, f[F_CUT], T, ctx)
             else:
                 rw = rw_out
@@ -607,6 +620,8 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
         beta = g + 1 if g == lower else g
         v, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
                       beta, T, ctx)  # fmt: skip
+        if stop_requested(ctx):
+            break
         if v < beta:
             upper = beta - 1
         else:

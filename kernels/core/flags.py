@@ -24,3 +24,19 @@ def raised(typingctx, flag):
         return builder.icmp_unsigned("!=", value, ir.Constant(ir.IntType(8), 0))
 
     return sig, codegen
+
+
+@intrinsic
+def raised_at(typingctx, address):
+    """Whether the byte at ``address`` (an int64: the address of a ``uint8[1]`` flag, kept in a
+    workspace so that the solver's signatures need not carry the flag) is non-zero."""
+    if not isinstance(address, types.Integer):
+        return None
+    sig = types.boolean(address)
+
+    def codegen(context, builder, signature, args):
+        pointer = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+        value = builder.load_atomic(pointer, "acquire", 1)
+        return builder.icmp_unsigned("!=", value, ir.Constant(ir.IntType(8), 0))
+
+    return sig, codegen

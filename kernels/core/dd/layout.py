@@ -5,6 +5,7 @@ import numpy as np
 
 from kernels.config import jit
 from kernels.core.cards import SUIT_BITS
+from kernels.core.flags import raised_at
 
 hot = jit(forceinline=True)
 # Indices into arrays are made unsigned here (``W[U64(i)]``) wherever they are not constants: for
@@ -29,6 +30,11 @@ MS_MASK = 10
 TRICK_SET = 11
 NODES = 12
 LED = 13
+# the address of the stop flag (:mod:`kernels.core.flags`) the search reads every few thousand
+# nodes, or 0 (never stopped); set by the caller that owns the workspace, never by setup
+STOP_AT = 14
+# how often (in nodes, a power of two less one) the search reads the stop flag
+STOP_EVERY = 4095
 DEPTHS = 56
 MOVES = 16  # [depth x 16]: the ordered move list of each node
 NMOVES = MOVES + DEPTHS * 16
@@ -103,6 +109,12 @@ EXTRA_MASK = (1 << EXTRA_BITS) - 1
 # less than a look-up
 TT_MIN_TRICKS = 2
 _EMPTY = 511  # an impossible 'extra' marks an empty slot
+@hot
+def stop_requested(W):
+    """Whether the stop flag whose address is in ``W[STOP_AT]`` is raised (``False`` without one)."""
+    return W[STOP_AT] != 0 and raised_at(W[STOP_AT])
+
+
 @hot
 def get_hand(W, seat):
     return U64(W[U64(seat)])

@@ -36,6 +36,7 @@ from kernels.core.dd.layout import (
     RW,
     SHAPE_AT,
     ST_WORDS,
+    STOP_EVERY,
     SV_BEST,
     SV_BEST_SEAT,
     SV_LED,
@@ -48,6 +49,7 @@ from kernels.core.dd.layout import (
     get_hand,
     hot,
     in_ms,
+    stop_requested,
 )
 from kernels.core.dd.moves import order_moves
 from kernels.core.dd.table import keys_of, pattern_masks, shape_of, st_home, tt_lookup, tt_store
@@ -254,6 +256,12 @@ def _reach(W, T, beta, scratch):
     n_ins = scratch[5 + DEPTHS : 5 + 2 * DEPTHS]
     mss = scratch[5 + 2 * DEPTHS : 5 + 3 * DEPTHS]
     depth = 0
+    if stop_requested(W):
+        return beta
+    # once the stop flag is seen, every node answers beta at once and its parent takes it as a
+    # cut-off without storing anything: the search unwinds to the root in a few steps, leaves
+    # the table as true as it was, and returns beta (so MTD(f) still closes its window)
+    stopping = False
     W[NODES] += 1
     resolved, value, rw = enter(W, T, beta, depth, look)
     if resolved:
@@ -276,13 +284,19 @@ def _reach(W, T, beta, scratch):
             play(W, depth, card)
             depth += 1
             W[NODES] += 1
-            resolved, value, rw = enter(W, T, beta, depth, look)
+            if (W[NODES] & STOP_EVERY) == 0 and stop_requested(W):
+                stopping = True
+            if stopping:
+                resolved, value, rw = True, beta, U64(0)
+            else:
+                resolved, value, rw = enter(W, T, beta, depth, look)
             if not resolved:
                 continue
         else:
             # every move searched without a cut-off
             value = W[U64(RES + depth)]
-            rw = finish(W, T, depth, beta, value, U64(W[U64(RW + depth)]), -1)
+            if not stopping:
+                rw = finish(W, T, depth, beta, value, U64(W[U64(RW + depth)]), -1)
             if depth == 0:
                 return value
         # pass (value, rw) up until a node still has moves to try
@@ -294,6 +308,10 @@ def _reach(W, T, beta, scratch):
             seat = (leaders[U64(depth)] + n_ins[U64(depth)]) & 3
             maximizing = in_ms(W, seat)
             card = W[U64(CARD_AT + depth + 4)]
+            if stopping:
+                if depth == 0:
+                    return beta
+                continue
             if (value >= beta) == maximizing:
                 if W[U64(IDX + depth)] > 0 and W[U64(CUTKEY + depth)] != 0:
                     key = U64(W[U64(CUTKEY + depth)])

@@ -26,6 +26,7 @@ from kernels.core.dd.layout import (
     U64,
     W_SIZE,
     get_hand,
+    stop_requested,
 )
 from kernels.core.dd.search import reach
 from kernels.core.dd.table import start_deal
@@ -79,6 +80,8 @@ def solve_position(W, T, guess):
     while lower < upper:
         beta = g + 1 if g == lower else g
         g = reach(W, T, beta)
+        if stop_requested(W):
+            break
         if g < beta:
             upper = g
         else:
