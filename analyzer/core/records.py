@@ -119,7 +119,7 @@ def read_records(text: str) -> list[HandRecord]:
         raise T400Error(f"the hand records are larger than {MAX_RECORDS_BYTES >> 20} MB")
     if stripped[0] in "{[":
         try:
-            whole = jsonfile.loads(stripped, "the hand records", max_bytes=MAX_RECORDS_BYTES)
+            whole = jsonfile.loads(stripped, "the record text", max_bytes=MAX_RECORDS_BYTES)
         except T400Error as exc:
             if "nested" in str(exc) or "larger" in str(exc):
                 raise
