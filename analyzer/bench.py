@@ -42,6 +42,25 @@ def _warm_bid() -> None:
     recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], samples=4)
 
 
+def _warm_bid_win() -> None:
+    """``t400 bid --objective win`` (the default when a score is not 0): the match-equity
+    look-ups on top of the rollout."""
+    from analyzer.games.t400.advice import recommend_bid
+
+    recommend_bid("AKQ5.KJ4.T93.862", seat=2, bids=[3], scores=[12, 30, 5, 22], samples=4, objective="win")
+
+
+def _warm_review() -> None:
+    """``t400 review`` of README's example: each bid's analysis and each card against the
+    double dummy with the bids."""
+    from analyzer.core.records import read_records
+    from analyzer.games.review import review_record
+
+    text = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 8743.T986.A76.T9 "
+            "62.532.J842.J754; bids 3,5,2,2; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2")  # fmt: skip
+    review_record(read_records(text)[0], samples=16)
+
+
 def _warm_bid_dd() -> None:
     """``t400 bid --model dd`` and ``--model solo-dd``: the deals and bids without play, the
     scoring, and the solvers."""
@@ -133,6 +152,8 @@ def _warm_bench() -> None:
 #: used). ``t400 compile`` compiles them all, in parallel processes (:data:`PROCESSES`).
 WARM_UPS = {
     "bid": _warm_bid,
+    "bid_win": _warm_bid_win,
+    "review": _warm_review,
     "bid_dd": _warm_bid_dd,
     "tarneeb_bid": _warm_tarneeb_bid,
     "play": _warm_play,
@@ -153,12 +174,22 @@ def warm_up(groups=None) -> float:
 
 #: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
 #: solver) compile in one process, one after the other, so that the shared code compiles once.
-PROCESSES = (("bid", "play", "simulate", "bench", "simulate_tarneeb"), ("solve", "tarneeb_bid", "bid_dd"))
+PROCESSES = (("bid", "bid_win", "play", "simulate", "bench", "simulate_tarneeb"),
+             ("solve", "tarneeb_bid", "bid_dd", "review"))  # fmt: skip
 
 
 def _warm_each(groups) -> dict:
-    """Seconds to compile (or load) each group, in order, in this process."""
-    return {name: warm_up([name]) for name in groups}
+    """Each group compiled (or loaded), in order, in this process: its seconds, and the functions
+    it compiled with their LLVM instructions (:mod:`analyzer.core.compiles`; none when loaded
+    from the disk cache)."""
+    from analyzer.core.compiles import CompileMeter
+
+    out = {}
+    for name in groups:
+        with CompileMeter() as meter:
+            seconds = warm_up([name])
+        out[name] = {"seconds": seconds, **meter.figures()}
+    return out
 
 
 def compile_groups(env: dict | None = None, only=None) -> dict:
@@ -184,7 +215,11 @@ def compile_groups(env: dict | None = None, only=None) -> dict:
                 f"compiling {'+'.join(names)} failed: {' '.join(err.strip().splitlines()[-1:])}"
             )
         groups.update(json.loads(out.strip().splitlines()[-1]))
-    return {"wall_s": time.perf_counter() - start, "groups_s": groups}
+    return {
+        "wall_s": time.perf_counter() - start,
+        "groups_s": {name: g["seconds"] for name, g in groups.items()},
+        "compiled": {name: {"functions": g["functions"], "instructions": g["instructions"]} for name, g in groups.items()},
+    }
 
 
 def cold_compile_seconds() -> dict:

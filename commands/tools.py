@@ -92,32 +92,63 @@ def bench(seconds, repeats, cold, as_json):
 
 @click.command("compile", context_settings=CONTEXT)
 @click.argument("groups", nargs=-1)
+@click.option("--check-budget", is_flag=True,
+              help="Fail (exit status 1) when a group compiled more LLVM instructions than its budget "
+                   "(analyzer/data/compile_budget.json); groups loaded from the disk cache are not judged.")
+@click.option("--write-budget", is_flag=True,
+              help="Record what was compiled as the new budget (from an empty kernel cache; needs --reason).")
+@click.option("--reason", help="Why the budget changes (kept in the budget file's history).")
 @json_option
-def compile_kernels(groups, as_json):
+def compile_kernels(groups, check_budget, write_budget, reason, as_json):  # fmt: skip
     """Compile the kernels of every main command now (in parallel processes), so that their
-    first runs start at once.
+    first runs start at once, and say what each group compiled.
 
-    GROUPS limits it to some commands' kernels (bid, bid_dd, tarneeb_bid, play, solve, simulate,
-    simulate_tarneeb, bench). A group compiles what its command runs with default options;
-    another play policy, --continuations and the like compile their own kernels when first used.
-    Kernels are cached on disk; this only saves the first run's compile time.
+    GROUPS limits it to some commands' kernels (bid, bid_win, review, bid_dd, tarneeb_bid, play,
+    solve, simulate, simulate_tarneeb, bench). A group compiles what its command runs with default
+    options; another play policy, --continuations and the like compile their own kernels when
+    first used. Kernels are cached on disk; this only saves the first run's compile time. From an
+    empty cache each group's compile is counted in functions and LLVM instructions (the same on
+    any machine), against the budget that --check-budget holds (docs/performance.md).
     """
     from analyzer.bench import WARM_UPS, compile_groups
+    from analyzer.core import compiles
 
     unknown = [g for g in groups if g not in WARM_UPS]
     if unknown:
         raise T400Error(f"unknown kernel group {unknown[0]!r} (expected one of {', '.join(WARM_UPS)})")
+    if (check_budget or write_budget) and groups:
+        raise T400Error("the budget is of all groups compiled in their order: drop the GROUPS")
+    if write_budget and not reason:
+        raise T400Error("--write-budget needs --reason (kept with the budget)")
+    budget = compiles.read_budget() if check_budget else None
     try:
         timing = compile_groups(only=groups or None)
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
-    wall, groups = timing["wall_s"], timing["groups_s"]
+    wall, seconds, compiled = timing["wall_s"], timing["groups_s"], timing["compiled"]
+    if write_budget:
+        if not compiles.cold(compiled):
+            raise T400Error("--write-budget needs an empty kernel cache (NUMBA_CACHE_DIR=$(mktemp -d))")
+        compiles.write_budget(compiled, seconds, reason)
+        wrote(str(compiles.BUDGET_FILE))
     if as_json:
-        emit_json({"wall_s": wall, "groups_s": groups})
+        emit_json({"wall_s": wall, "groups_s": seconds, "compiled": compiled})
     else:
         click.echo(
-            f"kernels ready in {wall:.1f} s (" + ", ".join(f"{k} {v:.1f} s" for k, v in groups.items()) + ")"
+            f"kernels ready in {wall:.1f} s (" + ", ".join(f"{k} {v:.1f} s" for k, v in seconds.items()) + ")"
         )
+        if compiles.cold(compiled):
+            click.echo("compiled: " + ", ".join(
+                f"{k} {c['functions']} functions, {c['instructions']:,} instructions" for k, c in compiled.items()))  # fmt: skip
+    if budget is not None:
+        over = compiles.over_budget(compiled, budget)
+        if over:
+            raise CommandError(
+                "compile budget exceeded: " + "; ".join(over) + f" (raise it in {compiles.BUDGET_FILE.name} in the "
+                "same commit, with the reason in CHANGELOG: t400 compile --write-budget --reason ...)"
+            )
+        if not compiles.cold(compiled):
+            click.echo("compile budget not checked: every kernel came from the disk cache", err=True)
 
 
 # ---------------------------------------------------------------------------------------------
