@@ -6,8 +6,10 @@ folder (cold), then again with the same folder (warm, ``--repeats`` times, the m
 kernels a command compiled are the cache files it wrote, counted by their source file. ``serve``
 is the first answer of ``/api/bid`` from a server started in the same way (start-up included).
 Usage: ``python benchmarks/cold_start.py [--only bid,play] [--repeats 3] [--json] [--write]``.
-``--write`` keeps the figures in ``analyzer/data/cold_start.json`` (with the date and the
-machine), where a command's first-run notice reads its compile time (cold minus warm).
+``--write`` keeps the figures in ``analyzer/data/cold_start.json`` (with the date, the machine
+and the stamp of the compile budget they were measured under: re-run it whenever the budget
+changes, which a test holds), where a command's first-run notice reads its compile time (cold
+minus warm).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from analyzer.core.compiles import budget_stamp
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "analyzer" / "data" / "cold_start.json"
@@ -159,10 +163,11 @@ def write(rows: list[dict]) -> None:
         kept = json.loads(DATA.read_text())["commands"]
     except (OSError, ValueError, KeyError):
         kept = {}
+    stamp = budget_stamp()
     for r in rows:
         if "error" not in r:
             kept[r["command"]] = {"cold_s": r["cold_s"], "warm_s": r["warm_s"], "kernels": r["kernels"],
-                                  "measured": time.strftime("%Y-%m-%d")}  # fmt: skip
+                                  "measured": time.strftime("%Y-%m-%d"), "budget": stamp}  # fmt: skip
     data = {
         "made_by": "python benchmarks/cold_start.py --write",
         "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",

@@ -126,3 +126,29 @@ def test_the_check_says_when_it_could_not_judge(tmp_path, monkeypatch):
     assert r.exit_code == 1 and r.stderr.startswith("Error: compile budget exceeded: bid compiles 10000 functions")
     assert r.stderr.count("\n") == 1 and "compile_budget.json" in r.stderr
     assert json.loads(r.stdout)["compiled"]["bid"]["instructions"] == 10**9
+
+
+def test_the_first_run_notices_were_measured_under_the_current_budget():
+    """The compile notice reads analyzer/data/cold_start.json: every command's figures there must
+    have been measured since the budget last changed (python benchmarks/cold_start.py --write)."""
+    from analyzer.core.runtime import COLD_START_FILE
+
+    stamp = compiles.budget_stamp()
+    rows = json.loads(COLD_START_FILE.read_text())["commands"]
+    stale = sorted(name for name, row in rows.items() if row.get("budget") != stamp)
+    assert not stale, f"re-run python benchmarks/cold_start.py --write: {', '.join(stale)} measured before the budget"
+
+
+def test_docs_and_readme_quote_the_first_run_figures():
+    """docs/performance.md's first-run table is analyzer/data/cold_start.json's, and README's
+    compile figure for its first command is the one the notice says."""
+    from analyzer.core.runtime import COLD_START_FILE, first_run_seconds
+
+    rows = json.loads(COLD_START_FILE.read_text())["commands"]
+    text = (ROOT / "docs" / "performance.md").read_text()
+    section = text.split("## The first run", 1)[1].split("\n## ", 1)[0]
+    shown = sorted((float(a), float(b)) for a, b in re.findall(r"^\| `t400 [^|]*\| ([\d.]+) s \| ([\d.]+) s \|", section, re.M))
+    assert shown == sorted((round(r["cold_s"], 1), round(r["warm_s"], 2)) for r in rows.values())
+    readme = (ROOT / "README.md").read_text()
+    said = re.search(r"The first run compiles the kernels that question needs \(about (\d+) s on two cores", readme)
+    assert said and int(said.group(1)) == round(first_run_seconds("bid")), "README's first-run figure"

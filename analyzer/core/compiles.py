@@ -96,6 +96,17 @@ def read_budget(path: Path | str = BUDGET_FILE) -> dict:
     return data
 
 
+def budget_stamp(budget: dict | None = None) -> str:
+    """A short hash of the budget's figures: the first-run figures that
+    ``benchmarks/cold_start.py --write`` keeps carry the stamp of the budget they were measured
+    under, so that a test notices figures older than the kernels' latest budget."""
+    import hashlib
+
+    groups = (budget or read_budget())["groups"]
+    plain = {g: [f["functions"], f["instructions"]] for g, f in groups.items()}
+    return hashlib.sha256(json.dumps(plain, sort_keys=True).encode()).hexdigest()[:12]
+
+
 def over_budget(measured: dict, budget: dict) -> list[str]:
     """One line for each group of ``measured`` (group -> {"functions", "instructions"}) that
     compiled more than its budget allows; nothing is judged when no group compiled anything (the
