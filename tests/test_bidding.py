@@ -190,3 +190,34 @@ def test_bid_bad_input(args, fragment):
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith("Error: ") and fragment in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_bids_of_exactly_equal_ev_are_tied_whatever_their_standard_errors():
+    """Issue 54: `--model dd` on 73.AK542.A2.KQ93 gave EV(5) = EV(6) = +10.00 exactly (5 made
+    surely, 6 on a sample of 48 deals) and no tied bids, though the docs say tied_bids lists the
+    bids of exactly the recommended EV."""
+    import dataclasses
+
+    a = recommend_bid(EXAMPLE, samples=256)
+    rows = [dataclasses.replace(r, ev=10.0 if r.bid in (5, 6) else -1.0, ev_se=0.0 if r.bid == 5 else 0.96)
+            for r in a.rows]  # fmt: skip
+    tied = dataclasses.replace(a, rows=rows, recommended=5)
+    assert tied.tied == [5, 6] and tied.to_dict()["tied_bids"] == [5, 6]
+    assert dataclasses.replace(tied, rows=[dataclasses.replace(r, ev=10.01) if r.bid == 6 else r for r in rows],
+                               recommended=6).tied == [6]  # fmt: skip
+
+
+def test_no_warning_about_earlier_bids_where_no_bid_weighs_the_deals():
+    """Issue 54: at seat 1 with no earlier bids (or --no-infer) every deal weighs the same, so the
+    effective sample is the sample: a sample of 48 deals is judged by the model's least size, not
+    said to be 'left by the earlier bids'."""
+    from types import SimpleNamespace
+
+    from analyzer.core.messages import Said
+    from analyzer.games.t400.advice import _precision_warning
+
+    even = SimpleNamespace(deals=48)
+    assert _precision_warning(even, 48.0, 48.0, "dd", Said()) is None
+    uneven = _precision_warning(even, 48.0, 200.0, "dd", Said())
+    assert uneven is not None and "effective sample of only 12 deals" in uneven
+    assert "--samples" in _precision_warning(SimpleNamespace(deals=16), 16.0, 16.0, "dd", Said())

@@ -121,15 +121,12 @@ class BidAnalysis:
     @property
     def tied(self) -> list[int]:
         """The bids whose objective value (EV, or P(win)) equals the recommended one's exactly (for
-        example 10-13 made surely)."""
+        example 10-13 made surely, or two bids whose sampled EVs happen to be equal), whatever
+        their standard errors."""
         best = self.row(self.recommended)
         if self.objective == "win":
-            return [
-                r.bid
-                for r in self.rows
-                if abs(r.p_win - best.p_win) <= 1e-9 and abs(r.p_win_se - best.p_win_se) <= 1e-9
-            ]
-        return [r.bid for r in self.rows if abs(r.ev - best.ev) <= 1e-9 and abs(r.ev_se - best.ev_se) <= 1e-9]
+            return [r.bid for r in self.rows if abs(r.p_win - best.p_win) <= 1e-9]
+        return [r.bid for r in self.rows if abs(r.ev - best.ev) <= 1e-9]
 
     note: str | None = None
     #: The catalogue keys of ``note`` and ``warning`` (:class:`analyzer.core.messages.Said`).
@@ -577,7 +574,9 @@ def _precision_warning(t: _Totals, w_total: float, w2_total: float, model: str, 
     least = MIN_DEALS[model]
     if t.deals < least:
         return said("warning", "warn.few_deals", deals=f"{t.deals:,}", more=f"{least * 10:,}")
-    if ess < MIN_EFFECTIVE:
+    # only when the earlier bids weighed the deals unevenly (with even weights the effective
+    # sample is the sample, which MIN_DEALS judges): the warning names the earlier bids
+    if ess < MIN_EFFECTIVE and ess < t.deals * (1 - 1e-9):
         return said("warning", "warn.low_ess", ess=f"{ess:.0f}")
     return None
 
