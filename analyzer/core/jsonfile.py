@@ -22,6 +22,10 @@ MAX_DEPTH = 64
 #: Largest input a reader takes unless it says otherwise.
 MAX_BYTES = 16 << 20
 
+class InputLimit(T400Error):
+    """Input over a reader's size or nesting cap: refused whatever the reader would make of it."""
+
+
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 
 
@@ -39,15 +43,15 @@ def loads(data: str | bytes, what: str, max_bytes: int = MAX_BYTES, max_depth: i
     not UTF-8 or not JSON."""
     raw = data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else bytes(data)
     if len(raw) > max_bytes:
-        raise T400Error(f"{what} is larger than {_size(max_bytes)}")
+        raise InputLimit(f"{what} is larger than {_size(max_bytes)}")
     if depth(raw) > max_depth:
-        raise T400Error(f"{what} is nested more than {max_depth} levels deep")
+        raise InputLimit(f"{what} is nested more than {max_depth} levels deep")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise T400Error(f"{what} is not UTF-8 text") from None
     except RecursionError:  # the scan above should have caught it; never a traceback
-        raise T400Error(f"{what} is nested too deeply") from None
+        raise InputLimit(f"{what} is nested too deeply") from None
     except ValueError as exc:
         raise T400Error(f"{what} is not JSON ({exc})") from None
 
@@ -64,13 +68,13 @@ def read_bytes(path: str | os.PathLike, what: str, max_bytes: int = MAX_BYTES) -
             if stat.S_ISDIR(st.st_mode):
                 raise T400Error(f"cannot read {what} {name}: a folder, not a file")
             if stat.S_ISREG(st.st_mode) and st.st_size > max_bytes:
-                raise T400Error(f"{what} {name}: larger than {_size(max_bytes)}")
+                raise InputLimit(f"{what} {name}: larger than {_size(max_bytes)}")
             with open(name, "rb") as fh:
                 raw = fh.read(max_bytes + 1)
     except OSError as exc:
         raise T400Error(f"cannot read {what} {name}: {exc.strerror or exc}") from None
     if len(raw) > max_bytes:
-        raise T400Error(f"{what} {name}: larger than {_size(max_bytes)}")
+        raise InputLimit(f"{what} {name}: larger than {_size(max_bytes)}")
     return raw
 
 

@@ -116,13 +116,13 @@ def read_records(text: str) -> list[HandRecord]:
     if not stripped:
         raise T400Error("no hand record given")
     if len(stripped.encode("utf-8", errors="surrogatepass")) > MAX_RECORDS_BYTES:
-        raise T400Error(f"the hand records are larger than {MAX_RECORDS_BYTES >> 20} MB")
+        raise jsonfile.InputLimit(f"the hand records are larger than {MAX_RECORDS_BYTES >> 20} MB")
     if stripped[0] in "{[":
         try:
             whole = jsonfile.loads(stripped, "the record text", max_bytes=MAX_RECORDS_BYTES)
-        except T400Error as exc:
-            if "nested" in str(exc) or "larger" in str(exc):
-                raise
+        except jsonfile.InputLimit:
+            raise
+        except T400Error:
             whole = None  # JSON lines, or a JSON object on its first line only
         if isinstance(whole, dict):
             return [_record(whole, 1)]

@@ -32,10 +32,6 @@ class Clash(T400Error):
     """A file the report would write is the user's."""
 
 
-def sha256(path: Path) -> str:
-    return file_hash(path)
-
-
 def safe_name(name) -> bool:
     """Whether ``name`` is a plain relative path that stays inside its folder."""
     if not isinstance(name, str) or not name or "\\" in name or "\0" in name:
@@ -75,7 +71,7 @@ def owned_files(folder: Path) -> set[str]:
     owned = set()
     for name, digest in index.items():
         path = _inside(folder, name)
-        if path is not None and sha256(path) == digest:
+        if path is not None and file_hash(path) == digest:
             owned.add(name)
     return owned
 
@@ -167,7 +163,7 @@ def move_into_place(tmp: Path, out: Path, files: list[str], extra: dict) -> None
     for name in files:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        hashes[name] = sha256(tmp / name)
+        hashes[name] = file_hash(tmp / name)
         os.replace(tmp / name, target)
     for name in sorted(owned - set(files)):
         (out / name).unlink(missing_ok=True)
