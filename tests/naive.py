@@ -200,6 +200,106 @@ def counting_bid(hand: set, seat: int, own_minimum: int, table_minimum: int, ear
     return n
 
 
+# -- the EV bidder, from the model's layout (kernels/t400/bidder.py's docstring) --------------------
+# Restated here, not imported: the twin reads the fitted weights, never the kernel's code.
+EV_TRUMP = 0  # [14 trump lengths x 16]: which of A K Q J are held, A the high bit
+EV_SIDE = EV_TRUMP + 14 * 16  # [14 lengths x 8 (A K Q held) x 4 heart-length buckets]
+EV_SEAT = EV_SIDE + 14 * 8 * 4  # [4] intercepts
+EV_PRIOR = EV_SEAT + 4  # [4] coefficients on the earlier bids' total
+EV_CUM = EV_PRIOR + 4  # [53 quarter-trick bins x 15] P(tricks >= k)
+
+
+def ev_cells(hand: set, trump: int = HEARTS) -> tuple[int, int, int, int]:
+    """The four table cells of a hand: its trump cell, then one per side suit in suit order."""
+    trumps = [r for s, r in hand if s == trump]
+    n = len(trumps)
+    bucket = 0 if n <= 1 else 1 if n <= 3 else 2 if n <= 5 else 3
+    cells = [n * 16 + sum(1 << (r - 9) for r in trumps if r >= 9)]  # J Q K A: bits 0..3
+    for suit in (s for s in range(4) if s != trump):
+        ranks = [r for s, r in hand if s == suit]
+        cells.append((len(ranks) * 8 + sum(1 << (r - 10) for r in ranks if r >= 10)) * 4 + bucket)
+    return tuple(cells)
+
+
+def ev_estimate(model, hand: set, seat: int, prior_sum: int, trump: int = HEARTS) -> float:
+    """The EV bidder's expected own tricks: the sum of the hand's cells, the seat's intercept and
+    its coefficient times the earlier bids (added in this order, as the weights were fitted)."""
+    t, a, b, c = ev_cells(hand, trump)
+    return (float(model[EV_TRUMP + t]) + float(model[EV_SIDE + a]) + float(model[EV_SIDE + b])
+            + float(model[EV_SIDE + c]) + float(model[EV_SEAT + seat]) + float(model[EV_PRIOR + seat]) * prior_sum)  # fmt: skip
+
+
+def estimate_row(est: float) -> int:
+    """The quarter-trick bin of an estimate (0 .. 52), rounded half up."""
+    return min(max(int(est * 4 + 0.5), 0), 52)
+
+
+def ev_values(variant, model, hand: set, seat: int, scores, prior_sum: int) -> dict[int, float]:
+    """Each legal bid's expected points: value x (2 P(make) - 1), 0 when the dealer's bid would
+    leave the table short (a dead hand)."""
+    row = estimate_row(ev_estimate(model, hand, seat, prior_sum))
+    own = scores[seat]
+    out = {}
+    for b in range(variant.min_bid(own), 14):
+        if seat == 3 and prior_sum + b < variant.table_minimum(scores):
+            out[b] = 0.0
+        else:
+            p = float(model[EV_CUM + row * 15 + b])
+            out[b] = variant.bid_value(b, own) * (2.0 * p - 1.0)
+    return out
+
+
+def ev_bid_reference(variant, model, hand: set, seat: int, scores, prior_sum: int) -> int:
+    """The EV bidder's bid: the legal bid of the highest expected points, ties to the lower."""
+    best, best_ev = None, -math.inf
+    for b, ev in ev_values(variant, model, hand, seat, scores, prior_sum).items():
+        if ev > best_ev + 1e-9:
+            best, best_ev = b, ev
+    return best
+
+
+def bid_likelihood_reference(variant, model, hand: set, seat: int, scores, prior_sum: int, bid: int,
+                             tau: float) -> float:  # fmt: skip
+    """P(the EV bot bids ``bid``) as a softmax of the expected points at temperature ``tau``."""
+    evs = ev_values(variant, model, hand, seat, scores, prior_sum)
+    if bid not in evs:
+        return 0.0
+    top = max(evs.values())
+    return math.exp((evs[bid] - top) / tau) / sum(math.exp((v - top) / tau) for v in evs.values())
+
+
+def rollout_deal_reference(variant, model, hands: list[set], seat: int, scores, earlier: list[int],
+                           candidates: list[int], infer: bool, tau: float):  # fmt: skip
+    """One deal of ``t400 bid``'s rollout in plain Python (seat 0..3, scores and bids in seat
+    order): the deal's weight (the earlier bids' likelihood under the EV bot with ``infer``, else
+    1), and for each candidate (bids of all four, dead, own tricks or None, own score change): the
+    later seats bid by the EV bot, the rules engine's dead-hand test, else the hand played out
+    by ``standard`` at every seat (seat 1 leads, hearts trump)."""
+    w, prior = 1.0, 0
+    for s in range(seat):
+        if infer:
+            w *= bid_likelihood_reference(variant, model, hands[s], s, scores, prior, earlier[s], tau)
+        prior += earlier[s]
+    outcomes = []
+    for bid in candidates:
+        bids = [*earlier[:seat], bid]
+        for s in range(seat + 1, 4):
+            bids.append(ev_bid_reference(variant, model, hands[s], s, scores, sum(bids)))
+        if variant.is_dead(bids, scores):
+            outcomes.append((bids, True, None, 0))
+            continue
+        tricks = play_along([set(h) for h in hands], 0, HEARTS, _standard_at(bids))
+        outcomes.append((bids, False, tricks[seat], variant.score_change(bid, tricks[seat], scores[seat])))
+    return w, outcomes
+
+
+def _standard_at(bids):
+    def choose(seat, hand, played, voids, taken, leader, trick):
+        return standard_choice(seat, hand, played, voids, bids, taken, leader, trick)
+
+    return choose
+
+
 def top_run(mine: int, rem: int) -> int:
     """How many of the highest cards of ``rem`` ``mine`` holds, from the top (dd.top_run)."""
     run = 0
@@ -960,6 +1060,24 @@ def equity_after_reference(variant, grid, values, scores) -> float:
     return 1.0 - interpolate_reference(grid, values, (s2, s3, s4, s1))
 
 
+def sweep_reference(variant, grid, values, state, outcomes, win13: float, live: float) -> float:
+    """One step of the match-equity iteration for one state (scores before a hand, seat 4
+    dealing): P(a classic 13 decides it for seats 1+3), plus each played hand's probability
+    times the equity after its score changes (``outcomes``: (changes, probability) pairs, all
+    probabilities over every deal); a thrown-in hand passes the deal on (the next hand's seats are
+    this hand's 2, 3, 4, 1) or, where the same dealer deals again, is dealt again until one is
+    played (the played hands' share rescaled to 1)."""
+    v = win13
+    for changes, p in outcomes:
+        v += p * equity_after_reference(variant, grid, values, [s + d for s, d in zip(state, changes)])
+    if variant.redeal_advances:
+        s1, s2, s3, s4 = state
+        v += (1.0 - live) * (1.0 - interpolate_reference(grid, values, (s2, s3, s4, s1)))
+    elif live > 0:
+        v /= live
+    return v
+
+
 def win_bid_reference(variant, grid, values, cum, seat, scores, prior) -> int:
     """The ``win`` bidder in plain Python: seat 0..3, cum[b] = P(tricks >= b) of the hand."""
     own = scores[seat]
@@ -1006,6 +1124,76 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False,
                            defending=defending, team_leads=leads and declarer is not None,
                            trump_opening=declarer is None)  # fmt: skip
+
+
+# -- Tarneeb's call analysis (kernels/tarneeb/advice.call_rollout), one deal -------------------------
+
+#: The weight a deal keeps per earlier call the EV bot would not have made with it (a soft rejection).
+MISMATCH_WEIGHT = 0.05
+
+
+def team_play(hands: list[set], declarer: int, level: int, trump: int, trump_lead: bool) -> list[int]:
+    """A team contract played out by ``team`` at every seat, the declarer leading (seats 0..3):
+    the declaring side aims at ``level`` tricks, the defenders at the 14 - level that set it."""
+    targets = [level if (s & 1) == (declarer & 1) else 14 - level for s in range(4)]
+
+    def choose(seat, hand, played, voids, taken, leader, trick):
+        return team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
+                           trump_lead=trump_lead and seat == declarer, declarer=declarer)  # fmt: skip
+
+    return play_along([set(h) for h in hands], declarer, trump, choose)
+
+
+def tarneeb_call_deal_reference(variant, model, hands: list[set], seat: int, calls: list, candidates: list,
+                                infer: bool):  # fmt: skip
+    """One deal of ``t400 bid --game tarneeb``'s rollout in plain Python, the known seat ``seat``
+    (0..3) to call after ``calls`` (the auction from seat 1): the deal's weight, the known seat's
+    team's tricks declaring 8 in each strain (spades .. clubs, no trump; it leads), and for each
+    candidate call a dict of its outcome for the known seat's team: the EV bots finish the
+    auction (the rules engine's :class:`Auction`), the declarer names the trump, ``team`` plays
+    it out, the variant scores it."""
+    from analyzer.core.notation import Hand
+    from analyzer.core.strains import Strain
+    from analyzer.games.tarneeb.bidders import best_strain, ev_call
+    from analyzer.games.tarneeb.rules import Auction, declarer_points, defender_points
+
+    as_hands = [Hand(sum(1 << index_of(c) for c in h)) for h in hands]
+    auction = Auction(variant)
+    w = 1.0
+    for call in calls:
+        who = auction.seat - 1
+        if infer and who != seat and ev_call(auction, as_hands[who], model) != call:
+            w *= MISMATCH_WEIGHT
+        auction.call(call)
+    strains = []
+    for trump in range(5):
+        taken = team_play(hands, seat, 8, trump, variant.trump_lead)
+        strains.append(taken[seat] + taken[seat ^ 2])
+    outcomes = []
+    for cand in candidates:
+        trial = Auction(variant, [*auction.calls, cand])
+        while not trial.over:
+            trial.call(ev_call(trial, as_hands[trial.seat - 1], model))
+        contract = trial.contract
+        if contract is None:
+            outcomes.append({"played": 0})
+            continue
+        declarer = contract.declarer - 1
+        if contract.strain is not None:
+            trump = int(contract.strain)
+        else:
+            trump = int(best_strain(model, variant, as_hands[declarer], contract.bid)[0])
+        taken = team_play(hands, declarer, contract.bid, trump, variant.trump_lead)
+        tricks = taken[declarer] + taken[declarer ^ 2]
+        dec = declarer_points(contract.bid, tricks, contract.doubled)
+        dfn = defender_points(variant, contract.bid, tricks)
+        ours = (declarer & 1) == (seat & 1)
+        mine, theirs = (dec, dfn) if ours else (dfn, dec)
+        final = declarer == seat and trial.high == cand
+        outcomes.append({"played": 1, "declare": int(ours), "ours": mine, "theirs": theirs, "score": mine - theirs,
+                         "ends": int(final), "made": int(final and tricks >= contract.bid),
+                         "trump": Strain(trump).letter, "tricks": tricks})  # fmt: skip
+    return w, strains, outcomes
 
 
 def tarneeb_equity_reference(variant, points, p, first, dealer, memo=None):

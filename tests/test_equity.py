@@ -198,3 +198,38 @@ def test_continuations_agree_with_the_table_on_the_closing_example():
     assert by_rests.objective == "win" and by_rests.recommended == by_table.recommended
     for a, b in zip(by_table.rows, by_rests.rows):
         assert abs(a.p_win - b.p_win) < 4 * b.p_win_se + 0.01
+
+
+@pytest.mark.parametrize("name", ["dananeer", "qahwa"])
+def test_one_sweep_of_the_builder_agrees_with_its_twin_on_a_tiny_grid(name):
+    """``t400 equity --build``'s step (kernels/t400/equity.sweep) against naive.sweep_reference: a
+    grid of five scores (a match won at 41 inside it), random values and random outcome sets,
+    both re-deal rules (dananeer: the same dealer; qahwa: the next)."""
+    v = Variant.preset(name)
+    grid = np.array([-10, 0, 30, 41, 50], dtype=np.int64)
+    g = len(grid)
+    r = np.random.default_rng(5)
+    cell, weight = me.axis_tables(grid)
+    values = r.uniform(0, 1, g**4)
+    table = np.concatenate([[g], grid, values, cell, weight]).astype(np.float64)
+    n_regimes = 3
+    offsets, deltas, probs = [0], [], []
+    win13, live = r.uniform(0, 0.05, n_regimes), r.uniform(0.6, 0.95, n_regimes)
+    for k in range(n_regimes):
+        n = int(r.integers(3, 9))
+        deltas.append(r.choice([-40, -10, -5, -3, 2, 4, 9, 16, 27], size=(n, 4)))
+        probs.append(r.dirichlet(np.ones(n)) * (live[k] - win13[k]))
+        offsets.append(offsets[-1] + n)
+    states = np.stack(np.meshgrid(grid, grid, grid, grid, indexing="ij"), axis=-1).reshape(-1, 4)
+    regime = r.integers(0, n_regimes, len(states))
+    out = np.empty(len(states))
+    ke.sweep(v.kernel_rules(), table, states, regime, np.array(offsets), np.concatenate(deltas).astype(np.int64),
+             np.concatenate(probs), win13, live, out)  # fmt: skip
+    cube = values.reshape(g, g, g, g)
+    for k in range(len(states)):
+        rk = regime[k]
+        outcomes = [(deltas[rk][i], probs[rk][i]) for i in range(offsets[rk + 1] - offsets[rk])]
+        want = naive.sweep_reference(
+            v, list(grid), cube, [int(x) for x in states[k]], outcomes, win13[rk], live[rk]
+        )
+        assert out[k] == pytest.approx(want, abs=1e-12), (k, states[k])
