@@ -1,10 +1,13 @@
-.PHONY: test test-all lint format bench report
+.PHONY: test slow test-all lint format bench report
 
 test:
-	python -m pytest
+	python -m pytest -n 2
+
+slow:
+	python -m pytest -n 2 -m slow
 
 test-all:
-	python -m pytest -m "slow or not slow"
+	python -m pytest -n 2 -m "slow or not slow"
 
 lint:
 	ruff check .
