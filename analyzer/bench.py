@@ -7,8 +7,10 @@ its own. The cold compile time is measured in a fresh process with an empty kern
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -18,6 +20,7 @@ import time
 import numpy as np
 
 from analyzer import config
+from analyzer.core.fmt import format_table
 from analyzer.core.runtime import max_threads, threads_used
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
@@ -281,6 +284,9 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
     all_threads = max_threads()
     thread_counts = sorted({1, all_threads})
     result = {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "command": f"t400 bench --seconds {seconds:g} --repeats {repeats}" + ("" if cold else " --no-cold"),
         "threads": all_threads,
         "compile_s": compile_s,
         "deals_per_s": {},
@@ -337,3 +343,34 @@ def run_bench(seconds: float = 1.0, repeats: int = 3, cold: bool = True, progres
         if progress:
             progress(steps, steps)
     return result
+
+
+def machine() -> str:
+    """The machine a measurement was made on, as the stored results name it."""
+    return f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+
+
+def bench_text(result: dict) -> str:
+    """``t400 bench``'s table for a :func:`run_bench` result (also a stored one)."""
+    top = str(result["threads"])
+    cols = ["1"] if top == "1" else ["1", top]
+    figures = [
+        ("deals/s", result["deals_per_s"], "deals"),
+        ("greedy hands/s", result["hands_per_s"]["greedy"], "greedy"),
+        ("standard hands/s", result["hands_per_s"]["standard"], "standard"),
+        ("standard matches/s", result["matches_per_s"], "matches"),
+        ("tarneeb matches/s", result["tarneeb_matches_per_s"], "tarneeb"),
+    ]
+    rows = [[name, *(f"{per[c]:,.0f}" for c in cols), f"{result['speedup'][key]:.2f}x"] for name, per, key in figures]
+    lines = [
+        f"tarneeb400 bench: medians of {result['repeats']} runs of ~{result['seconds_per_run']:g} s; full hands = "
+        "deal + EV bot bids + play; matches = complete dananeer matches (EV bots) and Tarneeb matches (preset "
+        "tarneeb, counting bots, team play)",
+        format_table(["", *(f"{c} thread{'s' if c != '1' else ''}" for c in cols), "speedup"], rows),
+    ]
+    line = f"compile (this process, from the disk cache when warm): {result['compile_s']:.1f} s"
+    if "cold_compile_s" in result:
+        groups = ", ".join(f"{k} {v:.1f} s" for k, v in result["cold_compile_groups_s"].items())
+        line += f"; cold compile of all kernels (empty cache, groups in parallel): {result['cold_compile_s']:.1f} s ({groups})"
+    lines.append(line)
+    return "\n".join(lines)

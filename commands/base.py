@@ -16,6 +16,7 @@ import click
 
 import analyzer
 from analyzer.core.errors import Interrupted, T400Error
+from analyzer.core.fmt import format_table  # noqa: F401 - the commands take it from here
 from analyzer.core.runtime import COMPILE_CLOCK, announce_compiles, exit_on_interrupt
 from analyzer.games.t400 import rules as rules_mod
 
@@ -360,20 +361,6 @@ def progress_bar(label: str, total: int, enabled: bool = True):
             seen["done"] = max(done, seen["done"])
 
         yield update
-
-
-def format_table(headers: list[str], rows: list[list], align: str | None = None) -> str:
-    """A plain aligned text table; ``align`` has one ``l``/``r`` per column (default: right)."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    align = align or "l" + "r" * (len(headers) - 1)
-    lines = []
-    for n, row in enumerate(cells):
-        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align)]
-        lines.append("  ".join(parts).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 _STARTS_WITH_VOID = re.compile(r"^-[.|/ ]")

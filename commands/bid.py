@@ -207,14 +207,15 @@ def _bid_tarneeb(
     if samples is not None and samples > MAX_SAMPLES[model]:
         raise T400Error(f"--samples {samples}: at most {MAX_SAMPLES[model]:,} with --model {model}")
     if model == "dd":
-        from analyzer.core.runtime import check_threads
+        from analyzer.core.runtime import check_threads, dd_deals_per_second
 
         n = samples or DEFAULT_SAMPLES["dd"]
-        seconds = n / (TARNEEB_DD_DEALS_PER_S * check_threads(threads))
+        rate = dd_deals_per_second("tarneeb-dd")
+        seconds = n / (rate * check_threads(threads)) if rate else 0.0
         if seconds > 60:
-            click.echo(f"note: --model dd solves about {TARNEEB_DD_DEALS_PER_S} deals a second a thread here "
-                       f"(five or more full-deal solves each): {n:,} deals take about {seconds / 60:.0f} minutes",
-                       err=True)  # fmt: skip
+            click.echo(f"note: at {rate:.2g} deals a second a thread (five or more full-deal solves each; "
+                       f"measured by benchmarks/dd_rates.py), --model dd takes about {seconds / 60:.0f} minutes "
+                       f"for {n:,} deals on {check_threads(threads)} thread(s)", err=True)  # fmt: skip
     show = (not as_json) if progress is None else progress
     with (
         progress_bar("solving" if model == "dd" else "sampling", 1, enabled=show) as update,
@@ -272,26 +273,22 @@ def _bid_tarneeb(
         click.echo(f"note: {note}")
 
 
-#: Solo double-dummy solves per second and thread, measured (benchmarks/dd_vs_dds.py: 163 ms a deal).
-#: 400 double dummy with the bids, every candidate bid of a deal solved: deals per second and thread,
-#: measured (t400 bid AKQ5.KJ4.T93.862 --model dd: 24 deals in 27.8 s on one thread, 13.8 s on two).
-DD_DEALS_PER_S = {"solo-dd": 6, "dd": 0.85}
-#: Tarneeb --model dd: sampled deals per second and thread, measured (256 deals in 47 s on 2 threads).
-TARNEEB_DD_DEALS_PER_S = 2.5
-
-
 def _dd_note(model: str, samples: int | None, threads: int | None) -> None:
     """Say, before a long double-dummy run, how long it takes and what its size buys."""
     from analyzer import config
-    from analyzer.core.runtime import check_threads
+    from analyzer.core.runtime import check_threads, dd_deals_per_second
 
     cfg = config.get()
     n = samples or (cfg.advice_dd_deals if model == "dd" else cfg.advice_solo_dd_deals)
-    rate = DD_DEALS_PER_S[model] * check_threads(threads)
+    measured = dd_deals_per_second(model)
+    if measured is None:
+        return
+    rate = measured * check_threads(threads)
     seconds = n / rate
     if seconds > 30:
-        click.echo(f"note: --model {model} solves about {rate:g} deals a second here: {n:,} deals take about "
-                   f"{seconds / 60:.0f} minutes and give each P(make) to within about "
+        click.echo(f"note: at {measured:.2g} deals a second a thread (measured by benchmarks/dd_rates.py), "
+                   f"--model {model} takes about {seconds / 60:.0f} minutes for {n:,} deals on "
+                   f"{check_threads(threads)} thread(s) and gives each P(make) to within about "
                    f"±{50 / math.sqrt(n):.1f} percentage points (one SE)", err=True)  # fmt: skip
 
 

@@ -18,7 +18,6 @@ from commands.base import (
     emit_json,
     equity_table_option,
     error_line,
-    format_table,
     json_option,
     parse_int_list,
     progress_bar,
@@ -54,36 +53,14 @@ def bench(seconds, repeats, cold, as_json):
 
     Compilation is excluded from the rates and reported separately.
     """
-    from analyzer.bench import run_bench
+    from analyzer.bench import bench_text, run_bench
 
     with progress_bar("benchmarking", 1, enabled=not as_json) as update:
         result = run_bench(seconds=seconds, repeats=repeats, cold=cold, progress=update)
     if as_json:
         emit_json(result)
         return
-    top = str(result["threads"])
-    cols = ["1"] if top == "1" else ["1", top]
-    rows = [
-        ["deals/s", *(f"{result['deals_per_s'][c]:,.0f}" for c in cols), f"{result['speedup']['deals']:.2f}x"],
-        ["greedy hands/s", *(f"{result['hands_per_s']['greedy'][c]:,.0f}" for c in cols),
-         f"{result['speedup']['greedy']:.2f}x"],
-        ["standard hands/s", *(f"{result['hands_per_s']['standard'][c]:,.0f}" for c in cols),
-         f"{result['speedup']['standard']:.2f}x"],
-        ["standard matches/s", *(f"{result['matches_per_s'][c]:,.0f}" for c in cols),
-         f"{result['speedup']['matches']:.2f}x"],
-        ["tarneeb matches/s", *(f"{result['tarneeb_matches_per_s'][c]:,.0f}" for c in cols),
-         f"{result['speedup']['tarneeb']:.2f}x"],
-    ]  # fmt: skip
-    click.echo(
-        f"tarneeb400 bench: medians of {repeats} runs of ~{seconds:g} s; full hands = deal + EV bot bids + play;"
-        " matches = complete dananeer matches (EV bots) and Tarneeb matches (preset tarneeb, counting bots, team play)"
-    )
-    click.echo(format_table(["", *(f"{c} thread{'s' if c != '1' else ''}" for c in cols), "speedup"], rows))
-    line = f"compile (this process, from the disk cache when warm): {result['compile_s']:.1f} s"
-    if "cold_compile_s" in result:
-        groups = ", ".join(f"{k} {v:.1f} s" for k, v in result["cold_compile_groups_s"].items())
-        line += f"; cold compile of all kernels (empty cache, groups in parallel): {result['cold_compile_s']:.1f} s ({groups})"
-    click.echo(line)
+    click.echo(bench_text(result))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from analyzer.core.errors import Interrupted, T400Error
-from analyzer.core.runtime import COMPILE_CLOCK, KERNEL_STOP
+from analyzer.core.runtime import COMPILE_CLOCK, KERNEL_STOP, first_run_seconds
 
 
 class Busy(Exception):
@@ -97,7 +97,7 @@ class KernelWorker:
 
     def _work(self, job: Job, name: str, args: list[str]) -> dict:
         state = {"job": job.number, "command": name, "started": time.monotonic(), "compiled": COMPILE_CLOCK.seconds(),
-                 "done": 0, "total": 0}  # fmt: skip
+                 "done": 0, "total": 0, "expected": first_compile(name, args)}  # fmt: skip
         why: list[T400Error] = []  # what the watchdog stopped the job for
         finished = threading.Event()
 
@@ -151,8 +151,9 @@ class KernelWorker:
     def status(self) -> dict:
         """What the worker does now: ``busy``, ``waiting`` requests, and the running request's
         ``command``, ``done``/``total`` (sampling progress; 0/0 while the kernels compile),
-        ``compiling`` (Numba compiles now), ``compile_s`` (of the request, apart from the cap)
-        and ``elapsed_s``."""
+        ``compiling`` (Numba compiles now), ``compile_s`` (of the request, apart from the cap),
+        ``compile_expected_s`` (what its first run compiled when measured, whole seconds; ``None``
+        if not measured) and ``elapsed_s``."""
         with self._lock:
             current = dict(self._current) if self._current else None
             pending = self._pending
@@ -166,6 +167,7 @@ class KernelWorker:
                 total=current["total"],
                 compiling=COMPILE_CLOCK.compiling,
                 compile_s=round(COMPILE_CLOCK.seconds() - current["compiled"], 2),
+                compile_expected_s=current["expected"],
                 elapsed_s=round(time.monotonic() - current["started"], 2),
             )
         return out
@@ -173,3 +175,13 @@ class KernelWorker:
     def close(self) -> None:
         self.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def first_compile(name: str, args: list[str]) -> int | None:
+    """The first-run compile seconds measured for command ``name`` with ``args`` (the figure of
+    ``benchmarks/cold_start.py``: the bid of either game, review, play, solve), whole seconds."""
+    key = name
+    if name == "bid" and "--game" in args and args[args.index("--game") + 1 :][:1] == ["tarneeb"]:
+        key = "bid-tarneeb"
+    seconds = first_run_seconds(key)
+    return None if seconds is None else round(seconds)

@@ -24,3 +24,17 @@ def pm(value, se, digits: int = 2) -> str:
     if value is None or value != value:
         return "-"
     return f"{value:.{digits}f} ± {se:.{digits}f}"
+
+
+def format_table(headers: list[str], rows: list[list], align: str | None = None) -> str:
+    """A plain aligned text table; ``align`` has one ``l``/``r`` per column (default: right)."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    align = align or "l" + "r" * (len(headers) - 1)
+    lines = []
+    for n, row in enumerate(cells):
+        parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align)]
+        lines.append("  ".join(parts).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -168,6 +168,28 @@ def first_run_seconds(key: str) -> float | None:
         return None
 
 
+#: Where ``benchmarks/dd_rates.py --write`` keeps the double-dummy models' measured speed.
+DD_RATES_FILE = Path(__file__).resolve().parents[1] / "data" / "dd_rates.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _dd_rates() -> dict:
+    try:
+        return json.loads(DD_RATES_FILE.read_text())["models"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def dd_deals_per_second(model: str) -> float | None:
+    """Deals a second a thread of double-dummy model ``model`` (``dd``, ``solo-dd``,
+    ``tarneeb-dd``) as last measured, or ``None`` if not measured."""
+    try:
+        rate = float(_dd_rates()[model]["deals_per_s"])
+    except (TypeError, KeyError, ValueError):
+        return None
+    return rate if rate > 0 else None
+
+
 def announce_compiles(key: str) -> None:
     """In the command line, say on stderr when this process first compiles a kernel, with the
     figure measured for command ``key`` (:func:`first_run_seconds`); said once, and only if

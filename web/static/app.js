@@ -293,7 +293,7 @@ function startProgress(prefix = "") {
       if (!s.busy) return;
       if (s.compiling) {
         bar.removeAttribute("value");
-        text.textContent = t("progress.compiling", {s: s.elapsed_s.toFixed(0)});
+        text.textContent = t("progress.compiling", {s: s.elapsed_s.toFixed(0), expected: s.compile_expected_s ?? "?"});
       } else {
         bar.max = Math.max(s.total, 1);
         bar.value = s.done;

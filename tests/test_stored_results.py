@@ -1,0 +1,140 @@
+"""Every figure a reader sees comes from a stored result: the docs, README, the notices and the
+page quote the files that benchmarks, builds and reports wrote, and fail here when they differ.
+
+Where the figures live: ``benchmarks/results/bench.json`` (``t400 bench --json``),
+``analyzer/data/dd_rates.json`` (``benchmarks/dd_rates.py --write``),
+``analyzer/data/cold_start.json`` (``benchmarks/cold_start.py --write``; checked in
+``test_compile_budget.py``), the match-equity tables' own records, and the shipped reports.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analyzer.bench import bench_text
+from analyzer.core import runtime
+from analyzer.games.t400 import equity as me
+from analyzer.games.t400.equity_build import accuracy_summary
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks" / "results" / "bench.json"
+
+
+def _doc(name: str) -> str:
+    return (ROOT / name).read_text()
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("path", [BENCH, runtime.DD_RATES_FILE, runtime.COLD_START_FILE])
+def test_each_stored_result_says_when_where_and_how_it_was_made(path):
+    data = json.loads(path.read_text())
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", data.get("date", "")) or path == runtime.COLD_START_FILE
+    assert "cores" in data["machine"]
+    assert data.get("command", data.get("made_by", "")).split()[0] in ("t400", "python")
+
+
+def test_the_bench_example_is_the_stored_result():
+    """docs/commands.md shows what ``t400 bench`` printed for benchmarks/results/bench.json."""
+    result = json.loads(BENCH.read_text())
+    text = _doc("docs/commands.md")
+    block = re.search(r"```\n\$ (t400 bench[^\n]*)\n(.*?)\n```", text, re.S)
+    assert block, "docs/commands.md has no t400 bench example"
+    assert block.group(1) == result["command"]
+    assert block.group(2) == bench_text(result)
+
+
+def _rate(value: float) -> str:
+    return f"{value / 1e6:.2f} M" if value >= 1e6 else (f"{value / 1e6:.2f} M" if value >= 1e5 else f"{value / 1e3:.1f} k")
+
+
+def test_the_throughput_table_is_the_stored_result():
+    result = json.loads(BENCH.read_text())
+    section = _doc("docs/performance.md").split("## Throughput", 1)[1].split("\n## ", 1)[0]
+    assert f"Measured on {result['date']} with `{result['command']}`" in _flat(section)
+    rows = dict(re.findall(r"^\| ([^|]+?) \| ([^|]+ \| [^|]+) \|$", section, re.M))
+    figures = {
+        "deals/s": result["deals_per_s"],
+        "full hands/s (deal, bot bids, 52 cards), `greedy` play": result["hands_per_s"]["greedy"],
+        "full hands/s, `standard` play": result["hands_per_s"]["standard"],
+        "complete 400 matches/s (dananeer, `ev` bots, `standard` play)": result["matches_per_s"],
+        "complete Tarneeb matches/s (preset `tarneeb`, `counting` bots, `team` play)": result["tarneeb_matches_per_s"],
+    }
+    for name, per in figures.items():
+        assert rows[name] == f"{_rate(per['1'])} | {_rate(per['2'])}", name
+
+
+def test_the_double_dummy_notices_read_the_measured_rates(capsys):
+    """The time ``t400 bid --model dd`` announces is the stored rate's, and no rate is written in
+    the code."""
+    from commands.bid import _dd_note
+
+    rates = json.loads(runtime.DD_RATES_FILE.read_text())["models"]
+    assert set(rates) == {"dd", "solo-dd", "tarneeb-dd"}
+    _dd_note("dd", 20_000, 1)
+    err = capsys.readouterr().err
+    rate = rates["dd"]["deals_per_s"]
+    assert f"at {rate:.2g} deals a second a thread" in err
+    assert f"about {20_000 / rate / 60:.0f} minutes for 20,000 deals on 1 thread(s)" in err
+    for source in ("commands/bid.py", "analyzer/games/t400/advice.py", "analyzer/games/tarneeb/advice.py"):
+        assert not re.search(r"DEALS_PER_S\s*=", _doc(source)), source
+
+
+def test_docs_quote_the_double_dummy_time_from_the_measured_rates():
+    from analyzer import config
+    from analyzer.games.tarneeb.advice import DEFAULT_SAMPLES
+
+    rates = json.loads(runtime.DD_RATES_FILE.read_text())["models"]
+    deals = config.get().advice_dd_deals
+    seconds = deals / (2 * rates["dd"]["deals_per_s"])
+    said = re.search(r"(\d+) deals by default, about (\d+) s on two cores", _flat(_doc("docs/bidding.md")))
+    assert said and int(said.group(1)) == deals and int(said.group(2)) == round(seconds)
+    assert f"measured {rates['dd']['deals_per_s']:.2f} deals a second a thread" in _flat(_doc("docs/bidding.md"))
+    tarneeb = DEFAULT_SAMPLES["dd"] / (2 * rates["tarneeb-dd"]["deals_per_s"])
+    said = re.search(r"--model dd +# double dummy, about (\d+) s", _doc("docs/tarneeb.md"))
+    assert said and int(said.group(1)) == round(tarneeb)
+
+
+def test_docs_quote_the_equity_tables_build_times_and_accuracy():
+    text = _flat(_doc("docs/bidding.md"))
+    for name in ("dananeer", "qahwa", "syrian41"):
+        seconds = me.table_for(name).meta["seconds"]
+        assert f"{name} {seconds:.0f} s" in text, name
+    summary = accuracy_summary(pd.read_csv(ROOT / "reports" / "data" / "equity_accuracy.csv"))
+    assert (f"by {summary['mean_abs_diff_pp']:.2f} percentage points on average (largest "
+            f"{summary['max_abs_diff_pp']:.2f}; the simulations' own noise alone gives "
+            f"{summary['noise_mean_abs_pp']:.2f})") in text  # fmt: skip
+
+
+def _report_minutes(folder: str) -> str:
+    said = re.search(r"in \*\*([\d.]+) minutes\*\*", _doc(f"{folder}/README.md"))
+    assert said, folder
+    return said.group(1)
+
+
+def test_docs_quote_the_reports_run_times():
+    tarneeb, four = _report_minutes("reports/tarneeb"), _report_minutes("reports")
+    assert f"with the defaults ({tarneeb} minutes on two cores" in _flat(_doc("docs/commands.md"))
+    assert f"[`reports/tarneeb/`](../reports/tarneeb/README.md), {tarneeb} minutes)" in _flat(_doc("docs/tarneeb.md"))
+    assert f"(the shipped ones {four} and {tarneeb} minutes on two cores)" in _flat(_doc("README.md"))
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        for figure in re.findall(r"report[^.]{0,80}?([\d.]+) minutes", _flat(page.read_text())):
+            assert figure in (tarneeb, four), (page.name, figure)
+
+
+def test_the_page_says_the_measured_compile_time(monkeypatch):
+    """The page's "preparing" line shows the first-run figure of the question's command."""
+    from web.worker import first_compile
+
+    messages = json.loads((ROOT / "analyzer" / "data" / "messages.json").read_text())
+    for lang in ("en", "ar"):
+        assert "{expected}" in messages[lang]["progress.compiling"], lang
+    assert first_compile("bid", ["--hand", "AKQ5.KJ4.T93.862"]) == round(runtime.first_run_seconds("bid"))
+    assert first_compile("bid", ["--game", "tarneeb"]) == round(runtime.first_run_seconds("bid-tarneeb"))
+    assert first_compile("review", []) == round(runtime.first_run_seconds("review"))
+    assert "compile_expected_s" in _doc("web/static/app.js")
