@@ -73,3 +73,27 @@ def test_kernels_work_from_a_read_only_install(tmp_path, home_writable):
         assert not list(home.rglob("*.nbi"))
         assert list(temp.rglob("*.nbi")), "the kernels were cached in the temporary folder"
         assert runs[0].stderr.startswith("note: ") and len(runs[0].stderr.splitlines()) == 1
+
+
+def test_a_kernel_not_on_disk_compiles_aside_and_a_cached_one_does_not(tmp_path, monkeypatch):
+    """compile_aside starts its helper only for a kernel whose cache index is missing; the helper
+    runs the warm-up (here one that leaves a mark) and the run can wait for it."""
+    from types import SimpleNamespace
+
+    from analyzer.core.runtime import compile_aside
+
+    def kernel(index: Path):
+        return SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index))))
+
+    (tmp_path / "warm_mark.py").write_text(f"def run():\n    open({str(tmp_path / 'ran')!r}, 'w').close()\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    cached = tmp_path / "k.nbi"
+    cached.write_bytes(b"")
+    assert compile_aside(kernel(cached), "warm_mark:run") is None
+    assert not (tmp_path / "ran").exists()
+    helper = compile_aside(kernel(tmp_path / "missing.nbi"), "warm_mark:run")
+    assert helper is not None and helper.wait(timeout=60) == 0 and (tmp_path / "ran").exists()
+    # a warm-up that fails does not fail the question: the question compiles the kernel itself
+    helper = compile_aside(kernel(tmp_path / "missing.nbi"), "no_such_module:run")
+    assert helper is not None and helper.wait(timeout=60) != 0
+    assert compile_aside(object(), "warm_mark:run") is None  # no cache to read: nothing started

@@ -7,6 +7,7 @@ which chunk. Results are merged in chunk order.
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures
 import contextlib
 import functools
@@ -14,6 +15,7 @@ import json
 import math
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -190,6 +192,38 @@ def dd_deals_per_second(model: str) -> float | None:
     return rate if rate > 0 else None
 
 
+def compile_aside(kernel, warm_up: str) -> subprocess.Popen | None:
+    """Compile ``kernel`` in a helper process, beside this one, when the disk cache does not hold
+    it yet: a first run compiles on one core, and a question that needs two independent kernel
+    trees (a review's bid analysis and its double dummy) gets the second tree from the other
+    core, through the shared cache, by the time it needs it. ``warm_up`` is ``"module:function"``,
+    a call that compiles the kernel as the question will. Returns the helper (``None`` when the
+    kernel is cached or the cache cannot be read); it ends with this process."""
+    try:
+        if Path(kernel._cache._cache_file._index_path).exists():
+            return None
+    except (AttributeError, OSError):
+        return None
+    module, function = warm_up.split(":")
+    helper = subprocess.Popen(
+        [sys.executable, "-c", f"import {module} as m; m.{function}()"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    _HELPERS.append(helper)
+    return helper
+
+
+_HELPERS: list[subprocess.Popen] = []
+
+
+@atexit.register
+def _end_helpers() -> None:
+    for helper in _HELPERS:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+
+
 def announce_compiles(key: str) -> None:
     """In the command line, say on stderr when this process first compiles a kernel, with the
     figure measured for command ``key`` (:func:`first_run_seconds`); said once, and only if
@@ -221,6 +255,7 @@ def _hard_exit(signum, frame):
     try:
         sys.stderr.write("Error: interrupted\n")
         sys.stderr.flush()
+        _end_helpers()  # os._exit runs no exit handlers
     finally:
         os._exit(130)
 

@@ -369,3 +369,17 @@ def targets_score_at(hands: Sequence[int], trick: Sequence[Card], leader: int, t
     arrays = [np.asarray([int(x) for x in four], dtype=np.int64) for four in (targets, values, won)]
     tables, contexts = _BIDS_SOLVERS.get(1)
     return int(bids_dd.solve_bids_at(h, strain, lead, cards, len(trick), *arrays, tables[0], contexts[0]))
+
+
+def warm_bids_at() -> None:
+    """Compile :func:`targets_score_at`'s search (the helper process of
+    :func:`analyzer.core.runtime.compile_aside`)."""
+    targets_score_at([1 << 12, 1 << 11, 1 << 10, 1 << 9], [], 1, [1, 1, 0, 0], [5, 3, 1, 1], [0, 0, 0, 0], trump="none")
+
+
+def warm_made_on_best_lines() -> None:
+    """Compile :func:`made_on_best_lines`' searches (``t400 bid --model dd``; the helper process
+    of :func:`analyzer.core.runtime.compile_aside`)."""
+    ending = deals_array(["AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"])
+    bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
+    made_on_best_lines(ending, bids, bids, 1, trump="none", threads=1)

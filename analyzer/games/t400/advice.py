@@ -605,18 +605,25 @@ def _compile(q: _Query, model: str) -> float:
     start = time.perf_counter()
     args = q.kernel_args()
     if model in DD_NOTES:
+        helper = None
+        if model == "dd":
+            from analyzer.core.runtime import compile_aside
+            from kernels.core import bids_dd
+
+            # the sampling kernels compile here; the other core compiles the search meanwhile
+            helper = compile_aside(bids_dd.solve_bids_made, "analyzer.core.solve:warm_made_on_best_lines")
         rules, _, _, _, _, seat, scores, _, candidates, _, _ = args
         hands, weights, later = kr.deal_and_bid(q.seed, 0, 1, 1, *args)
         m = len(candidates)
         kr.score_solved(rules, hands, weights, later, np.zeros(1, dtype=np.int64), np.zeros((1, m), dtype=np.bool_),
                         seat, scores, candidates, 1, 1)  # fmt: skip
         if model == "dd":
-            from analyzer.core.solve import deals_array, made_on_best_lines
+            from analyzer.core.solve import warm_made_on_best_lines
 
             kr.hands_to_solve(rules, weights, later, scores)
-            ending = deals_array(["AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"])
-            bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
-            made_on_best_lines(ending, bids, bids, 1, trump="none", threads=1)
+            if helper is not None:
+                helper.wait()  # its search is on disk: loaded, not compiled a second time here
+            warm_made_on_best_lines()
         else:
             from analyzer.core.solve import solve
 

@@ -23,6 +23,7 @@ from analyzer.core.messages import text
 from analyzer.core.notation import Card
 from analyzer.core.records import HandRecord, card_words, play_tricks
 from analyzer.core.review import card_costs, play_summary, team_summary, verdict
+from analyzer.core.runtime import compile_aside
 from analyzer.core.solve import targets_score_at
 from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.rules import (
@@ -70,6 +71,12 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
     """The review of a 400 hand (see the module text) as a JSON-ready dict."""
     start = time.perf_counter()
     variant = check_record(record)
+    helper = None
+    if not variant.is_dead(record.bids, record.scores):
+        from kernels.core import bids_dd
+
+        # the bid analysis compiles the rollout here; the other core compiles the cards' search
+        helper = compile_aside(bids_dd.solve_bids_at, "analyzer.core.solve:warm_bids_at")
     scores = tuple(record.scores)
     bids = tuple(record.bids)
     say = progress or (lambda step: None)
@@ -87,6 +94,8 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
             "verdict": verdict(loss, se, made == a.recommended or made in a.tied, NOISE_SE), "p_best_of_bid": a.row(made).p_best, "analysis": a.to_dict(),
         })  # fmt: skip
     dead = variant.is_dead(bids, scores)
+    if helper is not None:
+        helper.wait()  # its search is on disk: loaded, not compiled a second time here
     cards = [] if dead else _play(record, variant, say)
     complete = dead or len(record.cards) == 52
     tricks = _tricks_taken(record) if not dead else None
