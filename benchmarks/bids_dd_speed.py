@@ -5,7 +5,9 @@ dananeer, scores 0, hearts trump, seat 1 leads), each solved by ``solve_bids`` a
 ``solve_bids_made`` for seat 1 (the form ``t400 bid --model dd`` needs). Endings: random hands of
 6 to 10 cards with random bids and tricks already won (as the exactness tests draw them). Every
 figure is the median over ``--repeats`` runs of that run's median, mean and slowest solve.
-Usage: ``python benchmarks/bids_dd_speed.py [--deals 30] [--endings 20] [--repeats 3] [--json]``.
+Usage: ``python benchmarks/bids_dd_speed.py [--deals 30] [--endings 20] [--repeats 3] [--json]
+[--write]``; ``--write`` keeps the figures in ``benchmarks/results/bids_dd_speed.json``, the table
+of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true", help="keep the figures in benchmarks/results/")
     args = parser.parse_args()
     variant = as_variant("dananeer")
     hands, bids = live_deals(args.deals, args.seed, variant, bot_array(variant))
@@ -82,6 +85,10 @@ def main() -> None:
         runs.setdefault("13 cards, seat 1 made or not", []).append(time_rows(full, table, context, player=0))
     result = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for name, rs in runs.items()}
     result["memory_per_thread_bytes"] = bids_dd.TT_MEMORY_BYTES + bids_dd.CTX_SIZE * 8
+    if args.write:
+        import results
+
+        results.write("bids_dd_speed", {"repeats": args.repeats, "sets": result})
     if args.json:
         print(json.dumps(result, indent=2))
         return

@@ -76,7 +76,6 @@ def test_the_table_reads_sensibly(table):
     )
 
 
-@pytest.mark.slow
 def test_the_table_agrees_with_simulated_rests_of_the_match(table):
     for i, scores in enumerate(([0, 0, 0, 0], [25, 10, 31, 18], [38, 35, 20, 20], [-5, 22, 12, 36])):
         sim = eb.simulate_equity(scores, 4, DANANEER, continuations=20_000, seed=50 + i)

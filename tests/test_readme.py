@@ -60,7 +60,6 @@ def test_readme_command_examples_print_what_the_commands_print():
     assert len(_check_examples(ROOT / "README.md")) >= 5
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
 def test_docs_command_examples_print_what_the_commands_print(page):
     _check_examples(page)

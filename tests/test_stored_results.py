@@ -2,6 +2,7 @@
 page quote the files that benchmarks, builds and reports wrote, and fail here when they differ.
 
 Where the figures live: ``benchmarks/results/bench.json`` (``t400 bench --json``),
+``benchmarks/results/bids_dd_speed.json`` (``benchmarks/bids_dd_speed.py --write``),
 ``analyzer/data/dd_rates.json`` (``benchmarks/dd_rates.py --write``),
 ``analyzer/data/cold_start.json`` (``benchmarks/cold_start.py --write``; checked in
 ``test_compile_budget.py``), the match-equity tables' own records, and the shipped reports.
@@ -31,7 +32,9 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.parametrize("path", [BENCH, runtime.DD_RATES_FILE, runtime.COLD_START_FILE])
+@pytest.mark.parametrize(
+    "path", [BENCH, ROOT / "benchmarks" / "results" / "bids_dd_speed.json", runtime.DD_RATES_FILE, runtime.COLD_START_FILE]
+)
 def test_each_stored_result_says_when_where_and_how_it_was_made(path):
     data = json.loads(path.read_text())
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", data.get("date", "")) or path == runtime.COLD_START_FILE
@@ -138,3 +141,31 @@ def test_the_page_says_the_measured_compile_time(monkeypatch):
     assert first_compile("bid", ["--game", "tarneeb"]) == round(runtime.first_run_seconds("bid-tarneeb"))
     assert first_compile("review", []) == round(runtime.first_run_seconds("review"))
     assert "compile_expected_s" in _doc("web/static/app.js")
+
+
+def bids_dd_table(result: dict) -> str:
+    """docs/performance.md's table of the 400 double dummy's speed, from its stored result."""
+    sets = result["sets"]
+    names = [f"{n} cards" for n in range(6, 11)] + ["13 cards (full deal)", "13 cards, seat 1 made or not"]
+    heads = ["6", "7", "8", "9", "10", "13 (full deal)", "13, and seat 1 made or not"]
+
+    def seconds(x: float, small: int) -> str:
+        return f"{x:.{small}f} s" if x < 0.01 else f"{x:.{max(2, small - 2)}f} s"
+
+    rows = [
+        "| cards a hand | " + " | ".join(heads) + " |",
+        "|---" * (len(heads) + 1) + "|",
+        "| median | " + " | ".join(seconds(sets[n]["median_s"], 4) for n in names) + " |",
+        "| mean | " + " | ".join(seconds(sets[n]["mean_s"], 4) for n in names) + " |",
+        "| slowest | " + " | ".join(seconds(sets[n]["max_s"], 3) for n in names) + " |",
+        "| nodes a solve (mean) | " + " | ".join(f"{sets[n]['mean_nodes']:,.0f}" for n in names) + " |",
+    ]
+    return "\n".join(rows)
+
+
+def test_the_double_dummy_speed_table_is_the_stored_result():
+    result = json.loads((ROOT / "benchmarks" / "results" / "bids_dd_speed.json").read_text())
+    text = _doc("docs/performance.md")
+    assert bids_dd_table(result) in text
+    assert f"`{result['command']}`" in _flat(text) and result["date"] in text
+    assert f"{result['sets']['memory_per_thread_bytes'] / 2**20:.1f} MiB of table a thread" in _flat(text)

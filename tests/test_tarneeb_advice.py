@@ -69,7 +69,6 @@ def test_partners_and_opponents_bids_are_taken_into_account():
     assert [r.call for r in both.rows][:2] == ["pass", "10"]
 
 
-@pytest.mark.slow
 def test_same_seed_same_answer_on_one_and_two_threads():
     a = recommend_call("AK5.KQ73.Q84.J82", seat=2, auction=["7"], samples=1024, seed=9, threads=1).to_dict()
     b = recommend_call("AK5.KQ73.Q84.J82", seat=2, auction=["7"], samples=1024, seed=9, threads=2).to_dict()
