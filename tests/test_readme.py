@@ -13,7 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 #: Wording of a working diary, which belongs in commit messages and the changelog.
-DIARY = re.compile(r"this stop|the stop before|last stop|stops ago|previous stop|/tmp/|scratch script", re.I)
+DIARY = re.compile(
+    r"this stop|the stop before|last stop|stops ago|previous stop|/tmp/|scratch script|\btoday\b|\byesterday\b"
+    r"|the day before",
+    re.I,
+)
 
 
 @pytest.mark.parametrize("page", pages(), ids=lambda p: p.name)
@@ -74,3 +78,22 @@ def test_ci_runs_the_readme_install_and_test_commands():
     steps = test_command.split(" && ")
     after_install = steps[[n for n, step in enumerate(steps) if step.startswith("pip install")][0] + 1 :]
     assert after_install and all(f"\n{step}\n" in ci + "\n" for step in after_install), after_install
+
+
+def test_no_working_diary_in_help_texts_comments_or_messages():
+    """Help texts, docstrings, comments and the page's messages say what is, not when it was said:
+    a "today" there goes stale the next day (dates belong beside measurements)."""
+    import io
+    import json
+    import tokenize
+
+    found = []
+    sources = [ROOT / "cli.py", *(p for d in ("analyzer", "commands", "web", "kernels", "benchmarks")
+                                  for p in sorted((ROOT / d).rglob("*.py")))]  # fmt: skip
+    for path in sources:
+        for tok in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+            if tok.type in (tokenize.COMMENT, tokenize.STRING) and DIARY.search(tok.string):
+                found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}")
+    for lang, texts in json.loads((ROOT / "analyzer" / "data" / "messages.json").read_text(encoding="utf-8")).items():
+        found += [f"messages.json {lang} {key}" for key, value in texts.items() if DIARY.search(value)]
+    assert not found, found

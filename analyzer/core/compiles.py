@@ -139,7 +139,7 @@ def cold(measured: dict) -> bool:
 
 def write_budget(measured: dict, seconds: dict, reason: str, path: Path | str = BUDGET_FILE) -> dict:
     """Record ``measured`` as the budget (each group's figures, its compile seconds on this
-    machine for information, the versions, today's date and ``reason``), keeping the history."""
+    machine for information, the versions, the date and ``reason``), keeping the history."""
     try:
         before = read_budget(path)
     except Exception:  # noqa: BLE001 - no budget yet, or a broken one: start the history again
