@@ -1,7 +1,10 @@
 """The architecture, checked: pyproject.toml's import-linter contracts (the layers commands > web >
 analyzer > kernels import one way, nothing imports the entry point ``cli``, and no package's
-modules import each other in a circle) hold for the code as it is."""
+modules import each other in a circle) hold for the code as it is, and the code has no dead
+functions, classes or variables (vulture, configured in pyproject.toml)."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 from importlinter.cli import lint_imports
@@ -15,3 +18,14 @@ def test_import_contracts_are_kept(capsys, monkeypatch):
     report = capsys.readouterr().out
     assert code == 0, report
     assert "0 broken" in report
+
+
+def test_no_dead_code():
+    """Every function, method, class and variable of the product's code is used by the product,
+    its tests or its benchmarks (Numba's and click's hooks excepted by their decorators; the rest
+    that is kept on purpose is named, with why, in tests/vulture_whitelist.py)."""
+    done = subprocess.run([sys.executable, "-m", "vulture"], cwd=ROOT,
+                          capture_output=True, text=True)  # fmt: skip
+    dead = [line for line in done.stdout.splitlines() if not line.startswith(("tests/", "benchmarks/"))]
+    assert not dead, "\n".join(dead)
+    assert done.returncode in (0, 3), done.stderr  # 3: dead code found, in tests or benchmarks only

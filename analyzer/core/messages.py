@@ -12,8 +12,6 @@ import functools
 import json
 from importlib import resources
 
-LANGUAGES = ("en", "ar")
-
 
 @functools.cache
 def messages() -> dict:

@@ -21,7 +21,7 @@ one minus the table at the rotated scores: the next hand's seat 1 is this hand's
 import numpy as np
 from numba import prange
 
-from kernels.config import JIT, PJIT, jit
+from kernels.config import PJIT, jit
 from kernels.t400.rules import is_made, is_outright, redeal_advances, score_change, winner_of
 
 hot = jit(forceinline=True)
@@ -147,12 +147,3 @@ def sweep(rules, eq, states, regime, offsets, deltas, probs, win13, live, out):
         elif live[r] > 0.0:
             v /= live[r]  # the same dealer deals again until a hand is played
         out[k] = v
-
-
-@JIT
-def lookup_many(eq, states):
-    """:func:`equity_at` for each row of ``states`` (int64[n, 4]); float64[n]."""
-    out = np.empty(states.shape[0])
-    for k in range(states.shape[0]):
-        out[k] = equity_at(eq, states[k, 0], states[k, 1], states[k, 2], states[k, 3])
-    return out

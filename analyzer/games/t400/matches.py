@@ -425,12 +425,6 @@ def add_duel_block(stats: DuelStats, first: np.ndarray, swapped: np.ndarray) -> 
     )  # fmt: skip
 
 
-def duel_stats(first: np.ndarray, swapped: np.ndarray) -> dict:
-    """Duplicate-match figures for configuration A: in ``first`` A holds players 1+3, in
-    ``swapped`` players 2+4, on the same deals. A match stopped at the cap counts half."""
-    return add_duel_block(DuelStats(), first, swapped).result()
-
-
 def parse_config(text: str) -> tuple[str, str]:
     """``"ev/standard"`` -> ``("ev", "standard")``; the policy defaults to standard."""
     parts = [p.strip().lower() for p in str(text).split("/")]

@@ -20,8 +20,7 @@ from collections.abc import Callable
 
 from analyzer.core.errors import T400Error
 from analyzer.core.messages import text
-from analyzer.core.notation import Card
-from analyzer.core.records import HandRecord, card_words, play_tricks
+from analyzer.core.records import HandRecord, play_tricks
 from analyzer.core.review import card_costs, play_summary, team_summary, verdict
 from analyzer.core.runtime import compile_aside
 from analyzer.core.solve import targets_score_at
@@ -148,12 +147,3 @@ def _summary(bidding: list[dict], cards: list[dict]) -> dict:
     return {"players": players, "teams": team_summary(players, "costly_bids")}
 
 
-def describe_card(row: dict) -> str:
-    """``trick 4: seat 3 played the king of spades: -12 points (the 2 of clubs keeps the value)``."""
-    card = card_words(Card.parse(row["card"]))
-    text = f"trick {row['trick']}: seat {row['seat']} played {card}"
-    if row["cost"] <= 0:
-        return text
-    better = row.get("better") or []
-    alt = f" ({', '.join(better)} kept the value)" if better else ""
-    return f"{text}: cost {row['cost']} points{alt}"

@@ -53,9 +53,6 @@ class PlayedDeal:
     tricks: tuple[int, int, int, int]
     cards: tuple[Card, ...]
 
-    def tricks_of(self, seat: int) -> int:
-        return self.tricks[seat - 1]
-
 
 def play_deal(
     deal: Deal | str,

@@ -87,13 +87,6 @@ def shape_and_keys(W):
 
 
 @hot
-def suit_lengths(shape):
-    """The four suits' lengths (cards still in play), 4 bits each: the four hands' 16-bit fields
-    of the shape added (a suit never holds more than 13 cards, so no nibble carries)."""
-    return shape + (shape >> U64(16)) + (shape >> U64(32)) + (shape >> U64(48))
-
-
-@hot
 def field_mask(depth):
     """The mask of a suit's top ``depth`` owners in its 32-bit field (the top 2 * depth bits)."""
     return (U64(0xFFFFFFFF) << U64(32 - 2 * depth)) & U64(0xFFFFFFFF)

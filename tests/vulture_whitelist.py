@@ -1,0 +1,35 @@
+"""Names that the dead-code check (``test_architecture.py``, vulture) would call unused but
+that are used or kept on purpose: members of enums (every rank and seat exists), the named values
+of the packed rules' switches and of the search table's bit fields (documentation of a layout the
+kernels test by the other value), the data that docs and records name, and warm-ups that a
+helper process calls by name."""
+
+from analyzer.bench import _warm_each
+from analyzer.core.notation import Rank
+from analyzer.core.seats import Seat
+from analyzer.core.solve import warm_bids_at, warm_made_on_best_lines
+from analyzer.games.tarneeb.bidders import COUNTING_CHOICES, EV_CHOICES
+from analyzer.games.tarneeb.equity import TarneebEquity
+from kernels.core.dd.table import DEPTH_BITS, SPARE
+from kernels.t400.rules import REDEAL_SAME, TIE_TOTAL
+from kernels.tarneeb.rules import ALL_PASS_REDEAL, FAILED_13_TRICKS, MATCH_PLAY_ON
+
+ENUMS = (
+    Rank.THREE,
+    Rank.FOUR,
+    Rank.FIVE,
+    Rank.SIX,
+    Rank.SEVEN,
+    Rank.EIGHT,
+    Rank.NINE,
+    Seat.ONE,
+    Seat.THREE,
+    Seat.FOUR,
+)
+SWITCHES = (TIE_TOTAL, REDEAL_SAME, ALL_PASS_REDEAL, FAILED_13_TRICKS, MATCH_PLAY_ON, SPARE, DEPTH_BITS)
+DOCUMENTED = (COUNTING_CHOICES, EV_CHOICES)
+BY_NAME = (_warm_each, warm_bids_at, warm_made_on_best_lines)
+
+
+def _fields(table: TarneebEquity):
+    return table.p_points  # a field saved and loaded by name (``_FIELDS``)
