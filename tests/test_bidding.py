@@ -84,7 +84,6 @@ def test_default_precision_meets_the_target():
     assert 0.0 <= a.p_best <= 1.0 and a.rows  # the recommendation comes with a confidence
 
 
-@pytest.mark.slow  # a measurement (tens of seconds): run with -m slow
 def test_double_dummy_is_not_above_the_rollout_for_a_strong_trump_hand():
     hand = "K.AKQJT98.A4.K52"
     dd = recommend_bid(hand, model="solo-dd", samples=64)

@@ -11,7 +11,6 @@ from cli import cli
 from kernels.t400 import bidder as kb
 
 
-@pytest.mark.slow  # compiles every benchmarked kernel: about 2 min on 2 cores
 def test_bench_json_has_the_documented_fields():
     r = CliRunner().invoke(cli, ["bench", "--seconds", "0.05", "--repeats", "1", "--no-cold", "--json"])
     assert r.exit_code == 0, r.output
@@ -25,7 +24,6 @@ def test_bench_json_has_the_documented_fields():
     assert data["compile_s"] >= 0
 
 
-@pytest.mark.slow
 def test_bench_human_table():
     r = CliRunner().invoke(cli, ["bench", "--seconds", "0.05", "--repeats", "1", "--no-cold"])
     assert r.exit_code == 0, r.output

@@ -46,7 +46,7 @@ def test_small_report_is_complete(tmp_path, tunables):
             assert (out / target).is_file(), (doc, target)
             linked.add(target)
     pngs = [t for t in linked if t.endswith(".png")]
-    csvs = [t for t in linked if t.endswith(".csv")]
+    csvs = [t for t in linked if t.endswith((".csv", ".csv.xz"))]
     assert len(pngs) >= 6 and len(csvs) >= 8
     for t in pngs:
         assert (out / t).read_bytes()[:8] == PNG
@@ -148,7 +148,8 @@ def test_ctrl_c_keeps_finished_parts_and_resume_reuses_them(tmp_path, tunables):
         lambda: len(list(parts.glob("guide-*.npz"))) >= 2,
     )
     assert code == 130, err
-    assert err.startswith("Error: interrupted") and "--resume" in err
+    last = err.strip().splitlines()[-1]  # after the compile notice, on a first run
+    assert last.startswith("Error: interrupted") and "--resume" in last
     kept = len(list(parts.glob("*.npz")))
     assert kept >= 2 and sorted(p.name for p in out.iterdir()) == [".t400-report-parts"]
     tunables(report_dd_deals=4, report_example_hands=1, report_equity_states=2, report_match_examples=1)
@@ -220,3 +221,25 @@ def test_tarneeb_report_bad_input():
     assert r.exit_code == 2 and r.stderr.startswith("Error: ")
     r = CliRunner().invoke(cli, ["report", "--game", "bridge"])
     assert r.exit_code == 2 and "bridge" in r.stderr
+
+
+def test_a_large_table_is_kept_compressed_and_reads_back_the_same(tmp_path, monkeypatch):
+    """Tables over COMPRESS_OVER bytes are written as .csv.xz (the same table, the same bytes, run
+    after run); pandas reads them by name; small ones stay plain CSV."""
+    import lzma
+
+    from analyzer.reports import frame
+
+    (tmp_path / "data").mkdir()
+    ctx = frame.Context(tmp_path, 0, 0, 0, 1, None, None, None)
+    small = pd.DataFrame({"a": [1, 2], "b": [0.5, 0.25]})
+    big = pd.DataFrame({"hand": range(40_000), "ev": [i / 7 for i in range(40_000)]})
+    assert ctx.data_link(small, "small") == "[data/small.csv](data/small.csv)"
+    path = ctx.csv(big, "big")
+    assert path == "data/big.csv.xz"
+    first = (tmp_path / path).read_bytes()
+    assert lzma.decompress(first) == big.to_csv(index=False, float_format="%.6g").encode()
+    assert ctx.csv(big, "big") == path and (tmp_path / path).read_bytes() == first
+    back = pd.read_csv(tmp_path / path)
+    assert list(back["hand"]) == list(big["hand"]) and len(first) < frame.COMPRESS_OVER
+    assert pd.read_csv(tmp_path / "data" / "small.csv").equals(small)

@@ -15,7 +15,6 @@ from analyzer.games.tarneeb.advice import recommend_call
 from analyzer.games.tarneeb.rules import Call
 
 
-@pytest.mark.slow
 def test_thirteen_spades_bid_thirteen_in_spades_and_make_it():
     a = recommend_call("AKQJT98765432.-.-.-", seat=2, auction=["pass"], samples=512)
     assert a.recommended == "13" and a.trump == "S"
@@ -23,7 +22,6 @@ def test_thirteen_spades_bid_thirteen_in_spades_and_make_it():
     assert a.strains["S"][13] == pytest.approx(1.0)
 
 
-@pytest.mark.slow
 def test_a_hand_without_ace_king_or_queen_passes():
     a = recommend_call("JT9.J987.T876.52", seat=1, samples=2048)
     assert a.recommended == "pass" and a.trump is None
@@ -35,7 +33,6 @@ def test_a_hand_without_ace_king_or_queen_passes_under_double_dummy():
     assert a.recommended == "pass" and a.trump is None
 
 
-@pytest.mark.slow
 def test_a_long_strong_suit_is_the_trump():
     a = recommend_call("A5.AKQJ9843.K3.2", seat=1, samples=2048)
     assert a.recommended != "pass" and a.trump == "H"
@@ -44,7 +41,6 @@ def test_a_long_strong_suit_is_the_trump():
     assert max(suits, key=suits.get) == "H"  # the most tricks among the suits; 7NT shuts out overcalls
 
 
-@pytest.mark.slow
 def test_no_trump_is_considered_with_a_balanced_strong_hand():
     a = recommend_call("AKQ2.AK3.KQJ.A32", seat=1, samples=2048)
     assert "NT" in a.strains and a.strain_means["NT"][0] > 8
@@ -53,7 +49,6 @@ def test_no_trump_is_considered_with_a_balanced_strong_hand():
     assert "NT" not in b.strains  # no-trump is not allowed there
 
 
-@pytest.mark.slow
 def test_partners_and_opponents_bids_are_taken_into_account():
     """The deals are weighed by every earlier call: partner's bid raises the team's tricks, an
     opponent's lowers them; after partner's 8 and an opponent's 9 both weigh."""
@@ -77,7 +72,6 @@ def test_same_seed_same_answer_on_one_and_two_threads():
     assert a == b
 
 
-@pytest.mark.slow
 def test_cli_json_fields_and_table():
     r = run("bid", "--game", "tarneeb", "A5.AKQJ9843.K3.2", "--seat", "2", "--auction", "pass", "--samples", "1024",
             "--json")  # fmt: skip
@@ -96,7 +90,6 @@ def test_cli_json_fields_and_table():
     assert "256 sampled deals" in t.stdout and "note: 256 deals sampled for the 200 asked" in t.stdout
 
 
-@pytest.mark.slow
 def test_double_dummy_model_solves_the_rollouts_deals_exactly():
     """``--model dd`` takes the rollout's deals, weights and auctions (same seed), and every
     contract's tricks are the team solver's (itself exact against DDS); with the trump-lead rule

@@ -64,7 +64,6 @@ def test_table_agrees_with_whole_matches():
     assert rising
 
 
-@pytest.mark.slow
 def test_bid_objective_win_reads_the_table():
     r = CliRunner().invoke(cli, ["bid", "--game", "tarneeb", "A5.AKQJ9843.K3.2", "--seat", "2", "--auction",
                                  "pass", "--scores", "25,28", "--samples", "1024", "--json"])  # fmt: skip

@@ -135,7 +135,7 @@ def _bidding_guide(ctx: Context) -> Document:
         doc.figure(path, f"{label[0].upper() + label[1:]} by hearts length (x) and top hearts A/K/Q (y), per seat "
                    "(columns) and score bracket (rows).")  # fmt: skip
     doc.p(f"Numbers for every seat and bracket, with EV of every bid and its SE: "
-          f"[{ctx.csv(ht, 'guide_hearts_top')}](data/guide_hearts_top.csv).")  # fmt: skip
+          f"{ctx.data_link(ht, 'guide_hearts_top')}.")  # fmt: skip
 
     doc.h(1, "Hearts length and side aces")
     ha = tables["hearts_aces"]
@@ -146,7 +146,7 @@ def _bidding_guide(ctx: Context) -> Document:
     rp.plot_heatmaps(_panels(ha), full, "hearts", "side_aces", "best_bid",
                      "EV-best bid by hearts length and side aces", "EV-best bid")  # fmt: skip
     doc.figure(path, "EV-best bid by hearts length (x) and side aces (y), per seat and score bracket.")
-    doc.p(f"Data: [{ctx.csv(ha, 'guide_hearts_aces')}](data/guide_hearts_aces.csv).")
+    doc.p(f"Data: {ctx.data_link(ha, 'guide_hearts_aces')}.")
 
     doc.h(1, "Side aces and kings")
     ak = tables["aces_kings"]
@@ -163,7 +163,7 @@ def _bidding_guide(ctx: Context) -> Document:
                        f"{cell['tricks_mean'].iloc[0]:.2f} ± {cell['tricks_se'].iloc[0]:.2f} → {cell['best_bid'].iloc[0]}")  # fmt: skip
         rows.append(row)
     doc.table(["side aces \\ side kings", *map(str, kings)], rows)
-    doc.p(f"Data: [{ctx.csv(ak, 'guide_aces_kings')}](data/guide_aces_kings.csv).")
+    doc.p(f"Data: {ctx.data_link(ak, 'guide_aces_kings')}.")
 
     doc.h(1, "Shape")
     sh = tables["shape"]
@@ -181,7 +181,7 @@ def _bidding_guide(ctx: Context) -> Document:
           "them, its expected own tricks, and the EV-best bid for seats 1 / 2 / 3 / 4. Shape alone "
           "says little: hearts length and honours matter far more (see above).")  # fmt: skip
     doc.table(["shape", "share", "tricks, seat 1", "EV-best bid by seat"], rows)
-    doc.p(f"Data: [{ctx.csv(sh, 'guide_shape')}](data/guide_shape.csv).")
+    doc.p(f"Data: {ctx.data_link(sh, 'guide_shape')}.")
 
     # When is 9 better than 8?
     value = as_variant("dananeer").bid_value
@@ -226,9 +226,7 @@ def _bidding_guide(ctx: Context) -> Document:
         )
         doc.figure(path, "Expected points of every bid for the strongest groups of seat-1 hands (95% bands).")
     doc.p("The full lookup table (every group of hearts, top hearts, side aces and side kings, every "
-          "seat and bracket, EV of every bid ± SE, trick distribution at the best bid): "
-          "[data/guide_fine.csv](data/guide_fine.csv).")  # fmt: skip
-    ctx.csv(fine, "guide_fine")
+          f"seat and bracket, EV of every bid ± SE, trick distribution at the best bid): {ctx.data_link(fine, 'guide_fine')}.")  # fmt: skip
 
     # Seats
     doc.h(1, "How much does bidding first (and leading) matter?")
@@ -309,7 +307,7 @@ def _bidding_guide(ctx: Context) -> Document:
     path, full = ctx.fig("example_trick_distributions")
     rp.plot_trick_distributions(examples, full)
     doc.figure(path, "Own-trick distributions of the example hands at the recommended bid (95% bars).")
-    doc.p(f"Data: [{ctx.csv(pd.DataFrame(records), 'example_hands')}](data/example_hands.csv).")
+    doc.p(f"Data: {ctx.data_link(pd.DataFrame(records), 'example_hands')}.")
     ctx.facts["examples"] = records
     ctx.timings["example hands"] = time.perf_counter() - t1
     return doc
@@ -418,7 +416,7 @@ def _variants(ctx: Context) -> Document:
         rp.plot_variants(table, full, title=f"{title} ({ctx.matches:,} matches each, same deals)")
         doc.figure(path, f"{title}: the main figures with 95% intervals.")
         doc.p(f"All {len(metrics)} figures with standard errors and paired differences: "
-              f"[{ctx.csv(table, 'variants_' + tag)}](data/variants_{tag}.csv).")  # fmt: skip
+              f"{ctx.data_link(table, 'variants_' + tag)}.")  # fmt: skip
         ctx.facts[f"variants_{tag}"] = table
     # Duels per preset
     ctx.progress("variants: EV bidder against the counting bidder", 0.8)
@@ -434,7 +432,7 @@ def _variants(ctx: Context) -> Document:
           "played twice with the partnerships' seats swapped. The EV bidder's match win rate with its "
           "95% interval, and its points per hand minus the counting side's:")  # fmt: skip
     doc.table(["rules", "pairs", "EV bidder wins", "points per hand, EV - counting"], rows)
-    doc.p(f"Data: [{ctx.csv(pd.DataFrame(recs), 'duels')}](data/duels.csv).")
+    doc.p(f"Data: {ctx.data_link(pd.DataFrame(recs), 'duels')}.")
     ctx.facts["duels"] = recs
     ctx.timings["variants and duels"] = time.perf_counter() - t0
     return doc
@@ -480,7 +478,7 @@ def _match(ctx: Context) -> Document:
           f"**{summary['mean_abs_diff_pp']:.2f} percentage points** on average (largest "
           f"{summary['max_abs_diff_pp']:.2f}; mean signed {summary['mean_diff_pp']:+.2f}); the simulations' "
           f"own noise alone would give {summary['noise_mean_abs_pp']:.2f}. Data: "
-          f"[{ctx.csv(acc, 'equity_accuracy')}](data/equity_accuracy.csv).")  # fmt: skip
+          f"{ctx.data_link(acc, 'equity_accuracy')}.")  # fmt: skip
     ctx.facts["equity_accuracy"] = summary
     # 2. Duels
     ctx.progress("match: duels", 0.3)
@@ -502,7 +500,7 @@ def _match(ctx: Context) -> Document:
           "estimate: the gap between `ev` and `counting-ev` is what the fitted trick model adds, the gap "
           "between `counting-ev` and `counting` what the decision rule adds.")  # fmt: skip
     doc.table(["A", "B", "pairs", "A wins", "points per hand, A - B"], rows)
-    doc.p(f"Data: [{ctx.csv(pd.DataFrame(recs), 'match_duels')}](data/match_duels.csv).")
+    doc.p(f"Data: {ctx.data_link(pd.DataFrame(recs), 'match_duels')}.")
     ctx.facts["match_duels"] = recs
     # 3. Where the bids differ
     ctx.progress("match: where the bids differ", 0.6)
@@ -548,9 +546,7 @@ def _match(ctx: Context) -> Document:
                                  "The win bidder against the EV bidder, by own score")  # fmt: skip
             doc.figure(path, "Share of bidding decisions where the match-aware bidder bids otherwise, by own "
                              "score and seat, with 95% intervals.")  # fmt: skip
-    doc.p(
-        f"Data: [{ctx.csv(diffs.drop(columns=['bids']), 'match_bid_differences')}](data/match_bid_differences.csv)."
-    )
+    doc.p(f"Data: {ctx.data_link(diffs.drop(columns=['bids']), 'match_bid_differences')}.")
     # 4. Examples: P(win) of both bids by rollout
     ctx.progress("match: examples", 0.8)
     n_examples = min(config.get().report_match_examples, int(diffs["differs"].sum()))
@@ -577,7 +573,7 @@ def _match(ctx: Context) -> Document:
           "win bot's bid gives up (or gains) in this hand, and the bid the rollout itself recommends.")  # fmt: skip
     doc.table(["hand", "seat", "scores", "earlier bids", "EV bot: P(win)", "win bot: P(win)",
                "difference (pp)", "points difference", "rollout's choice"], rows)  # fmt: skip
-    doc.p(f"Data: [{ctx.csv(pd.DataFrame(recs), 'match_examples')}](data/match_examples.csv).")
+    doc.p(f"Data: {ctx.data_link(pd.DataFrame(recs), 'match_examples')}.")
     ctx.timings["match score"] = time.perf_counter() - t0
     return doc
 
@@ -666,7 +662,7 @@ def _method(ctx: Context, command: str) -> Document:
           f"team double-dummy result (both sides perfect and seeing all cards); the two agree exactly on "
           f"{100 * f['equal']:.0f}% of deals, and differ by {f['mean_abs']:.2f} tricks on average. The "
           "double-dummy solver agrees with DDS on every deal of the test suite.")  # fmt: skip
-    doc.p(f"Data: [{ctx.csv(dd, 'dd_check')}](data/dd_check.csv).")
+    doc.p(f"Data: {ctx.data_link(dd, 'dd_check')}.")
     t0 = time.perf_counter()
     ctx.progress("method: card play check", 0.95)
     pc = ctx.parts.get("play-check", _play_check, ctx)

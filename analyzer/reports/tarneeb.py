@@ -155,8 +155,7 @@ def _tricks(ctx) -> Document:
                      fmt="{:.1f}")  # fmt: skip
     doc.figure(path, "Mean team tricks with the longest suit as trump, by HCP group (rows: the group's "
                      "lowest HCP) and the longest suit's length (columns).")  # fmt: skip
-    doc.p(f"Data (also P(7+) and no-trump tricks): [{ctx.csv(by_strength, 'tarneeb_tricks_by_strength')}]"
-          "(data/tarneeb_tricks_by_strength.csv).")  # fmt: skip
+    doc.p(f"Data (also P(7+) and no-trump tricks): {ctx.data_link(by_strength, 'tarneeb_tricks_by_strength')}.")
     shapes = []
     counts = f["shape"].value_counts()
     for shape in counts.index[:12]:
@@ -182,7 +181,7 @@ def _tricks(ctx) -> Document:
                                              ("no trump", "no_trump"))},
                          full, "mean team tricks", "Team's tricks by strain and shape")  # fmt: skip
     doc.figure(path, "Mean team tricks by shape: longest suit, second suit, no trump (95% intervals).")
-    doc.p(f"Data: [{ctx.csv(by_shape, 'tarneeb_trump_by_shape')}](data/tarneeb_trump_by_shape.csv).")
+    doc.p(f"Data: {ctx.data_link(by_shape, 'tarneeb_trump_by_shape')}.")
     ctx.facts["tricks"] = {"deals": len(f), "by_strength": by_strength, "by_shape": by_shape}
     ctx.timings["tricks by strength and shape"] = time.perf_counter() - t0
     return doc
@@ -269,8 +268,8 @@ def _opening(ctx) -> Document:
     doc.figure(
         path, "Share of hands whose EV-best first call is a bid, by HCP group and seat (95% intervals)."
     )
-    doc.p(f"Data: every hand [{ctx.csv(df, 'tarneeb_opening_hands')}](data/tarneeb_opening_hands.csv), "
-          f"by seat and HCP [{ctx.csv(summary, 'tarneeb_opening_by_hcp')}](data/tarneeb_opening_by_hcp.csv).")  # fmt: skip
+    doc.p(f"Data: every hand {ctx.data_link(df, 'tarneeb_opening_hands')}, "
+          f"by seat and HCP {ctx.data_link(summary, 'tarneeb_opening_by_hcp')}.")  # fmt: skip
     ctx.facts["opening"] = summary
     ctx.timings["opening calls"] = time.perf_counter() - t0
     return doc
@@ -304,8 +303,7 @@ def _variants(ctx) -> Document:
     rp.plot_variants(table, full, title=f"Tarneeb variants ({ctx.matches:,} matches each, same deals)",
                      metrics=VARIANT_METRICS)  # fmt: skip
     doc.figure(path, "The main figures of each variant with 95% intervals.")
-    doc.p(f"Every figure with its standard error and paired difference: [{ctx.csv(table, 'tarneeb_variants')}]"
-          "(data/tarneeb_variants.csv).")  # fmt: skip
+    doc.p(f"Every figure with its standard error and paired difference: {ctx.data_link(table, 'tarneeb_variants')}.")
     ctx.facts["variants"] = table
     ctx.timings["variants"] = time.perf_counter() - t0
     return doc
@@ -372,7 +370,7 @@ def _method(ctx, command: str) -> Document:
           "play perfectly; the declarer leads, in the bot's trump; the solver agrees with DDS in the tests).")  # fmt: skip
     doc.table(["variant", "contracts", "team play", "double dummy", "play - DD", "equal", "play below DD",
                "made (play)", "made (DD)"], rows)  # fmt: skip
-    doc.p(f"Data: [{ctx.csv(dd, 'tarneeb_dd_check')}](data/tarneeb_dd_check.csv). Every card against DDS is "
+    doc.p(f"Data: {ctx.data_link(dd, 'tarneeb_dd_check')}. Every card against DDS is "
           "measured by `benchmarks/tarneeb_play_vs_dd.py` (README).")  # fmt: skip
     ctx.facts["dd"] = records
     doc.h(1, "Sizes, seeds and uncertainty")
