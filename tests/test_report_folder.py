@@ -41,10 +41,10 @@ def quick_report(monkeypatch):
 
         return build
 
-    monkeypatch.setattr(sr, "_bidding_guide", section("bidding-guide.md"))
-    monkeypatch.setattr(sr, "_variants", section("variants.md"))
-    monkeypatch.setattr(sr, "_match", section("match.md"))
-    monkeypatch.setattr(sr, "_method", section("method.md"))
+    monkeypatch.setattr(sr, "bidding_guide", section("bidding-guide.md"))
+    monkeypatch.setattr(sr, "variants", section("variants.md"))
+    monkeypatch.setattr(sr, "match", section("match.md"))
+    monkeypatch.setattr(sr, "method", section("method.md"))
     monkeypatch.setattr(sr, "_index", lambda ctx, command, *rest: _index(command))
     return calls
 
@@ -185,7 +185,7 @@ def test_stale_files_of_the_previous_report_go_and_only_they(tmp_path, quick_rep
     out = tmp_path / "rep"
     assert report(out).exit_code == 0
     assert "data/match.csv" in owned_files(out)
-    monkeypatch.setattr(sr, "_match", lambda ctx: Document("match.md", "match"))
+    monkeypatch.setattr(sr, "match", lambda ctx: Document("match.md", "match"))
     assert report(out).exit_code == 0
     assert not (out / "data" / "match.csv").exists() and (out / "data" / "method.csv").exists()
 
