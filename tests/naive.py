@@ -1154,8 +1154,9 @@ def tarneeb_call_deal_reference(variant, model, hands: list[set], seat: int, cal
     it out, the variant scores it."""
     from analyzer.core.notation import Hand
     from analyzer.core.strains import Strain
+    from analyzer.games.tarneeb.auction import Auction
     from analyzer.games.tarneeb.bidders import best_strain, ev_call
-    from analyzer.games.tarneeb.rules import Auction, declarer_points, defender_points
+    from analyzer.games.tarneeb.rules import declarer_points, defender_points
 
     as_hands = [Hand(sum(1 << index_of(c) for c in h)) for h in hands]
     auction = Auction(variant)

@@ -20,8 +20,9 @@ from analyzer.core.policies import policies_kit, policy_id
 from analyzer.games.t400 import simulate
 from analyzer.games.t400.bidder import INFER_TAU
 from analyzer.games.t400.rules import Variant
+from analyzer.games.tarneeb.auction import Auction, Call
 from analyzer.games.tarneeb.bidders import load_model
-from analyzer.games.tarneeb.rules import Auction, Call, TarneebVariant
+from analyzer.games.tarneeb.rules import TarneebVariant
 from kernels.core.cards import HEARTS
 from kernels.t400 import bidder as kb
 from kernels.t400 import rollout as kr

@@ -12,7 +12,7 @@ from conftest import run
 from analyzer.core.notation import parse_hand
 from analyzer.core.policies import policy_id
 from analyzer.games.tarneeb.advice import recommend_call
-from analyzer.games.tarneeb.rules import Call
+from analyzer.games.tarneeb.auction import Call
 
 
 def test_thirteen_spades_bid_thirteen_in_spades_and_make_it():

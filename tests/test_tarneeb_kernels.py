@@ -9,11 +9,10 @@ import pytest
 
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand
+from analyzer.games.tarneeb.auction import Auction, Call
 from analyzer.games.tarneeb.bidders import counting_call, sure_tricks, team_estimate, trump_suit
 from analyzer.games.tarneeb.rules import (
     PRESETS,
-    Auction,
-    Call,
     TarneebVariant,
     declarer_points,
     defender_points,

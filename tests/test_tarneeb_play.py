@@ -12,8 +12,9 @@ from test_tarneeb_kernels import VARIANTS
 import naive
 from analyzer.core.notation import Hand
 from analyzer.core.strains import Strain
+from analyzer.games.tarneeb.auction import Auction
 from analyzer.games.tarneeb.bidders import best_strain, counting_call, ev_call, load_model, trump_suit
-from analyzer.games.tarneeb.rules import Auction, TarneebVariant, is_worthless, match_result, settle_hand
+from analyzer.games.tarneeb.rules import TarneebVariant, is_worthless, match_result, settle_hand
 from kernels.core.cards import SUIT_MASK
 from kernels.core.kit import Kit
 from kernels.policies import play as kp
@@ -238,7 +239,7 @@ def test_matches_replay_round_by_round_by_the_python_rules(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.label)
 def test_ev_bidder_twin_agrees_call_by_call(variant):
-    from analyzer.games.tarneeb.rules import Auction as PyAuction
+    from analyzer.games.tarneeb.auction import Auction as PyAuction
     from kernels.tarneeb import bidder as kb
     from kernels.tarneeb import rules as kr
 

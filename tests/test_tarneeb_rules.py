@@ -8,14 +8,11 @@ import pytest
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import parse_hand
 from analyzer.core.strains import Strain
+from analyzer.games.tarneeb.auction import Auction, Call, Contract, auction_result
 from analyzer.games.tarneeb.rules import (
     OPEN_POINTS,
     PRESETS,
-    Auction,
-    Call,
-    Contract,
     TarneebVariant,
-    auction_result,
     declarer_points,
     defender_points,
     describe,

@@ -40,16 +40,10 @@ from analyzer.core.solve import solve_team_tasks, solver_space
 from analyzer.core.stats import RatioMoments, probability_best
 from analyzer.core.strains import Strain
 from analyzer.games.t400.reasons import call_reasons
+from analyzer.games.tarneeb.auction import Auction, Call
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.equity import check_scores, equity_table
-from analyzer.games.tarneeb.rules import (
-    TRICKS,
-    Auction,
-    Call,
-    TarneebVariant,
-    as_tarneeb_variant,
-    net_points,
-)
+from analyzer.games.tarneeb.rules import TRICKS, TarneebVariant, as_tarneeb_variant, net_points
 from kernels.tarneeb import advice as ka
 from kernels.tarneeb import hand as kh
 

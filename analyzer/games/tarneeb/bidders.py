@@ -24,15 +24,8 @@ from analyzer.core.errors import T400Error
 from analyzer.core.notation import Hand, Rank, Suit
 from analyzer.core.seats import Seat
 from analyzer.core.strains import Strain
-from analyzer.games.tarneeb.rules import (
-    MAX_BID,
-    MIN_BID,
-    TRICKS,
-    Auction,
-    Call,
-    TarneebVariant,
-    net_points,
-)
+from analyzer.games.tarneeb.auction import Auction, Call
+from analyzer.games.tarneeb.rules import MAX_BID, MIN_BID, TRICKS, TarneebVariant, net_points
 from kernels.core.estimates import BINS_PER_TRICK, N_BINS
 from kernels.tarneeb import bidder as kb
 

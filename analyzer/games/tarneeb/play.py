@@ -14,16 +14,9 @@ from analyzer.core.notation import Card, Deal, as_deal
 from analyzer.core.policies import per_seat, policies_kit, policy_id
 from analyzer.core.records import HandRecord, play_tricks
 from analyzer.core.strains import Strain
+from analyzer.games.tarneeb.auction import Auction, Call, Contract, auction_result
 from analyzer.games.tarneeb.bidders import load_model
-from analyzer.games.tarneeb.rules import (
-    Auction,
-    Call,
-    Contract,
-    TarneebVariant,
-    as_tarneeb_variant,
-    auction_result,
-    settle_hand,
-)
+from analyzer.games.tarneeb.rules import TarneebVariant, as_tarneeb_variant, settle_hand
 from kernels.policies import play as kp
 from kernels.tarneeb import hand as kh
 from kernels.tarneeb import rules as kr

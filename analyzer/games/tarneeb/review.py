@@ -24,8 +24,9 @@ from analyzer.core.review import card_costs, play_summary, team_summary, verdict
 from analyzer.core.solve import team_tricks_at
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.advice import recommend_call
+from analyzer.games.tarneeb.auction import Auction, Call
 from analyzer.games.tarneeb.equity import check_scores
-from analyzer.games.tarneeb.rules import Auction, Call, TarneebVariant, settle_hand
+from analyzer.games.tarneeb.rules import TarneebVariant, settle_hand
 
 #: A call's verdict: behind the recommended one by less than this many standard errors of the
 #: paired difference is within the sampling noise.
