@@ -97,7 +97,8 @@ def test_the_dd_model_is_the_bids_solver_on_every_deal_and_candidate_bid():
     """Seat 2 after a bid of 4: each deal's weight, the bots' later bids for each candidate, dead
     hands not played, and whether the player makes the bid on a line of best play, deal by deal."""
     from analyzer.core.notation import as_hand
-    from analyzer.games.t400.advice import _Query, candidate_bids
+    from analyzer.games.t400.advice import candidate_bids
+    from analyzer.games.t400.bid_runs import Query as _Query
     from analyzer.games.t400.bidder import bot_array
     from analyzer.games.t400.rules import as_variant
     from analyzer.games.t400.simulate import lineup_array
@@ -213,7 +214,7 @@ def test_no_warning_about_earlier_bids_where_no_bid_weighs_the_deals():
     from types import SimpleNamespace
 
     from analyzer.core.messages import Said
-    from analyzer.games.t400.advice import _precision_warning
+    from analyzer.games.t400.bid_runs import precision_warning as _precision_warning
 
     even = SimpleNamespace(deals=48)
     assert _precision_warning(even, 48.0, 48.0, "dd", Said()) is None

@@ -17,7 +17,7 @@ import analyzer.reports.build as rb
 import analyzer.reports.strategy as sr
 from analyzer.core import datafile
 from analyzer.core.checkpoint import CheckpointFolder
-from analyzer.games.t400.advice import BidRow
+from analyzer.games.t400.analysis import BidRow
 from analyzer.reports.document import Document
 from analyzer.reports.folder import MARKER, PARTS, owned_files, safe_name
 from analyzer.version import __version__
