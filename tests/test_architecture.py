@@ -29,3 +29,19 @@ def test_no_dead_code():
     dead = [line for line in done.stdout.splitlines() if not line.startswith(("tests/", "benchmarks/"))]
     assert not dead, "\n".join(dead)
     assert done.returncode in (0, 3), done.stderr  # 3: dead code found, in tests or benchmarks only
+
+
+def test_a_long_module_says_why_it_is_long():
+    """A module of analyzer/ over 500 lines holds one concept and says so in a line of its
+    docstring that starts with "Length:"; else it is split where it holds two ideas."""
+    import ast
+
+    unexplained = []
+    for path in sorted((ROOT / "analyzer").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") <= 500:
+            continue
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        if not any(line.startswith("Length: ") for line in doc.splitlines()):
+            unexplained.append(f"{path.relative_to(ROOT)} ({text.count(chr(10))} lines)")
+    assert not unexplained, unexplained

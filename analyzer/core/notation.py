@@ -1,5 +1,7 @@
 """Cards, hands and deals as small value types, and their text forms.
 
+Length: one notation, every form a player types read and written in one place with its examples.
+
 The bit layout is :mod:`kernels.core.cards`' (``bit = 16 * suit + rank``); :class:`Hand` and
 :class:`Deal` carry exactly those ``uint64`` values, so handing them to a kernel is free.
 

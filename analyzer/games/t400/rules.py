@@ -1,5 +1,7 @@
 """The rules of Tarneeb 400 and its variants: values, minimums, dead hands, settling, match end.
 
+Length: one rule engine, each rule one function with the rule text's example as its doctest.
+
 Seats are numbered by bidding order in the round: seat 1 bids first and leads the first trick,
 seat 4 is the dealer and bids last; partners are seats 1+3 and 2+4. Functions here take and
 return per-seat lists in that order (index 0 is seat 1).
