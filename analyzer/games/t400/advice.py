@@ -2,9 +2,10 @@
 
 The 39 unseen cards are dealt at random, consistently with what the player knows. With the
 ``rollout`` model the players after the player bid with the bot bidder, a dead hand scores
-nothing, and all four play the hand out with the chosen policy; with ``dd`` the player's tricks
-are the ``solo`` double-dummy result of each deal (perfect defence by the other three: a
-pessimistic figure). Every legal bid of the player is evaluated on the same deals (common
+nothing, and all four play the hand out with the chosen policy; with ``dd`` the same deals and
+later bids are solved by the 400 double dummy with the bids (:mod:`analyzer.games.t400.bid_runs`),
+and with ``solo-dd`` the player's tricks are the solo double-dummy result of each deal (perfect
+defence by the other three: a pessimistic figure). Every legal bid of the player is evaluated on the same deals (common
 random numbers), so differences between bids are far more precise than the bids' own figures.
 
 Earlier bids are evidence about the earlier bidders' hands: each deal is weighted by the
@@ -15,7 +16,8 @@ reported). ``infer=False`` turns that off.
 Every estimate comes with a standard error. With the rollout model and without ``samples``,
 sampling goes on in batches of whole chunks until every P(make) has a standard error of at most
 ``target_se`` (or a cap is reached); the batches are fixed, so the answer for a seed does not
-depend on the thread count. The ``dd`` model solves a fixed number of deals (512 by default).
+depend on the thread count. The double-dummy models solve a fixed number of deals
+(``advice_dd_deals`` and ``advice_solo_dd_deals`` of :mod:`analyzer.config` by default).
 """
 
 from __future__ import annotations
