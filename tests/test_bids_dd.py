@@ -94,9 +94,10 @@ def test_part_way_through_a_trick_equals_brute_force():
         assert int(got) == expected, (pbn(bits), leader, trump, trick, bids, values, won)
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # the brute force takes about 20 s an ending of six cards, 1.4 s of five
 def test_bids_mode_equals_brute_force_on_300_endings_of_4_to_6_cards():
-    check_against_brute_force(300, [4, 5, 6], seed=19)
+    check_against_brute_force(270, [4, 5], seed=19)
+    check_against_brute_force(30, [6], seed=20)
 
 
 def test_a_players_result_on_a_best_line_equals_brute_force():
