@@ -18,7 +18,6 @@ import argparse
 import collections
 import json
 import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from analyzer.bench import machine
 from analyzer.core.compiles import budget_stamp
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +170,7 @@ def write(rows: list[dict]) -> None:
                                   "measured": time.strftime("%Y-%m-%d"), "budget": stamp}  # fmt: skip
     data = {
         "made_by": "python benchmarks/cold_start.py --write",
-        "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",
+        "machine": machine(),
         "commands": dict(sorted(kept.items())),
     }
     DATA.write_text(json.dumps(data, indent=1) + "\n")

@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import sys
 from pathlib import Path
+
+from analyzer.bench import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "analyzer" / "data" / "dd_rates.json"
@@ -80,7 +80,7 @@ def main() -> None:
     out = {
         "made_by": "python benchmarks/dd_rates.py --write" + ("" if a.deals == 16 else f" --deals {a.deals}"),
         "date": datetime.date.today().isoformat(),
-        "machine": f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",
+        "machine": machine(),
         "threads": 1,
         "models": models,
     }

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
-import platform
 import shlex
 import sys
 from pathlib import Path
 
+from analyzer.bench import machine
+
 FOLDER = Path(__file__).resolve().parent / "results"
-
-
-def machine() -> str:
-    return f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
 
 
 def write(name: str, figures: dict, argv: list[str] | None = None) -> Path:

@@ -53,7 +53,7 @@ def test_the_bench_example_is_the_stored_result():
 
 
 def _rate(value: float) -> str:
-    return f"{value / 1e6:.2f} M" if value >= 1e6 else (f"{value / 1e6:.2f} M" if value >= 1e5 else f"{value / 1e3:.1f} k")
+    return f"{value / 1e6:.2f} M" if value >= 1e5 else f"{value / 1e3:.1f} k"
 
 
 def test_the_throughput_table_is_the_stored_result():

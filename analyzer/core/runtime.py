@@ -152,18 +152,21 @@ class _CompileNotice:
 COLD_START_FILE = Path(__file__).resolve().parents[1] / "data" / "cold_start.json"
 
 
-@functools.lru_cache(maxsize=1)
-def _cold_start() -> dict:
+@functools.lru_cache(maxsize=4)
+def _stored(path: Path, section: str) -> dict:
+    """The ``section`` of a stored result file (``{}`` when it is missing or unreadable: the
+    notices then leave the figure out)."""
     try:
-        return json.loads(COLD_START_FILE.read_text())["commands"]
+        found = json.loads(path.read_text())[section]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
+    return found if isinstance(found, dict) else {}
 
 
 def first_run_seconds(key: str) -> float | None:
     """Seconds the first run of command ``key`` (a name of ``benchmarks/cold_start.py``) spent
     compiling when last measured (cold minus warm wall time), or ``None`` if not measured."""
-    row = _cold_start().get(key)
+    row = _stored(COLD_START_FILE, "commands").get(key)
     try:
         return max(0.0, float(row["cold_s"]) - float(row["warm_s"]))
     except (TypeError, KeyError, ValueError):
@@ -174,19 +177,11 @@ def first_run_seconds(key: str) -> float | None:
 DD_RATES_FILE = Path(__file__).resolve().parents[1] / "data" / "dd_rates.json"
 
 
-@functools.lru_cache(maxsize=1)
-def _dd_rates() -> dict:
-    try:
-        return json.loads(DD_RATES_FILE.read_text())["models"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-
-
 def dd_deals_per_second(model: str) -> float | None:
     """Deals a second a thread of double-dummy model ``model`` (``dd``, ``solo-dd``,
     ``tarneeb-dd``) as last measured, or ``None`` if not measured."""
     try:
-        rate = float(_dd_rates()[model]["deals_per_s"])
+        rate = float(_stored(DD_RATES_FILE, "models")[model]["deals_per_s"])
     except (TypeError, KeyError, ValueError):
         return None
     return rate if rate > 0 else None
