@@ -56,12 +56,12 @@ def _warm_bid_win() -> None:
 def _warm_review() -> None:
     """``t400 review`` of README's example: each bid's analysis and each card against the
     double dummy with the bids."""
-    from analyzer.core.records import read_records
-    from analyzer.games.review import review_record
+    from analyzer.games import registry
 
     text = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 8743.T986.A76.T9 "
             "62.532.J842.J754; bids 3,5,2,2; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2")  # fmt: skip
-    review_record(read_records(text)[0], samples=16)
+    record = registry.read_records(text)[0]
+    registry.get(record.game).review(record, samples=16)
 
 
 def _warm_bid_dd() -> None:

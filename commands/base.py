@@ -16,9 +16,10 @@ import click
 
 import analyzer
 from analyzer.core.errors import Interrupted, T400Error
-from analyzer.core.fmt import format_table  # noqa: F401 - the commands take it from here
+from analyzer.core.fmt import compiled_note, format_table  # noqa: F401 - the commands take them from here
+from analyzer.core.numbers import parse_int_list  # noqa: F401
 from analyzer.core.runtime import COMPILE_CLOCK, announce_compiles, exit_on_interrupt
-from analyzer.games.t400 import rules as rules_mod
+from analyzer.games import registry
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -62,11 +63,6 @@ class RunClock:
 
     def note(self) -> str:
         return compiled_note(self.compile_s())
-
-
-def compiled_note(compile_s: float) -> str:
-    """What a run's time line adds when it compiled kernels (nothing under a second)."""
-    return f" (and {compile_s:.0f} s compiling the kernels, first run only)" if compile_s >= 1 else ""
 
 
 class T400Group(click.Group):
@@ -199,66 +195,66 @@ def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
 
 
-_SWITCHES_400 = ("table_min", "fixed_table_min", "fixed_min_bid", "score_table", "tie_break", "redeal")
-_SWITCHES_TARNEEB = ("one_bid_each", "forced_dealer_bid", "trump_lead", "worthless_redeal", "no_trump")
-_OPTION_NAMES = {
-    "fixed_table_min": "--fixed-table-min/--rising-table-min",
-    "fixed_min_bid": "--fixed-min-bid/--rising-min-bid",
-    "no_trump": "--no-trump/--no-no-trump",
-}
+class GameName(click.ParamType):
+    """``--game``: the name of a registered game (read at run time, so a game registered later,
+    such as a test's, is one too)."""
+
+    name = "game"
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "|".join(registry.names())
+
+    def convert(self, value, param, ctx):
+        if value is None or value in registry.names():
+            return value
+        self.fail(f"{value!r} is not one of {', '.join(registry.names())}.", param, ctx)
 
 
-def _steps(sep: str, last: str) -> str:
-    """The scores at which the minimums rise (30, 40 and 50), as the rules define them."""
-    steps = [str(s) for s in rules_mod.SCORE_STEPS]
-    return sep.join(steps[:-1]) + last + steps[-1]
+def game_option(f=None, *, default=None, help_text: str | None = None):
+    """``--game NAME`` (a registered game)."""
+    if f is None:
+        return functools.partial(game_option, default=default, help_text=help_text)
+    text = help_text or (f"{' or '.join(registry.names())}; default {registry.default().name}, or the game of "
+                         "the --variant preset.")  # fmt: skip
+    return click.option("--game", type=GameName(), default=default, show_default=default is not None, help=text)(f)
+
+
+def _switch_option(switch):
+    if switch.kind == "pair":
+        return click.option(switch.flag, switch.key, default=None, help=switch.help)
+    if switch.kind == "flag":
+        return click.option(switch.flag, switch.key, is_flag=True, default=None, help=switch.help)
+    kind = click.Choice(switch.choices) if switch.kind == "choice" else int
+    return click.option(switch.flag, switch.key, type=kind, help=switch.help)
+
+
+def _switches(all_games: bool):
+    """The switches of the default game, or of every game (each once, the first game's first)."""
+    seen = {}
+    for game in registry.games() if all_games else (registry.default(),):
+        for switch in game.switches():
+            seen.setdefault(switch.key, (switch, game))
+    return seen
 
 
 def variant_options(f=None, *, games: bool = False):
     """The variant switches every command that takes a variant shares. ``games=True``: also
-    ``--game 400|tarneeb`` and the Tarneeb switches, and the variant may be a Tarneeb one."""
+    ``--game`` and every game's switches, and the variant may be of any game."""
     if f is None:
         return functools.partial(variant_options, games=games)
-    presets = "dananeer (default), qahwa, syrian41" + (
-        "; Tarneeb: tarneeb (default), tarneeb-dananeer, egyptian" if games else ""
-    )
+    all_games = games
+    switches = _switches(all_games)
+    presets = "; ".join(f"{g.title}: {', '.join(n + (' (default)' if n == g.default_preset else '') for n in g.presets())}"
+                        for g in (registry.games() if all_games else (registry.default(),)))  # fmt: skip
     options = [
         click.option("--variant", "variant_name", metavar="NAME", help=f"Preset: {presets}."),
         click.option("--target", type=int, help="Points a partner must reach (31, 41, 61, ...)."),
-        click.option(
-            "--table-min", type=int, help="Table-minimum base: least total of the four bids (11, 12, 13)."
-        ),
-        click.option(
-            "--fixed-table-min/--rising-table-min",
-            default=None,
-            help=f"Keep the table minimum at its base, or raise it by one at {_steps(', ', ' and ')}.",
-        ),
-        click.option(
-            "--fixed-min-bid/--rising-min-bid",
-            default=None,
-            help=f"Keep every player's minimum bid at {rules_mod.MIN_BID}, or raise it to "
-            f"{'/'.join(str(rules_mod.MIN_BID + k + 1) for k in range(len(rules_mod.SCORE_STEPS)))} at {_steps('/', '/')}.",
-        ),
-        click.option("--score-table", type=click.Choice(rules_mod.SCORE_TABLES), help="Value table."),
-        click.option(
-            "--tie-break", type=click.Choice(rules_mod.TIE_BREAKS), help="When both partnerships qualify."
-        ),
-        click.option("--redeal", type=click.Choice(rules_mod.REDEALS), help="Who re-deals a dead hand."),
+        *(_switch_option(switch) for switch, _ in switches.values()),
     ]
-    if games:
-        options += [
-            click.option("--game", type=click.Choice(["400", "tarneeb"]),
-                         help="400 (default) or tarneeb (classic and Egyptian; default for a Tarneeb preset)."),
-            click.option("--one-bid-each", is_flag=True, default=None,
-                         help="Tarneeb: each player bids once; the dealer only needs to equal (Lebanon)."),
-            click.option("--forced-dealer-bid", is_flag=True, default=None,
-                         help="Tarneeb: if the first three pass, the dealer must bid 7."),
-            click.option("--trump-lead", is_flag=True, default=None,
-                         help="Tarneeb: the declarer must lead a trump to the first trick."),
-            click.option("--worthless-redeal", is_flag=True, default=None,
-                         help="Tarneeb: a player with a worthless hand may ask for a new deal."),
-            click.option("--no-trump/--no-no-trump", default=None, help="Tarneeb: whether no-trump may be named."),
-        ]  # fmt: skip
+    if all_games:
+        options.insert(2, click.option("--game", type=GameName(), help=f"{' or '.join(registry.names())} "
+                                       "(default: the game of the --variant preset, else "
+                                       f"{registry.default().name})."))  # fmt: skip
     for option in reversed(options):
         f = option(f)
 
@@ -266,78 +262,33 @@ def variant_options(f=None, *, games: bool = False):
     def wrapper(*args, **kwargs):
         name, target = kwargs.pop("variant_name"), kwargs.pop("target")
         preset = kwargs.pop("preset", None)
-        switches = {k: kwargs.pop(k) for k in _SWITCHES_400}
-        if games:
-            game = kwargs.pop("game")
-            tarneeb = {k: kwargs.pop(k) for k in _SWITCHES_TARNEEB}
-            kwargs["variant"] = make_game_variant(name, preset, game, target, switches, tarneeb)
-        else:
-            kwargs["variant"] = make_variant(name, target, *switches.values(), preset=preset)
+        game = kwargs.pop("game", None) if all_games else None
+        given = {key: kwargs.pop(key) for key in switches}
+        kwargs["variant"] = make_variant(name, preset, game, target, given, switches)
         return f(*args, **kwargs)
 
     return wrapper
 
 
-def _option_name(key: str) -> str:
-    return _OPTION_NAMES.get(key, "--" + key.replace("_", "-"))
-
-
-def make_game_variant(name, preset, game, target, switches: dict, tarneeb: dict):
-    """A 400 :class:`Variant` or a :class:`TarneebVariant`, by ``--game`` or by the preset's name."""
-    from analyzer.games.tarneeb import rules as tarneeb_rules
-
+def make_variant(name, preset, game_name, target, given: dict, switches: dict):
+    """The variant of ``--variant``/the preset argument, ``--game`` (else the preset's game, else
+    the default game) and the switches given; a switch of another game is an error."""
     if name and preset and name.lower() != preset.lower():
         raise T400Error(f"two variants given: {preset!r} and --variant {name!r}")
     name = name or preset
-    if game is None:
-        game = "tarneeb" if name and name.strip().lower() in tarneeb_rules.PRESETS else "400"
-    if game == "400":
-        given = [k for k, v in tarneeb.items() if v is not None]
-        if given:
-            raise T400Error(f"{_option_name(given[0])} is a switch of classic Tarneeb: add --game tarneeb")
-        return make_variant(name, target, *switches.values())
-    given = [k for k, v in switches.items() if v is not None]
-    if given:
-        raise T400Error(f"{_option_name(given[0])} is a switch of 400, not of Tarneeb")
-    if name and name.strip().lower() in rules_mod.PRESETS:
-        raise T400Error(f"--variant {name}: a 400 variant; Tarneeb's are {', '.join(tarneeb_rules.PRESETS)}")
-    forced = tarneeb.pop("forced_dealer_bid")
-    return tarneeb_rules.as_tarneeb_variant(
-        name or "tarneeb", target=target, all_pass="forced" if forced else None, **tarneeb
-    )
-
-
-def make_variant(
-    name, target, table_min, fixed_table_min, fixed_min_bid, score_table, tie_break, redeal, preset=None
-):
-    if name and preset and name.lower() != preset.lower():
-        raise T400Error(f"two variants given: {preset!r} and --variant {name!r}")
-    return analyzer.as_variant(
-        name or preset or "dananeer",
-        target=target,
-        table_min=table_min,
-        table_min_rises=None if fixed_table_min is None else not fixed_table_min,
-        min_bid_rises=None if fixed_min_bid is None else not fixed_min_bid,
-        score_table=score_table,
-        tie_break=tie_break,
-        redeal=redeal,
-    )
-
-
-def parse_int_list(text: str | None, what: str, count: int | None = None) -> list[int] | None:
-    """``"3,4,3,2"`` -> ``[3, 4, 3, 2]``, naming ``what`` in the error."""
-    if text is None:
-        return None
-    parts = [p.strip() for p in text.split(",")] if text.strip() else []
-    values = []
-    for part in parts:
-        try:
-            values.append(int(part))
-        except ValueError:
-            raise T400Error(f"{what}: {part!r} is not a whole number (expected e.g. 3,4,3,2)") from None
-    if count is not None and len(values) != count:
-        raise T400Error(f"{what}: expected {count} values separated by commas, got {len(values)}")
-    return values
+    game = registry.get(game_name) if game_name is not None else (registry.for_preset(name) or registry.default())
+    own = {s.key for s in game.switches()}
+    for key, value in given.items():
+        if value is not None and key not in own:
+            switch, owner = switches[key]
+            flag = switch.flag
+            if owner is registry.default():
+                raise T400Error(f"{flag} is a switch of {owner.switch_owner}, not of {game.title}")
+            raise T400Error(f"{flag} is a switch of {owner.switch_owner}: add --game {owner.name}")
+    other = registry.for_preset(name)
+    if other is not None and other is not game:
+        raise T400Error(f"--variant {name}: a {other.title} variant; {game.title}'s are {', '.join(game.presets())}")
+    return game.variant(name, target=target, **{k: v for k, v in given.items() if k in own})
 
 
 @contextlib.contextmanager

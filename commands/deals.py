@@ -8,6 +8,8 @@ import analyzer
 from analyzer.core import jsonfile, output
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.runtime import announce_compiles
+from analyzer.games import registry
+from analyzer.games.interface import PlayQuestion
 from commands.base import (
     CONTEXT,
     CardsCommand,
@@ -123,16 +125,14 @@ def solve(deal, trump, leader, mode, player, show_cards, full_table, path, threa
 
 
 def _solve_bids(deal, path, trump, leader, player, show_cards, bids, won, scores, variant, as_json) -> None:
-    from analyzer.games.t400.bids_dd import solve_with_bids
-
     if path is not None or show_cards or player is not None:
         raise T400Error("--mode bids solves one DEAL; --file, --cards and --player do not apply")
     if bids is None:
         raise T400Error("--mode bids needs --bids B1,B2,B3,B4")
     parsed = analyzer.parse_deal(deal)
-    solution = solve_with_bids(
+    solution = registry.for_variant(variant).solve_with_bids(
         parsed, parse_int_list(bids, "--bids", 4), parse_int_list(won or "0,0,0,0", "--won", 4),
-        parse_int_list(scores or "0,0,0,0", "--scores", 4), variant, trump=trump, leader=leader,
+        parse_int_list(scores or "0,0,0,0", "--scores", 4), variant, trump, leader,
     )  # fmt: skip
     record = {"deal": str(parsed), "trump": trump, "leader": leader, "mode": "bids", "variant": variant.label,
               "bids": parse_int_list(bids, "--bids", 4), **solution.to_dict()}  # fmt: skip
@@ -267,20 +267,14 @@ def play(deal, bids, calls, trump, bidder, policy, scores, path, record_path, va
     --calls), the contract and trump, and the team play from the declarer's lead.
     --record FILE writes the hands as records that t400 review reads.
     """
-    from analyzer.games.tarneeb.rules import TarneebVariant
-
     if (deal is None) == (path is None):
         raise T400Error("give one DEAL, or --file PATH with one deal a line")
-    tarneeb = isinstance(variant, TarneebVariant)
+    game = registry.for_variant(variant)
     if record_path:
         outputs(record=record_path)
     lines = _read_deal_lines(path) if path is not None else [(None, deal)]
-    if tarneeb:
-        hands, records = _play_tarneeb(
-            lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model
-        )
-    else:
-        hands, records = _play_400(lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model)
+    question = PlayQuestion(variant, bids, calls, trump, bidder, policy, scores, bidder_model)
+    hands, records = game.play([d for _, d in lines], question)
     if record_path:
         _write_records(record_path, records)
     if as_json:
@@ -290,42 +284,7 @@ def play(deal, bids, calls, trump, bidder, policy, scores, path, record_path, va
     for (n, _), h in zip(lines, hands):
         if n is not None:
             click.echo(f"line {n}:")
-        (_print_tarneeb_played if tarneeb else _print_played)(h)
-
-
-def _play_400(lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model):
-    from analyzer.core.records import HandRecord
-    from analyzer.games.t400.simulate import play_hand
-
-    if calls is not None or trump is not None:
-        raise T400Error("--calls and --trump are Tarneeb's: add --game tarneeb (400 has --bids)")
-    bid_list = parse_int_list(bids, "--bids", 4)
-    score_list = parse_int_list(scores or "0,0,0,0", "--scores", 4)
-    policy = policy or "standard"
-    policies = policy.split(",") if "," in policy else policy
-    hands = [play_hand(d, bid_list, policies, variant, score_list, bidder, bidder_model) for _, d in lines]
-    records = [
-        HandRecord("400", variant.spec, h.deal, tuple(score_list), h.bids, cards=h.cards) for h in hands
-    ]
-    return hands, records
-
-
-def _play_tarneeb(lines, variant, bids, calls, trump, bidder, policy, scores, bidder_model):
-    from analyzer.games.tarneeb.play import play_tarneeb_hand
-
-    if bids is not None:
-        raise T400Error("--bids is 400's: a Tarneeb hand has --calls (and --trump)")
-    if bidder_model is not None:
-        raise T400Error("--bidder-model is the 400 bidder's; the Tarneeb bots use the shipped model")
-    if bidder not in ("ev", "counting"):
-        raise T400Error(f"--bidder {bidder}: Tarneeb's bots are ev and counting")
-    score_list = parse_int_list(scores or "0,0", "--scores", 2)
-    call_list = None if calls is None else [c.strip() for c in calls.split(",") if c.strip()]
-    hands = [
-        play_tarneeb_hand(d, call_list, trump, variant, score_list, policy or "team", bidder)
-        for _, d in lines
-    ]
-    return hands, [h.record() for h in hands]
+        click.echo(game.played_text(h))
 
 
 def _write_records(path: str, records) -> None:
@@ -335,45 +294,6 @@ def _write_records(path: str, records) -> None:
                     else r.to_text()) + "\n" for r in records)  # fmt: skip
     output.write_text(path, text)
     wrote(path)
-
-
-def _print_tarneeb_played(h) -> None:
-    click.echo(f"Deal: {h.deal}")
-    click.echo(f"Calls: {', '.join(h.calls)} ({h.calls_by})")
-    if h.contract is None:
-        click.echo("Everyone passed: the hand is dealt again, not played.")
-        return
-    result = h.to_dict()["result"]
-    doubled = ", doubled" if h.contract.doubled else ""
-    click.echo(f"Contract: seat {h.contract.declarer} {h.contract.bid} in {h.trump.word}{doubled}; "
-               f"seats {'1+3' if h.contract.declarer % 2 else '2+4'} take {h.declarer_tricks} "
-               f"({'made' if result['made'] else 'set'}): {result['deltas'][0]:+d} / {result['deltas'][1]:+d}")  # fmt: skip
-    _print_tricks(h)
-
-
-def _print_tricks(h) -> None:
-    """Every trick of a played hand, by seat, the leader's card starred, and who won it."""
-    trick_rows = []
-    for k, (leader, winner) in enumerate(zip(h.leaders, h.winners)):
-        by_seat = {(leader - 1 + i) % 4 + 1: h.cards[4 * k + i] for i in range(4)}
-        cells = [("*" if s == leader else " ") + by_seat[s].symbol for s in range(1, 5)]
-        trick_rows.append([k + 1, *cells, winner])
-    click.echo("Tricks (* led):")
-    click.echo(format_table(["trick", "seat 1", "seat 2", "seat 3", "seat 4", "won by"], trick_rows))
-
-
-def _print_played(h) -> None:
-    click.echo(f"Deal: {h.deal}")
-    click.echo(
-        f"Bids: {', '.join(map(str, h.bids))} ({h.bids_by}); play: {', '.join(dict.fromkeys(h.policy))}"
-    )
-    if h.dead:
-        click.echo("Dead hand: the bids miss the table minimum; thrown in, not played.")
-        return
-    rows = [[seat, h.bids[seat - 1], h.tricks[seat - 1], "made" if h.made[seat - 1] else "set",
-             f"{h.points[seat - 1]:+d}"] for seat in range(1, 5)]  # fmt: skip
-    click.echo(format_table(["seat", "bid", "tricks", "", "points"], rows))
-    _print_tricks(h)
 
 
 #: The commands of this module, as :mod:`commands` adds them to the group.

@@ -13,7 +13,7 @@ from analyzer.core.tables import TableWriter
 
 
 def check_writable(path: str) -> None:
-    from analyzer.reports.figures import figure_format
+    from analyzer.core.figures import figure_format
 
     figure_format(path)
     output.check(path, "--plot")

@@ -8,8 +8,9 @@ import click
 from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card
-from analyzer.core.records import MAX_RECORDS_BYTES, card_words, read_records
+from analyzer.core.records import MAX_RECORDS_BYTES, card_words
 from analyzer.core.runtime import announce_compiles
+from analyzer.games import registry
 from commands.base import CONTEXT, RunClock, emit_json, format_table, json_option, progress_bar
 
 
@@ -48,20 +49,18 @@ def review(record, path, samples, seed, threads, progress, as_json):
     match. t400 play --record FILE writes records of the bots' play. Every record is checked
     before any work: a bad one is one Error line naming its line and field.
     """
-    from analyzer.games.review import check_record, review_record
-
     if (record is None) == (path is None):
         raise T400Error("give one RECORD, or --file PATH with the records")
-    records = read_records(read_text(path) if path is not None else record)
+    records = registry.read_records(read_text(path) if path is not None else record)
     for r in records:
-        check_record(r)
+        registry.get(r.game).check_record(r)
     announce_compiles("review")
     show = (not as_json) if progress is None else progress
     clock = RunClock()
     out = []
     with progress_bar("hands", len(records), enabled=show and len(records) > 1) as update:
         for n, r in enumerate(records):
-            out.append(review_record(r, samples=samples, seed=seed, threads=threads))
+            out.append(registry.get(r.game).review(r, samples=samples, seed=seed, threads=threads))
             update(n + 1, len(records))
     if as_json:
         emit_json(out if path is not None else out[0])
@@ -81,38 +80,14 @@ def _loss(value: float, se: float, objective: str) -> str:
 
 
 def _print_review(rev: dict) -> None:
-    game = rev["game"]
+    game = registry.get(rev["game"])
     rec = rev["record"]
     scores = "/".join(map(str, rec["scores"]))
-    click.echo(f"Review of a {'400' if game == '400' else 'Tarneeb'} hand ({rev['variant']}), scores {scores}, "
+    click.echo(f"Review of a {game.title} hand ({rev['variant']}), scores {scores}, "
                f"seed {rev['seed']}; {rev['elapsed_s']:.1f} s")  # fmt: skip
     click.echo(f"Deal: {rec['deal']}")
-    if game == "400":
-        click.echo(
-            "\nBidding (each bid against the analyzer's answer from that seat's hand and the bids before it):"
-        )
-        rows = [[b["seat"], b["hand"], ",".join(map(str, b["bids_before"])) or "-", b["bid"], b["recommended"],
-                 "" if b["verdict"] == "best" else _loss(b["loss"], b["loss_se"], b["objective"]), b["verdict"]]
-                for b in rev["bidding"]]  # fmt: skip
-        click.echo(format_table(["seat", "hand", "bids before", "bid", "best", "loss", "verdict"], rows))
-        unit, value = "points", "seats 1+3's points minus seats 2+4's"
-    else:
-        click.echo(
-            "\nCalls (each call against the analyzer's answer from that seat's hand and the calls before it):"
-        )
-        rows = [[c["call_number"], c["seat"], ",".join(c["calls_before"]) or "-", c["call"], c["recommended"],
-                 "" if c["verdict"] == "best" else _loss(c["loss"], c["loss_se"], c["objective"]), c["verdict"]]
-                for c in rev["calling"]]  # fmt: skip
-        click.echo(format_table(["call", "seat", "calls before", "called", "best", "loss", "verdict"], rows))
-        contract = rev["contract"]
-        if contract is None:
-            click.echo("Everyone passed: the hand is dealt again." if rev["redeal"] else "The auction is not over.")
-        else:
-            doubled = ", doubled" if contract["doubled"] else ""
-            click.echo(
-                f"Contract: seat {contract['declarer']} {contract['bid']} in {contract['trump'] or '?'}{doubled}"
-            )
-        unit, value = "tricks", "the declaring team's tricks"
+    click.echo(game.review_auction_text(rev, _loss))
+    unit, value = game.review_unit, game.review_value
     if rev["cards"]:
         costly = [c for c in rev["cards"] if c["cost"] > 0]
         click.echo(f"\nPlay ({len(rev['cards'])} cards; double dummy: {value} under best play):")
@@ -125,7 +100,7 @@ def _print_review(rev: dict) -> None:
             click.echo(
                 format_table(["trick", "seat", "card", "before", "after", "cost", "better cards"], rows)
             )
-    elif game == "400" and rev["dead"]:
+    elif rev.get("dead"):
         click.echo("\nThe bids miss the table minimum: the hand is thrown in, no card is played.")
     click.echo("\nPer player:")
     rows = []
@@ -136,10 +111,8 @@ def _print_review(rev: dict) -> None:
             if first is None
             else f"trick {first['trick']}: {card_words(Card.parse(first['card']))} ({first['cost']})"
         )
-        verdict = p["bid_verdict"] if game == "400" else f"{p['costly_calls']} costly of {p['calls']}"
-        rows.append([p["seat"], verdict, p["costly_cards"], p["play_loss"], first_text])
-    head = "bid" if game == "400" else "calls"
-    click.echo(format_table(["seat", head, "costly cards", f"{unit} lost", "first costly card"], rows))
+        rows.append([p["seat"], game.review_verdict(p), p["costly_cards"], p["play_loss"], first_text])
+    click.echo(format_table(["seat", game.review_verdict_head, "costly cards", f"{unit} lost", "first costly card"], rows))
     teams = "; ".join(f"seats {t['seats'][0]}+{t['seats'][1]} lost {t['play_loss']} {unit} in the play"
                       for t in rev["summary"]["teams"])  # fmt: skip
     click.echo(f"Partnerships: {teams}.")

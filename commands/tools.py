@@ -9,7 +9,7 @@ import click
 from analyzer.core import output
 from analyzer.core.errors import T400Error
 from analyzer.core.runtime import interrupt_at_once
-from analyzer.games.t400 import rules as rules_mod
+from analyzer.games import registry
 from commands.base import (
     CONTEXT,
     CommandError,
@@ -18,6 +18,7 @@ from commands.base import (
     emit_json,
     equity_table_option,
     error_line,
+    game_option,
     json_option,
     parse_int_list,
     progress_bar,
@@ -155,24 +156,16 @@ def compile_kernels(groups, check_budget, write_budget, reason, as_json):  # fmt
     type=click.Path(dir_okay=False),
     help="Where to write the model (default: the package's data file).",
 )
-@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
-              help="Whose EV bidder: 400's, or classic Tarneeb's (analyzer/data/tarneeb_bidder.npz).")  # fmt: skip
+@game_option(help_text="Whose EV bidder (default 400's; tarneeb: analyzer/data/tarneeb_bidder.npz).")
 @json_option
 def fit_bidder(deals, iterations, seed, threads, out_path, game, as_json):
     """Regenerate the EV bidder's trick model from rollouts (analyzer/data/bidder_model.npz, or
     with --game tarneeb analyzer/data/tarneeb_bidder.npz)."""
-    from importlib import resources
-
-    if game == "tarneeb":
-        from analyzer.games.tarneeb.bidders import MODEL_FILE, fit_model
-    else:
-        from analyzer.games.t400.bidder import MODEL_FILE, fit_model
-
     if out_path:
         outputs(out=out_path)
     with progress_bar("fitting", iterations, enabled=not as_json) as update:
-        model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=update)
-    path = out_path or str(resources.files("analyzer.data") / MODEL_FILE)
+        model, default_path = registry.get(game).fit_bidder(deals, seed, iterations, threads, update)
+    path = out_path or default_path
     model.save(path)
     wrote(path)
     if as_json:
@@ -207,17 +200,16 @@ def _write_weights(path: str, text: str, meta: dict, as_json: bool) -> str:
     type=click.Path(dir_okay=False),
     help="Where to write the weights module (default: kernels/policies/lead_weights.py).",
 )
+@game_option(help_text="Whose opening leads (default 400's, the one game with a fitted opening lead).")
 @json_option
-def fit_lead(deals, seed, out_path, as_json):
+def fit_lead(deals, seed, out_path, game, as_json):
     """Regenerate standard's opening-lead model from DDS scores of every opening lead of live
     deals (kernels/policies/lead_weights.py; needs the endplay package of the test extra)."""
-    from analyzer.games.t400.lead import WEIGHTS_FILE, fit_lead_model, weights_source
-
     if out_path:
         outputs(out=out_path)
     with progress_bar("scoring leads", deals, enabled=not as_json) as update:
-        model = fit_lead_model(deals, seed, progress=update)
-    path = _write_weights(out_path or str(WEIGHTS_FILE), weights_source(model), model["meta"], as_json)
+        model, default_path, source = registry.get(game).fit_opening_lead(deals, seed, update)
+    path = _write_weights(out_path or default_path, source, model["meta"], as_json)
     if as_json:
         return
     meta = model["meta"]
@@ -230,8 +222,7 @@ def fit_lead(deals, seed, out_path, as_json):
 
 
 @click.command("fit-later-lead", context_settings=CONTEXT)
-@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
-              help="Whose later leads: 400's players, or classic Tarneeb's partnerships in a contract.")  # fmt: skip
+@game_option(help_text="Whose later leads: 400's players (default), or classic Tarneeb's partnerships in a contract.")
 @click.option("--deals", type=click.IntRange(100, 10**7), default=100_000, show_default=True,
               help="Played deals whose later leads are replayed card by card (about 1 ms a deal on 2 cores).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
@@ -248,17 +239,11 @@ def fit_later_lead(game, deals, seed, out_path, as_json):
     played deals replayed with each card held, valued in points (400: standard's leads,
     kernels/policies/later_lead_weights.py; --game tarneeb: team's,
     kernels/policies/team_lead_weights.py)."""
-    from analyzer.core.later_lead import WEIGHTS_FILES, weights_source
-
-    if game == "400":
-        from analyzer.games.t400.later_lead import fit_model
-    else:
-        from analyzer.games.tarneeb.later_lead import fit_model
     if out_path:
         outputs(out=out_path)
     with progress_bar("valuing leads", deals, enabled=not as_json) as update:
-        model = fit_model(deals, seed, progress=update)
-    path = _write_weights(out_path or str(WEIGHTS_FILES[game]), weights_source(model), model["meta"], as_json)
+        model, default_path, source = registry.get(game).fit_later_lead(deals, seed, update)
+    path = _write_weights(out_path or default_path, source, model["meta"], as_json)
     if as_json:
         return
     meta = model["meta"]
@@ -300,56 +285,27 @@ def equity(
     --simulate N from N simulated rests of the match (bots bid and play; with its SE).
     --build makes the table (value iteration over one hand's sampled outcomes).
     """
-    from analyzer.games.t400 import equity as me
-    from analyzer.games.t400.equity_build import simulate_equity
-
+    game = registry.for_variant(variant)
     if build:
-        return _build_equity(variant, hands, seed, threads, out_path, as_json)
-    if scores is None:
-        raise T400Error("--scores S1,S2,S3,S4 is needed (or --build)")
-    if dealer not in (1, 2, 3, 4):
-        raise T400Error(f"--dealer {dealer}: expected a seat 1..4")
-    score_list = list(rules_mod.check_scores(parse_int_list(scores, "--scores", 4)))
-    table = me.table_for(variant, equity_table)
-    p = table.equity(score_list, dealer)
-    out = {"scores": score_list, "dealer": dealer, "variant": variant.label, "p_win_13": round(p, 6),
-           "p_win_24": round(1 - p, 6), "table": table.meta.get("command")}  # fmt: skip
-    if continuations:
+        path = out_path or game.equity_table_path(variant)
+        if path is None:
+            raise T400Error(f"variant '{variant.label}' has no shipped table: give --out FILE")
+        outputs(out=path)
+        with progress_bar("building", 1, enabled=not as_json) as update:
+            data, text = game.build_equity(variant, hands, seed, threads, path, update)
+        wrote(path)
+    else:
+        if scores is None:
+            raise T400Error("--scores S1,S2,S3,S4 is needed (or --build)")
+        if dealer not in (1, 2, 3, 4):
+            raise T400Error(f"--dealer {dealer}: expected a seat 1..4")
+        score_list = parse_int_list(scores, "--scores", game.score_count)
         with interrupt_at_once():
-            sim = simulate_equity(score_list, dealer, variant, continuations, seed, threads)
-        out["simulated"] = {**sim.to_dict(), "seed": seed}
+            data, text = game.equity(variant, score_list, dealer, equity_table, continuations, seed, threads)
     if as_json:
-        emit_json(out)
+        emit_json(data)
         return
-    click.echo(
-        f"Scores {'/'.join(map(str, score_list))} (seat 1 first), seat {dealer} deals, variant {variant.label}"
-    )
-    click.echo(f"P(seats 1+3 win the match): {100 * p:.1f}%   (table; seats 2+4: {100 * (1 - p):.1f}%)")
-    if continuations:
-        sim = out["simulated"]
-        click.echo(f"Simulated: {100 * sim['p_win']:.1f}% ± {100 * sim['p_win_se']:.1f}  "
-                   f"({sim['matches']:,} rests of the match by ev/standard bots, seed {seed})")  # fmt: skip
-
-
-def _build_equity(variant, hands, seed, threads, out_path, as_json):
-    from analyzer.games.t400 import equity as me
-    from analyzer.games.t400.equity_build import build_table
-
-    path = out_path or me.shipped_path(variant)
-    if path is None:
-        raise T400Error(f"variant '{variant.label}' has no shipped table: give --out FILE")
-    outputs(out=path)
-    with progress_bar("building", 1, enabled=not as_json) as update:
-        table = build_table(variant, hands=hands, seed=seed, threads=threads,
-                               progress=lambda _stage, done, total: update(done, total))  # fmt: skip
-    table.save(path)
-    wrote(path)
-    if as_json:
-        emit_json({"path": path, **table.meta})
-        return
-    m = table.meta
-    click.echo(f"wrote {path}: {len(m['grid'])}^4 states, {m['hands_per_regime']:,} hands x "
-               f"{m['regime_combinations']} regime combinations, {m['sweeps']} sweeps, {m['seconds']:.0f} s")  # fmt: skip
+    click.echo(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,8 +318,8 @@ def _build_equity(variant, hands, seed, threads, out_path, as_json):
 @click.option("--out", "out", type=click.Path(file_okay=False),
               help="The report folder: new, empty or an earlier report (--force for any other); default "
                    "reports (400) or reports/tarneeb.")  # fmt: skip
-@click.option("--game", type=click.Choice(["400", "tarneeb"]), default="400", show_default=True,
-              help="400's strategy report, or the classic and Egyptian Tarneeb report (--out reports/tarneeb).")  # fmt: skip
+@game_option(help_text="400's strategy report (default), or tarneeb: the classic and Egyptian Tarneeb report "
+                       "(--out reports/tarneeb).")  # fmt: skip
 @click.option("--samples", type=click.IntRange(1000),
               help="400: deals per seat and score bracket of the bidding guide (default 8,000,000); "
                    "Tarneeb: deals of the trick tables (default 400,000).")  # fmt: skip
@@ -386,16 +342,9 @@ def report(out, game, samples, matches, seed, threads, scheduler, html, resume, 
     Markdown with tables, PNG figures and CSV data in --out (default reports/), plus an
     index README.md stating the command and its run time.
     """
-    from analyzer import config
-    from analyzer.reports.build import build_report
+    from analyzer.reports.build import build_report, report_settings
 
-    if samples is None:
-        samples = config.get().report_tarneeb_deals if game == "tarneeb" else config.get().report_samples
-    out = out or ("reports/tarneeb" if game == "tarneeb" else "reports")
-    parts = ["t400 report"] + (["--game tarneeb"] if game == "tarneeb" else [])
-    parts += [f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
-    if html:
-        parts.append("--html")
+    out, samples, command = report_settings(game, out, samples, matches, seed, html)
     show = (not as_json) if progress is None else progress
     with progress_bar("report", 1000, enabled=show) as update:
 
@@ -403,7 +352,7 @@ def report(out, game, samples, matches, seed, threads, scheduler, html, resume, 
             update(int(1000 * fraction))
 
         result = build_report(
-            out, samples, matches, seed, scheduler, threads, html, " ".join(parts), step, resume, force, game
+            out, samples, matches, seed, scheduler, threads, html, command, step, resume, force, game
         )
         update(1000)
     if as_json:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from analyzer.core import checkpoint, jsonfile, output
 from analyzer.core.checkpoint import CheckpointFolder
 from analyzer.core.errors import T400Error, WriteError
-from analyzer.core.records import read_records
+from analyzer.games.registry import read_records
 from analyzer.reports import folder as report_folder
 from cli import cli
 from interrupt import interrupt_t400

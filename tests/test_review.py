@@ -10,9 +10,10 @@ import pytest
 from conftest import run
 
 from analyzer.core.notation import Deal, Hand, parse_deal
-from analyzer.core.records import HandRecord, play_tricks, read_records
+from analyzer.core.records import HandRecord, play_tricks
 from analyzer.core.solve import solve_targets
-from analyzer.games.review import review_record
+from analyzer.games.registry import get as game_of
+from analyzer.games.registry import read_records
 from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.rules import TRUMP, Variant
 
@@ -86,7 +87,7 @@ def test_the_bid_part_is_t400_bid_json_for_each_seat(best_hand):
 def test_the_card_part_is_t400_solve_on_the_positions_before_and_after(best_hand):
     bids, line = best_hand
     record = read_records(record_400(bids, line))[0]
-    cards = review_record(record, samples=SAMPLES, seed=3)["cards"]
+    cards = game_of(record.game).review(record, samples=SAMPLES, seed=3)["cards"]
     for k in (4, 8, 20):  # positions at a trick boundary: t400 solve --mode bids of the ending
         head = dataclasses.replace(record, cards=record.cards[:k])
         tricks = play_tricks(head, TRUMP, 1)
@@ -132,7 +133,7 @@ def test_tarneeb_play_writes_a_record_that_review_reads_without_loss(tmp_path):
 def test_tarneeb_cards_are_valued_by_the_team_double_dummy():
     r = run("play", DEAL, "--game", "tarneeb", "--json")
     record = read_records(json.dumps(json.loads(r.stdout)["record"]))[0]
-    rev = review_record(record, samples=1024)
+    rev = game_of(record.game).review(record, samples=1024)
     declarer = rev["contract"]["declarer"]
     first = rev["cards"][0]
     solved = json.loads(run("solve", DEAL, "--trump", {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",

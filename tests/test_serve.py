@@ -164,7 +164,9 @@ def test_page_and_its_files_are_served(client):
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     meta = client.get("/api/meta").json()
-    assert set(meta["presets"]) == {"dananeer", "qahwa", "syrian41"}
+    assert set(meta["games"]["400"]["presets"]) == {"dananeer", "qahwa", "syrian41"}
+    assert set(meta["games"]["tarneeb"]["presets"]) == {"tarneeb", "tarneeb-dananeer", "egyptian"}
+    assert meta["games"]["400"]["choices"]["score_table"] == ["common", "classic", "syrian"]
 
 
 def blocking_run(release: threading.Event, started: threading.Event):

@@ -190,8 +190,8 @@ def test_400_bid_refuses_tarneeb_options():
 def test_call_plot_draws_the_objective(tmp_path, objective, monkeypatch):
     """The figure's right panel is EV per call, or P(win) per call under objective win (no
     sampling: an analysis made by hand)."""
+    from analyzer.core.figures import plot_call
     from analyzer.games.tarneeb.advice import CallAnalysis, CallRow
-    from analyzer.reports.figures import plot_call
 
     win = objective == "win"
     rows = [CallRow("pass", 0.0, 0.0, float("nan"), float("nan"), -1.0, 0.2, 0.3, None,
@@ -202,7 +202,7 @@ def test_call_plot_draws_the_objective(tmp_path, objective, monkeypatch):
                      model="rollout", seed=0, scores=(20, 10) if win else (0, 0), objective=objective,
                      strains={"H": p}, strain_means={"H": (7.5, 0.1)}, rows=rows, recommended="7", trump="H",
                      p_best=0.9)  # fmt: skip
-    import analyzer.reports.figures as figures
+    import analyzer.core.figures as figures
 
     seen = {}
     save = figures._save

@@ -1,15 +1,18 @@
 """Names that the dead-code check (``test_architecture.py``, vulture) would call unused but
 that are used or kept on purpose: members of enums (every rank and seat exists), the named values
 of the packed rules' switches and of the search table's bit fields (documentation of a layout the
-kernels test by the other value), the data that docs and records name, and warm-ups that a
-helper process calls by name."""
+kernels test by the other value), the data that docs and records name, warm-ups that a
+helper process calls by name, settings each report reads by the name it declares
+(``SAMPLES_SETTING``), and click's hooks of a parameter type."""
 
 from analyzer.bench import _warm_each
+from analyzer.config import Tunables
 from analyzer.core.notation import Rank
 from analyzer.core.seats import Seat
 from analyzer.core.solve import warm_bids_at, warm_made_on_best_lines
 from analyzer.games.tarneeb.bidders import COUNTING_CHOICES, EV_CHOICES
 from analyzer.games.tarneeb.equity import TarneebEquity
+from commands.base import GameName
 from kernels.core.dd.table import DEPTH_BITS, SPARE
 from kernels.t400.rules import REDEAL_SAME, TIE_TOTAL
 from kernels.tarneeb.rules import ALL_PASS_REDEAL, FAILED_13_TRICKS, MATCH_PLAY_ON
@@ -33,3 +36,7 @@ BY_NAME = (_warm_each, warm_bids_at, warm_made_on_best_lines)
 
 def _fields(table: TarneebEquity):
     return table.p_points  # a field saved and loaded by name (``_FIELDS``)
+
+
+BY_SETTING_NAME = (Tunables.report_tarneeb_deals, Tunables.report_samples)
+CLICK_HOOKS = (GameName.get_metavar,)

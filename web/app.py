@@ -35,8 +35,7 @@ from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
 from analyzer.core.messages import messages
 from analyzer.core.notation import parse_hand
-from analyzer.games.t400 import rules as rules_mod
-from analyzer.games.tarneeb import rules as tarneeb_rules
+from analyzer.games import registry
 from analyzer.version import __version__
 from web.guard import MAX_BODY, TOO_LARGE, Guard
 from web.worker import Busy, Job, KernelWorker, Stopped
@@ -209,11 +208,7 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
     async def meta(request):
         return JSONResponse({
             "version": __version__,
-            "presets": {name: rules_mod.PRESET_DESCRIPTIONS.get(name, "") for name in rules_mod.PRESETS},
-            "tarneeb_presets": {name: tarneeb_rules.PRESET_DESCRIPTIONS.get(name, "") for name in tarneeb_rules.PRESETS},
-            "score_tables": list(rules_mod.SCORE_TABLES),
-            "tie_breaks": list(rules_mod.TIE_BREAKS),
-            "redeals": list(rules_mod.REDEALS),
+            "games": {game.name: game.page() for game in registry.games()},
         })  # fmt: skip
 
     async def messages_endpoint(request):

@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.runtime import COMPILE_CLOCK, KERNEL_STOP, first_run_seconds
+from analyzer.games import registry
 
 
 class Busy(Exception):
@@ -180,8 +181,11 @@ class KernelWorker:
 def first_compile(name: str, args: list[str]) -> int | None:
     """The first-run compile seconds measured for command ``name`` with ``args`` (the figure of
     ``benchmarks/cold_start.py``: the bid of either game, review, play, solve), whole seconds."""
-    key = name
-    if name == "bid" and "--game" in args and args[args.index("--game") + 1 :][:1] == ["tarneeb"]:
-        key = "bid-tarneeb"
-    seconds = first_run_seconds(key)
+    game = None
+    if "--game" in args and args[args.index("--game") + 1 :]:
+        try:
+            game = registry.get(args[args.index("--game") + 1])
+        except T400Error:
+            return None  # the command will answer the bad name
+    seconds = first_run_seconds((game or registry.default()).compile_groups.get(name, name))
     return None if seconds is None else round(seconds)

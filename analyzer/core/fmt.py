@@ -1,5 +1,7 @@
 """Number formatting shared by the command line and the reports."""
 
+import math
+
 
 def pct(p, se=None, digits: int = 1) -> str:
     """``p`` as a percentage, with ``± se`` when a standard error is given; "-" for none/NaN.
@@ -38,3 +40,48 @@ def format_table(headers: list[str], rows: list[list], align: str | None = None)
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def compiled_note(compile_s: float) -> str:
+    """What a run's time line adds when it compiled kernels (nothing under a second)."""
+    return f" (and {compile_s:.0f} s compiling the kernels, first run only)" if compile_s >= 1 else ""
+
+
+def digits_for(se, low: int, high: int) -> int:
+    """Decimals that show a standard error ``se`` to one significant digit, within low..high."""
+    if se is None or se != se or se <= 0:
+        return low
+    return int(min(high, max(low, math.ceil(-math.log10(se)))))
+
+
+def fmt_value(value, se=None, kind="mean", digits=None):
+    """``value ± se``, as a percentage for rates, with as many decimals as the SE warrants.
+
+    >>> fmt_value(0.4321, 0.0123, "rate"), fmt_value(3.14159, 0.0123)
+    ('43.2% ± 1.2', '3.14 ± 0.01')
+    """
+    if value is None or value != value:
+        return "-"
+    if kind == "rate":
+        return pct(value, se, digits if digits is not None else digits_for(None if se is None else 100 * se, 1, 3))
+    digits = digits if digits is not None else digits_for(se, 2, 4)
+    text = f"{value:.{digits}f}"
+    if se is not None and se == se:
+        text += f" ± {se:.{digits}f}"
+    return text
+
+
+def reasons_text(reasons) -> list[str]:
+    """The ``Why:`` lines under a recommendation (the numbers the analysis already has, in words)."""
+    return [f"Why: {item['text']}" for item in reasons]
+
+
+def tricks_text(h) -> str:
+    """Every trick of a played hand (``leaders``, ``winners``, ``cards`` in play order), by seat,
+    the leader's card starred, and who won it."""
+    rows = []
+    for k, (leader, winner) in enumerate(zip(h.leaders, h.winners)):
+        by_seat = {(leader - 1 + i) % 4 + 1: h.cards[4 * k + i] for i in range(4)}
+        cells = [("*" if s == leader else " ") + by_seat[s].symbol for s in range(1, 5)]
+        rows.append([k + 1, *cells, winner])
+    return "Tricks (* led):\n" + format_table(["trick", "seat 1", "seat 2", "seat 3", "seat 4", "won by"], rows)

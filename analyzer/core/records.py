@@ -17,8 +17,10 @@ the first ones). Two spellings, documented in docs/review.md:
     game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 ...; bids 3,6,2,2; play SA S9 S3 S2 SK ...
 
 Reading checks what every game shares (fields, the deal, the cards: held, played once, in turn,
-following suit); each game's review checks its own rules (bids, the auction, the scores). Every
+following suit); each game reads its own fields (``Game.record_fields``: the bids, or the calls
+and the trump) and its review checks its own rules (bids, the auction, the scores). Every
 error names the record's line and the bad field or trick, as one line.
+:func:`analyzer.games.registry.read_records` reads records with the registered games.
 """
 
 from __future__ import annotations
@@ -29,9 +31,7 @@ from dataclasses import dataclass
 from analyzer.core import jsonfile
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, Suit, as_deal
-from analyzer.core.strains import Strain
 
-GAMES = ("400", "tarneeb")
 #: The fields a record may have, and what each holds.
 FIELDS = {
     "game": "400 or tarneeb",
@@ -76,7 +76,7 @@ class HandRecord:
             "deal": str(self.deal),
             "scores": list(self.scores),
         }
-        if self.game == "400":
+        if self.bids:  # a game of individual bids; the others carry their auction
             out["bids"] = list(self.bids)
         else:
             out["calls"] = list(self.calls)
@@ -90,7 +90,7 @@ class HandRecord:
         d = self.to_dict()
         parts = [f"game {d['game']}", f"variant {d['variant']}", f"scores {','.join(map(str, d['scores']))}",
                  f"deal {d['deal']}"]  # fmt: skip
-        if self.game == "400":
+        if self.bids:
             parts.append(f"bids {','.join(map(str, d['bids']))}")
         else:
             parts.append(f"calls {','.join(d['calls'])}")
@@ -109,9 +109,10 @@ MAX_RECORDS_BYTES = 8 << 20
 MAX_RECORDS = 10_000
 
 
-def read_records(text: str) -> list[HandRecord]:
+def read_records(text: str, game_of) -> list[HandRecord]:
     """The records in ``text``: one JSON object (or a JSON list of them), JSON lines, or text
-    lines; blank lines and ``#`` comments are skipped."""
+    lines; blank lines and ``#`` comments are skipped. ``game_of(name)`` is the game called
+    ``name`` (:func:`analyzer.games.registry.get`), which reads its own fields."""
     stripped = text.strip()
     if not stripped:
         raise T400Error("no hand record given")
@@ -125,13 +126,13 @@ def read_records(text: str) -> list[HandRecord]:
         except T400Error:
             whole = None  # JSON lines, or a JSON object on its first line only
         if isinstance(whole, dict):
-            return [_record(whole, 1)]
+            return [_record(whole, 1, game_of)]
         if isinstance(whole, list):
             if not whole:
                 raise T400Error("no hand record given (an empty list)")
             if len(whole) > MAX_RECORDS:
                 raise T400Error(f"{len(whole):,} hand records: at most {MAX_RECORDS:,} at a time")
-            return [_record(item, n) for n, item in enumerate(whole, start=1)]
+            return [_record(item, n, game_of) for n, item in enumerate(whole, start=1)]
     records = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -144,7 +145,7 @@ def read_records(text: str) -> list[HandRecord]:
                 raise T400Error(str(exc).replace(f"line {n} is not JSON", f"line {n}: not a JSON object")) from None
         else:
             item = _text_fields(line, n)
-        records.append(_record(item, n))
+        records.append(_record(item, n, game_of))
         if len(records) > MAX_RECORDS:
             raise T400Error(f"more than {MAX_RECORDS:,} hand records: at most {MAX_RECORDS:,} at a time")
     if not records:
@@ -166,7 +167,7 @@ def _text_fields(line: str, n: int) -> dict:
     return out
 
 
-def _record(item, n: int) -> HandRecord:
+def _record(item, n: int, game_of) -> HandRecord:
     if not isinstance(item, dict):
         raise T400Error(f"line {n}: a hand record is an object of fields ({', '.join(FIELDS)})")
     fields = {}
@@ -175,41 +176,22 @@ def _record(item, n: int) -> HandRecord:
         if name not in FIELDS:
             raise T400Error(f"line {n}: unknown field {key!r} (expected {', '.join(FIELDS)})")
         fields[name] = value
-    game = str(fields.get("game", "400")).strip().lower()
-    if game not in GAMES:
-        raise T400Error(f"line {n}: game {fields.get('game')!r}: expected 400 or tarneeb")
+    try:
+        game = game_of(str(fields.get("game", "")).strip().lower() or None)
+    except T400Error as exc:
+        raise T400Error(f"line {n}: {exc}") from None
     variant = fields.get("variant")
-    variant = ("dananeer" if game == "400" else "tarneeb") if variant in (None, "") else str(variant).strip()
+    variant = game.default_preset if variant in (None, "") else str(variant).strip()
     if "deal" not in fields:
         raise T400Error(f"line {n}: the deal is missing (four hands, seat 1 first)")
     try:
         deal = as_deal(str(fields["deal"]), full=True)
     except T400Error as exc:
         raise T400Error(f"line {n}: deal: {exc}") from None
-    scores = _numbers(fields.get("scores"), "scores", n, (0,) * (4 if game == "400" else 2))
-    if len(scores) != (4 if game == "400" else 2):
-        what = "four scores, seat 1 first" if game == "400" else "two team scores, seats 1+3 first"
-        raise T400Error(f"line {n}: scores: expected {what}, got {len(scores)}")
-    bids = calls = ()
-    trump = None
-    if game == "400":
-        if "calls" in fields or "trump" in fields:
-            raise T400Error(f"line {n}: calls and trump are Tarneeb's; a 400 record has bids")
-        if "bids" not in fields:
-            raise T400Error(f"line {n}: the bids are missing (four, seat 1 first)")
-        bids = _numbers(fields["bids"], "bids", n, ())
-        if len(bids) != 4:
-            raise T400Error(f"line {n}: bids: expected four bids, seat 1 first, got {len(bids)}")
-    else:
-        if "bids" in fields:
-            raise T400Error(f"line {n}: bids are 400's; a Tarneeb record has calls (and the trump)")
-        calls = tuple(_words(fields.get("calls"), "calls", n))
-        if fields.get("trump") not in (None, ""):
-            trump = str(fields["trump"]).strip()
-            try:
-                trump = Strain.parse(trump).letter
-            except T400Error:
-                raise T400Error(f"line {n}: trump {trump!r}: expected S, H, D, C or NT") from None
+    scores = _numbers(fields.get("scores"), "scores", n, (0,) * game.score_count)
+    if len(scores) != game.score_count:
+        raise T400Error(f"line {n}: scores: expected {game.scores_words}, got {len(scores)}")
+    own = game.record_fields(fields, n, _words, _numbers)
     cards = []
     for k, token in enumerate(_words(fields.get("cards"), "cards", n), start=1):
         try:
@@ -220,7 +202,7 @@ def _record(item, n: int) -> HandRecord:
             ) from None
     if len(cards) > 52:
         raise T400Error(f"line {n}: {len(cards)} cards played: a hand has 52")
-    return HandRecord(game, variant, deal, scores, bids, calls, trump, tuple(cards), n)
+    return HandRecord(game.name, variant, deal, scores, cards=tuple(cards), line=n, **own)
 
 
 def _words(value, what: str, n: int) -> list[str]:

@@ -21,20 +21,42 @@ from analyzer.core.errors import Interrupted, T400Error, WriteError
 from analyzer.core.jobs import open_client
 from analyzer.core.runs import check_matches
 from analyzer.core.runtime import caused_by_interrupt, check_seed, deferred_interrupt
+from analyzer.games import registry
 from analyzer.reports import strategy, tarneeb
 from analyzer.reports.document import to_html, to_markdown
 from analyzer.reports.folder import PARTS, Clash, check_out, move_into_place
 from analyzer.reports.frame import Context, Parts, remove_partial
 from analyzer.version import __version__
 
-#: Each game's sections: a module with ``DOCUMENTS`` (the files it writes, checked against the
-#: user's files before any work), ``TITLE``, ``documents(ctx, command, scheduler, start)`` (index
-#: first) and ``data_fingerprints()``.
+#: Each game's sections, by the game's name: a module with ``DOCUMENTS`` (the files it writes,
+#: checked against the user's files before any work), ``TITLE``, ``DEFAULT_OUT``,
+#: ``SAMPLES_SETTING`` (the config field of its default size), ``documents(ctx, command,
+#: scheduler, start)`` (index first) and ``data_fingerprints()``.
 GAMES = {"400": strategy, "tarneeb": tarneeb}
 
 
+def report_of(game: str | None):
+    """The report module of ``game`` (``None``: the default game's)."""
+    name = registry.get(game).name
+    if name not in GAMES:
+        raise T400Error(f"{registry.get(game).title} has no report (yet)")
+    return GAMES[name]
+
+
+def report_settings(game: str | None, out, samples, matches, seed, html) -> tuple[str, int, str]:
+    """The folder, the size and the command line of a report of ``game`` with the defaults
+    filled in (the command names ``--game`` only for a game other than the default)."""
+    module = report_of(game)
+    samples = getattr(config.get(), module.SAMPLES_SETTING) if samples is None else samples
+    out = out or module.DEFAULT_OUT
+    name = registry.get(game).name
+    parts = ["t400 report"] + ([f"--game {name}"] if name != registry.default().name else [])
+    parts += [f"--out {out}", f"--samples {samples}", f"--matches {matches}", f"--seed {seed}"]
+    return str(out), samples, " ".join(parts + (["--html"] if html else []))
+
+
 def build_report(
-    out: str | Path = "reports",
+    out: str | Path | None = None,
     samples: int | None = None,
     matches: int | None = None,
     seed: int = 0,
@@ -45,7 +67,7 @@ def build_report(
     progress: Callable[[str, float], None] | None = None,
     resume: bool = False,
     force: bool = False,
-    game: str = "400",
+    game: str | None = None,
 ) -> dict:
     """Write the report into the folder ``out``; returns {"files": [...], "elapsed_s": ...}.
 
@@ -55,24 +77,19 @@ def build_report(
     :func:`check_out`). Only the report's own files are ever written or removed: the report is
     built in a hidden folder inside ``out`` and moved into place file by file when complete.
     Finished parts are kept in ``out/.t400-report-parts`` until then, so after an interruption
-    (:class:`analyzer.Interrupted`) ``resume=True`` reuses them. ``game="tarneeb"`` writes the
-    Tarneeb report instead (:mod:`analyzer.reports.tarneeb`; ``samples``: deals of its trick
-    tables, default ``config.get().report_tarneeb_deals``).
+    (:class:`analyzer.Interrupted`) ``resume=True`` reuses them. ``game`` names the game (default
+    400; ``"tarneeb"``: :mod:`analyzer.reports.tarneeb`, ``samples`` the deals of its trick
+    tables); ``out`` defaults to the game's report folder (reports, reports/tarneeb).
     """
     check_seed(seed)
-    if game not in ("400", "tarneeb"):
-        raise T400Error(f"unknown game {game!r} (expected 400 or tarneeb)")
-    if samples is None:
-        samples = config.get().report_tarneeb_deals if game == "tarneeb" else config.get().report_samples
     matches = config.get().report_matches if matches is None else matches
+    out, samples, default_command = report_settings(game, out, samples, matches, seed, html)
+    game = registry.get(game).name
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1000:
         raise T400Error(f"samples {samples!r}: expected at least 1000 deals per seat and bracket")
     check_matches(matches)
     out = check_out(out, force, GAMES[game].DOCUMENTS + (("report.html",) if html else ()))
-    command = command or (
-        f"t400 report {'--game tarneeb ' if game == 'tarneeb' else ''}--out {out} "
-        f"--samples {samples} --matches {matches} --seed {seed}"
-    )
+    command = command or default_command
     start = time.perf_counter()
     created = not out.exists()
     out.mkdir(exist_ok=True)

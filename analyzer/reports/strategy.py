@@ -83,6 +83,9 @@ def _index(ctx: Context, command: str, elapsed: float, scheduler: str | None) ->
 #: The files this report writes, and its title.
 DOCUMENTS = ("README.md", "bidding-guide.md", "variants.md", "match.md", "method.md")
 TITLE = "tarneeb400 strategy report"
+#: Where ``t400 report`` writes it by default, and the config field of its default size.
+DEFAULT_OUT = "reports"
+SAMPLES_SETTING = "report_samples"
 
 
 def documents(ctx: Context, command: str, scheduler: str | None, start: float) -> list[Document]:

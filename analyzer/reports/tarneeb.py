@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import config
+from analyzer.core import figures as rp
 from analyzer.core.dealing import deal_hands
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
@@ -26,7 +27,6 @@ from analyzer.games.tarneeb.advice import recommend_call
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.matches import TarneebLineup, compare_stats
 from analyzer.games.tarneeb.rules import TarneebVariant, as_tarneeb_variant
-from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
 from analyzer.reports.frame import compare_lineups, variant_rows
 from analyzer.version import __version__
@@ -435,6 +435,9 @@ def _index(ctx, command: str, elapsed: float, scheduler: str | None) -> Document
 #: The files this report writes, and its title.
 DOCUMENTS = ("README.md", "tricks.md", "opening.md", "variants.md", "method.md")
 TITLE = "tarneeb400 report: classic and Egyptian Tarneeb"
+#: Where ``t400 report --game tarneeb`` writes it by default, and the config field of its default size.
+DEFAULT_OUT = "reports/tarneeb"
+SAMPLES_SETTING = "report_tarneeb_deals"
 
 
 def documents(ctx, command: str, scheduler: str | None, start: float) -> list[Document]:

@@ -524,7 +524,7 @@ function showCall(r, body) {
 let META = null;
 
 function fillVariants(select, game) {
-  const presets = game === "tarneeb" ? META.tarneeb_presets : META.presets;
+  const presets = META.games[game].presets;
   const chosen = select.value;
   select.replaceChildren(...Object.entries(presets).map(([name, text]) => el("option", {value: name, title: text}, variantText(name))));
   if (chosen && presets[chosen] !== undefined) select.value = chosen;
@@ -823,12 +823,12 @@ function fillMenus() {
   const rules = $("rules-variant").value;
   const group = (game, presets) => el("optgroup", {label: t(`game.${game}`)},
     ...Object.entries(presets).map(([name, text]) => el("option", {value: name, title: text}, variantText(name))));
-  $("rules-variant").replaceChildren(group("400", META.presets), group("tarneeb", META.tarneeb_presets));
+  $("rules-variant").replaceChildren(...Object.entries(META.games).map(([game, info]) => group(game, info.presets)));
   if (rules) $("rules-variant").value = rules;
   document.querySelectorAll("select[data-meta]").forEach((select) => {
     const chosen = select.value;
     select.replaceChildren(el("option", {value: ""}, t("ui.variants_own")),
-      ...META[select.dataset.meta].map((v) => el("option", {value: v}, t(`meta.${select.dataset.meta}.${v}`))));
+      ...META.games["400"].choices[select.dataset.switch].map((v) => el("option", {value: v}, t(`meta.${select.dataset.meta}.${v}`))));
     select.value = chosen;
   });
 }

@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 
 from analyzer import config
+from analyzer.core import figures as rp
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
 from analyzer.core.notation import parse_hand
 from analyzer.games.t400 import guide as gd
 from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.rules import MAX_BID, MIN_BID, as_variant
-from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
 from analyzer.reports.frame import Context
 

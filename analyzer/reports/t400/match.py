@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import config
+from analyzer.core import figures as rp
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.fmt import pm as _pm
 from analyzer.core.notation import Hand
@@ -18,7 +19,6 @@ from analyzer.games.t400 import equity_build as eb
 from analyzer.games.t400 import matches as am
 from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.rules import as_variant
-from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
 from analyzer.reports.frame import Context
 from analyzer.reports.t400.variants import PRESET_SPECS

@@ -7,10 +7,10 @@ import time
 
 import pandas as pd
 
+from analyzer.core import figures as rp
 from analyzer.core.fmt import pm as _pm
 from analyzer.games.t400 import matches as am
 from analyzer.games.t400.rules import as_variant, parse_variant_spec
-from analyzer.reports import figures as rp
 from analyzer.reports.document import Document
 from analyzer.reports.frame import Context, compare_lineups, variant_rows
 

@@ -1,0 +1,275 @@
+"""The interface every game implements, so that the commands and the page use a game they know
+only by its name (:mod:`analyzer.games.registry` finds it).
+
+A game is one object: its variants and their switches, its rules and scoring, the question of
+``t400 bid``, the play of a deal, whole matches and duels, its hand records and their review.
+A method a game does not implement answers with one ``Error`` line saying so, so a new game
+can start small (docs/development.md, "Adding a game") and grow one command at a time.
+Questions arrive as the plain values a player typed (:class:`BidQuestion`, :class:`PlayQuestion`);
+each game checks its own options and says which of them it does not take.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from analyzer.core.errors import T400Error
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One rule switch of a game's variants, as the commands offer it.
+
+    ``key`` is the keyword of the game's ``variant(...)``; ``flag`` the option (``--table-min``,
+    or ``--fixed-table-min/--rising-table-min`` for a pair); ``kind`` is ``int``, ``choice``
+    (one of ``choices``), ``flag`` (on when given) or ``pair`` (on, off or not given)."""
+
+    key: str
+    flag: str
+    help: str
+    kind: str = "int"
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BidQuestion:
+    """``t400 bid``'s question as typed: the hand and seat, the scores (parsed, as many as the
+    game keeps, or ``None``), what was said before (``bids`` for a game of individual bids,
+    ``auction`` for a game of calls) and the options of the analysis."""
+
+    hand: str
+    seat: int
+    scores: list[int] | None
+    variant: object
+    bids: str = ""
+    auction: str | None = None
+    model: str = "rollout"
+    policy: str | None = None
+    samples: int | None = None
+    seed: int = 0
+    threads: int | None = None
+    infer: bool = True
+    objective: str | None = None
+    continuations: int = 0
+    equity_table: str | None = None
+    bidder_model: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayQuestion:
+    """``t400 play``'s options as typed (the deals come apart)."""
+
+    variant: object
+    bids: str | None = None
+    calls: str | None = None
+    trump: str | None = None
+    bidder: str = "ev"
+    policy: str | None = None
+    scores: str | None = None
+    bidder_model: str | None = None
+
+
+@dataclass
+class Plan:
+    """A question checked and ready to run: the compile group it announces (see
+    :mod:`analyzer.core.compiles`), a notice to print before a long run, the progress bar's
+    label, then ``run(progress)`` for the answer, ``text(answer)`` for its printed form and
+    ``plot(answer, path)`` for its figure."""
+
+    run: Callable[[Callable], object]
+    text: Callable[[object], str]
+    plot: Callable[[object, str], None] | None = None
+    compile_group: str | None = None
+    notice: str | None = None
+    progress_label: str = "sampling"
+
+
+class Game:
+    """The base of every game: names, presets and switches as attributes; every method a
+    command calls, answering "not in this game" until the game implements it."""
+
+    #: The name ``--game`` takes and the records carry (``400``, ``tarneeb``).
+    name: str = ""
+    #: The game's name in a sentence (``400``, ``Tarneeb``).
+    title: str = ""
+    #: Whose switches these are, in a message (``400``, ``classic Tarneeb``).
+    switch_owner: str = ""
+    #: The preset a question without ``--variant`` plays.
+    default_preset: str = ""
+    #: How many scores a hand starts from (400: each player's; Tarneeb: each team's), and in words.
+    score_count: int = 4
+    scores_words: str = "four scores, seat 1 first"
+    #: Whether a match can end drawn.
+    has_draws: bool = False
+    #: The compile group (:mod:`analyzer.core.compiles`) of a command whose kernels differ in
+    #: this game, by command name; a command not listed uses its own name.
+    compile_groups: dict = {}
+    #: The game's modules that the base methods forward to, imported on first use: ``matches``
+    #: (``simulate_summary``, ``compare_stats``) and ``text`` (``summary_table``,
+    #: ``summary_text``, ``played_text``); empty: the game has none.
+    matches_module: str = ""
+    text_module: str = ""
+
+    # -- variants -------------------------------------------------------------------------
+    def presets(self) -> dict[str, str]:
+        """Each preset's name and a line describing it."""
+        raise NotImplementedError
+
+    def switches(self) -> tuple[Switch, ...]:
+        """The rule switches of this game's variants (none by default)."""
+        return ()
+
+    def variant(self, name: str | None, target: int | None = None, **switches):
+        """The variant called ``name`` (a preset or a spec such as ``qahwa:target=31``; the
+        default preset when ``None``) with ``switches`` (the keys of :meth:`switches`) set."""
+        raise NotImplementedError
+
+    def parse_spec(self, text: str):
+        """A variant from ``NAME[:switch=value,...]``, as ``t400 variants`` takes them."""
+        return self.variant(text)
+
+    def owns(self, name: str | None) -> bool:
+        """Whether ``name`` (a preset or a spec) names one of this game's presets."""
+        return bool(name) and str(name).partition(":")[0].strip().lower() in self.presets()
+
+    # -- rules ----------------------------------------------------------------------------
+    def describe(self, variant) -> dict:
+        """The variant's rules as a JSON-ready dict (``t400 rules --json``)."""
+        raise NotImplementedError
+
+    def rules_text(self, variant) -> str:
+        """The variant's rules as ``t400 rules`` prints them."""
+        raise NotImplementedError
+
+    def settle(self, variant, scores: str | None, options: dict) -> tuple[dict, str]:
+        """One round scored (``t400 score``): its JSON and its text. ``options`` holds the
+        command's round options by name (``bids``, ``tricks``, ``declarer``, ...)."""
+        raise self.unsupported("scoring of a round")
+
+    # -- questions ------------------------------------------------------------------------
+    def bid_plan(self, question: BidQuestion) -> Plan:
+        """``t400 bid``: the question checked (bad input raises before anything compiles)."""
+        raise self.unsupported("bid analysis")
+
+    def play(self, deals: list, question: PlayQuestion) -> tuple[list, list]:
+        """``t400 play``: each deal bid and played by bots; the hands and their records."""
+        raise self.unsupported("play of a deal")
+
+    def played_text(self, hand) -> str:
+        """One played hand as ``t400 play`` prints it."""
+        return self._module(self.text_module, "play of a deal").played_text(hand)
+
+    def solve_with_bids(self, deal, bids, won, scores, variant, trump, leader):
+        """``t400 solve --mode bids``: the game's double dummy of a deal with its bids."""
+        raise self.unsupported("double dummy with the bids")
+
+    # -- matches --------------------------------------------------------------------------
+    def lineup(self, variant, bidder: str | None, policy: str | None, cap: int, bidder_model: str | None):
+        """The four bots of a match of ``variant`` (the game's defaults where ``None``)."""
+        raise self.unsupported("matches")
+
+    def simulate_summary(self, lineup, matches, seed, threads, scheduler, keep, resume, progress, **writers):
+        """``t400 simulate``: the summary of ``matches`` matches and the run (see analyzer.core.runs)."""
+        module = self._module(self.matches_module, "matches")
+        return module.simulate_summary(lineup, matches, seed, threads, scheduler, keep, resume, progress=progress,
+                                      **writers)  # fmt: skip
+
+    def summary_table(self, summary: dict):
+        """A tidy (section, key, value, se, low, high) table of a simulate summary."""
+        return self._module(self.text_module, "matches").summary_table(summary)
+
+    def summary_text(self, summary: dict, lineup, seed: int, elapsed: float, compiled: str = "") -> str:
+        """A simulate summary as ``t400 simulate`` prints it."""
+        return self._module(self.text_module, "matches").summary_text(summary, lineup, seed, elapsed, compiled)
+
+    def compare_stats(self, labels: list[str]):
+        """The paired statistics ``t400 variants`` keeps, one column a variant."""
+        return self._module(self.matches_module, "matches").compare_stats(labels)
+
+    def duel(
+        self, a, b, matches, seed, variant, cap, threads, scheduler, progress, bidder_model=None
+    ) -> dict:
+        """``t400 duel``: duplicate matches between two bot configurations."""
+        raise self.unsupported("duels")
+
+    # -- records and review ---------------------------------------------------------------
+    def record_fields(self, fields: dict, n: int, words, numbers) -> dict:
+        """The game's own fields of a hand record read on line ``n`` (``bids``, or ``calls`` and
+        ``trump``) as :class:`analyzer.core.records.HandRecord` keywords; ``words`` and
+        ``numbers`` read a field's list as the records do."""
+        raise self.unsupported("hand records")
+
+    def check_record(self, record) -> None:
+        """Check ``record`` by this game's rules (one ``Error`` naming its line and field)."""
+        raise self.unsupported("review")
+
+    def review(self, record, samples=None, seed=0, threads=None, progress=None) -> dict:
+        """``t400 review`` of one record, JSON-ready."""
+        raise self.unsupported("review")
+
+    def review_auction_text(self, review: dict, loss) -> str:
+        """The review's bidding (or calls) part as ``t400 review`` prints it; ``loss(value, se,
+        objective)`` words a choice's loss."""
+        raise self.unsupported("review")
+
+    #: The review's words: the unit of the play's value, what that value is, and the column
+    #: of the per-player table that judges the bidding.
+    review_unit = "points"
+    review_value = ""
+    review_verdict_head = "bid"
+
+    def review_verdict(self, player: dict) -> str:
+        """A player's bidding verdict in the review's per-player table."""
+        raise self.unsupported("review")
+
+    # -- data made by commands ------------------------------------------------------------
+    def fit_bidder(self, deals, seed, iterations, threads, progress):
+        """``t400 fit-bidder``: the bot bidder's model refitted; returns (model, default path)."""
+        raise self.unsupported("a fitted bidder")
+
+    def fit_later_lead(self, deals, seed, progress):
+        """``t400 fit-later-lead``: the later-lead model refitted; returns (model, default path, the
+        weights module's text)."""
+        raise self.unsupported("a later-lead model")
+
+    def fit_opening_lead(self, deals, seed, progress):
+        """``t400 fit-lead``: the opening-lead model refitted; returns (model, default path, the
+        weights module's text)."""
+        raise self.unsupported("an opening-lead model")
+
+    def equity_table_path(self, variant) -> str | None:
+        """Where the match-equity table of ``variant`` ships (``None``: it does not)."""
+        return None
+
+    def equity(self, variant, scores, dealer, table, continuations, seed, threads) -> tuple[dict, str]:
+        """``t400 equity``: P(seats 1+3 win the match) from the scores; its JSON and its text."""
+        raise self.unsupported("match equity")
+
+    def build_equity(self, variant, hands, seed, threads, path, progress) -> tuple[dict, str]:
+        """``t400 equity --build``: the variant's match-equity table written to ``path``."""
+        raise self.unsupported("match equity")
+
+    # -- the page -------------------------------------------------------------------------
+    def page(self) -> dict:
+        """What the page needs to offer this game: its presets and the choices of its switches."""
+        return {
+            "title": self.title,
+            "presets": self.presets(),
+            "choices": {s.key: list(s.choices) for s in self.switches() if s.kind == "choice"},
+        }
+
+    # -- helpers --------------------------------------------------------------------------
+    def _module(self, path: str, what: str):
+        """The module at dotted ``path``, or the error that the game has no ``what``."""
+        if not path:
+            raise self.unsupported(what)
+        return importlib.import_module(path)
+
+    def unsupported(self, what: str) -> T400Error:
+        """The one-line error of a question this game does not answer."""
+        return T400Error(f"{self.title} has no {what} (yet)")
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
