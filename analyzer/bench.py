@@ -61,7 +61,7 @@ def _warm_review() -> None:
     text = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 8743.T986.A76.T9 "
             "62.532.J842.J754; bids 3,5,2,2; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2")  # fmt: skip
     record = registry.read_records(text)[0]
-    registry.get(record.game).review(record, samples=16)
+    registry.get(record.game).review(record, samples=16, layouts=2)
 
 
 def _warm_bid_dd() -> None:
@@ -134,6 +134,22 @@ def _warm_tarneeb_bid() -> None:
     recommend_call("AKQJT98765432.-.-.-", seat=1, samples=1, model="dd")
 
 
+def _warm_card() -> None:
+    """``t400 card``: the bids read from the layouts (the EV bidder) and pimc's values by the 400
+    double dummy with the bids."""
+    from analyzer.games.t400.pimc import recommend_card
+
+    recommend_card("JT9.AQ7.KQ5.AKQ3", 2, [3, 5, 2, 2], ["SA"], layouts=2)
+
+
+def _warm_card_tarneeb() -> None:
+    """``t400 card --game tarneeb``: the auction read from the layouts (the EV calls and trump)
+    and pimc's values by the partnership double dummy."""
+    from analyzer.games.tarneeb.pimc import recommend_card
+
+    recommend_card("AKQ5.KJ4.T93.862", 1, ["7", "pass", "pass", "pass"], "S", ["SA", "S2", "S3", "S4"], layouts=2)
+
+
 def _warm_bench() -> None:
     """``t400 bench``: dealing and full hands of ``greedy`` and ``standard`` play (its matches
     are ``simulate``'s and ``simulate_tarneeb``'s)."""
@@ -164,6 +180,8 @@ WARM_UPS = {
     "simulate": _warm_simulate,
     "simulate_tarneeb": _warm_simulate_tarneeb,
     "bench": _warm_bench,
+    "card": _warm_card,
+    "card_tarneeb": _warm_card_tarneeb,
 }
 
 
@@ -178,7 +196,7 @@ def warm_up(groups=None) -> float:
 #: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
 #: solver) compile in one process, one after the other, so that the shared code compiles once.
 PROCESSES = (("bid", "bid_win", "play", "simulate", "bench", "simulate_tarneeb"),
-             ("solve", "tarneeb_bid", "bid_dd", "review"))  # fmt: skip
+             ("solve", "tarneeb_bid", "bid_dd", "card", "review", "card_tarneeb"))  # fmt: skip
 
 
 def _warm_each(groups) -> dict:

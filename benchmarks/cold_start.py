@@ -62,6 +62,9 @@ COMMANDS = {
     "simulate": ["simulate", "--matches", "200"],
     "simulate-tarneeb": ["simulate", "--game", "tarneeb", "--matches", "50"],
     "review": ["review", REVIEW, "--samples", "4000"],
+    "card": ["card", "62.532.J842.J754", "--seat", "4", "--bids", "3,5,2,2", "--play", "SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2"],
+    "card-tarneeb": ["card", HAND, "--seat", "1", "--game", "tarneeb", "--auction", "7,pass,pass,pass", "--trump", "S",
+                     "--play", "SA S9 S3 S2"],
     "serve": None,
 }
 

@@ -44,7 +44,6 @@ from copy import deepcopy
 import numpy as np
 from play_vs_dd import (  # the benchmark beside
     KINDS,
-    FittingSampler,
     Position,
     emit,
     mean_ci,
@@ -53,13 +52,13 @@ from play_vs_dd import (  # the benchmark beside
 )
 
 from analyzer.core.notation import Card
+from analyzer.core.pimc import values_with_bids
 from analyzer.core.policies import policy_id
 from analyzer.core.solve import targets_score_at
 from analyzer.games.t400 import simulate
 from analyzer.games.t400.lead import live_deals
+from analyzer.games.t400.pimc import BidReader
 from analyzer.games.t400.rules import Variant
-from kernels.core.kit import Kit
-from kernels.t400 import bidder as kb
 
 
 def value(pos: Position, values) -> int:
@@ -78,50 +77,18 @@ def after(pos: Position, card: int, values) -> int:
     return value(nxt, values)
 
 
-class BidReader(FittingSampler):
-    """What the bids tell the pimc player: a layout fits when each other seat's whole hand (its
-    cards in the layout and those it has played) is one on which the EV bot, which made the
-    deal's bids, bids what that seat bid (after the same earlier bids)."""
-
-    def __init__(self, v: Variant, bot):
-        super().__init__()
-        self.rules, self.bot, self.kit = v.kernel_rules(), bot, Kit(bidder=kb.EV_BIDDER)
-
-    def misfits(self, pos: Position):
-        bids = np.array(pos.bids, dtype=np.int64)
-        played = np.array(pos.played_by, dtype=np.uint64)
-        me = pos.mover
-
-        def count(layouts: np.ndarray) -> np.ndarray:
-            got = kb.bids_in_records(self.rules, kb.EV_BIDDER, self.kit, self.bot, layouts | played,
-                                     np.zeros(layouts.shape, dtype=np.int64), np.tile(bids, (len(layouts), 1)))  # fmt: skip
-            wrong = got != bids
-            wrong[:, me] = False  # the mover's own hand is not sampled
-            return wrong.sum(axis=1)
-
-        return count
-
-    def layouts(self, pos: Position, n: int, rng: random.Random) -> list[list[int]]:
-        """A sampler for :func:`pimc_card`: layouts that fit the bids."""
-        return self.fit(pos, n, rng, self.misfits(pos))
-
-
 def pimc_card(pos: Position, values, samples: int, rng: random.Random, sampler=sample_layouts) -> int:
     """The *pimc* reference player in points: ``samples`` layouts of the unseen cards from
     ``sampler`` (consistent with what the mover has seen: its hand, the cards played, the voids
     shown; :meth:`BidReader.layouts` also fits the bids), every legal card valued by the 400 double
-    dummy with the bids on each, the best on average (ties to the lowest card)."""
+    dummy with the bids on each (:func:`analyzer.core.pimc.values_with_bids`, the product's), the
+    best on average (ties to the lowest card)."""
     legal = pos.legal()
     if len(legal) == 1:
         return legal[0]
     sign = 1 if pos.mover % 2 == 0 else -1
-    totals = dict.fromkeys(legal, 0)
-    for layout in sampler(pos, samples, rng):
-        world = deepcopy(pos)
-        world.hands = layout
-        for c in legal:
-            totals[c] += sign * after(world, c, values)
-    return max(legal, key=lambda c: (totals[c], -(c & 15)))
+    totals = sign * values_with_bids(pos, sampler(pos, samples, rng), legal, values).sum(axis=0)
+    return max(zip(legal, totals), key=lambda x: (x[1], -(x[0] & 15)))[0]
 
 
 def measure(hands, bids, policy: int, values_of, players=None, seats=(0, 1, 2, 3), rng=None) -> tuple[list[tuple], list[int]]:

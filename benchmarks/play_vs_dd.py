@@ -30,14 +30,15 @@ import math
 import random
 import sys
 import time
-from collections import defaultdict
 
 import numpy as np
-from endplay.dds import solve_all_boards, solve_board
+from endplay.dds import solve_board
 from endplay.types import Card as EpCard
 from endplay.types import Deal as EpDeal
 from endplay.types import Denom, Player
 
+from analyzer.core import layouts, pimc
+from analyzer.core.layouts import sample_layouts
 from analyzer.core.notation import Card
 from analyzer.core.policies import policy_id
 from analyzer.core.solve import solve_many
@@ -68,72 +69,8 @@ def card_index(card: EpCard) -> int:
     return Card.parse(str(card)).index
 
 
-class Position:
-    """The public state of a hand being played, kept card by card."""
-
-    def __init__(self, hands, bids, leader=0, trump=TRUMP):
-        self.trump = trump
-        self.hands = [int(h) for h in hands]
-        self.bids = [int(b) for b in bids]
-        self.taken = [0, 0, 0, 0]
-        self.leader = leader
-        self.trick: list[int] = []
-        self.played = 0
-        self.played_by = [0, 0, 0, 0]  # each seat's cards played, for layouts that must fit its bid
-        self.voids = 0
-
-    @property
-    def mover(self) -> int:
-        return (self.leader + len(self.trick)) % 4
-
-    def best(self) -> tuple[int, int]:
-        """(winning card, its position) of the current trick."""
-        pos = 0
-        for k in range(1, len(self.trick)):
-            c, b = self.trick[k], self.trick[pos]
-            if (c >> 4 == b >> 4 and c > b) or (c >> 4 == self.trump and b >> 4 != self.trump):
-                pos = k
-        return self.trick[pos], pos
-
-    def kernel_card(self, policy: int) -> int:
-        seat = self.mover
-        led = self.trick[0] >> 4 if self.trick else 0
-        best, best_pos = self.best() if self.trick else (0, 0)
-        bids = sum(b << (8 * s) for s, b in enumerate(self.bids))
-        taken = sum(t << (8 * s) for s, t in enumerate(self.taken))
-        return int(kp.pick_card(Kit(policy), policy, seat, np.uint64(self.hands[seat]), np.uint64(self.played), self.voids,
-                                  bids, taken, self.leader, len(self.trick), led, best, best_pos, self.trump))  # fmt: skip
-
-    def kind(self, card: int) -> str:
-        if not self.trick:
-            return "lead"
-        led = self.trick[0] >> 4
-        if card >> 4 == led:
-            return "follow"
-        return "ruff" if card >> 4 == self.trump else "discard"
-
-    def legal(self) -> list[int]:
-        hand = self.hands[self.mover]
-        cards = [c for c in range(64) if hand >> c & 1]
-        if self.trick:
-            follow = [c for c in cards if c >> 4 == self.trick[0] >> 4]
-            return follow or cards
-        return cards
-
-    def play(self, card: int) -> None:
-        seat = self.mover
-        assert card in self.legal(), (card, self.legal())
-        if self.trick and card >> 4 != self.trick[0] >> 4:
-            self.voids |= 1 << (4 * seat + (self.trick[0] >> 4))
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
-        self.played_by[seat] |= 1 << card
-        self.trick.append(card)
-        if len(self.trick) == 4:
-            _, pos = self.best()
-            self.leader = (self.leader + pos) % 4
-            self.taken[self.leader] += 1
-            self.trick = []
+class Position(layouts.Position):
+    """:class:`analyzer.core.layouts.Position`, and the position for DDS."""
 
     def ep_deal(self, hands=None) -> EpDeal:
         """The position for DDS: the remaining hands (or ``hands``) with the current trick replayed."""
@@ -153,117 +90,16 @@ def dd_scores(pos: Position) -> dict[int, int]:
     return {card_index(c): t for c, t in solve_board(pos.ep_deal())}
 
 
-def sample_layouts(pos: Position, n: int, rng: random.Random) -> list[list[int]]:
-    """``n`` layouts of the unseen cards among the other three seats, honouring their hand sizes
-    and the voids they have shown."""
-    me = pos.mover
-    unseen = [c for q in range(4) if q != me for c in range(64) if pos.hands[q] >> c & 1]
-    sizes = {q: bin(pos.hands[q]).count("1") for q in range(4) if q != me}
-    out = []
-    while len(out) < n:
-        rng.shuffle(unseen)
-        room = dict(sizes)
-        layout = [0, 0, 0, 0]
-        layout[me] = pos.hands[me]
-        ok = True
-        for c in sorted(unseen, key=lambda c: -sum(pos.voids >> (4 * q + (c >> 4)) & 1 for q in room)):
-            seats = [q for q in room if room[q] and not pos.voids >> (4 * q + (c >> 4)) & 1]
-            if not seats:
-                ok = False
-                break
-            q = rng.choice(seats)
-            layout[q] |= 1 << c
-            room[q] -= 1
-        if ok:
-            out.append(layout)
-    return out
-
-
-def deal_batch(pos: Position, k: int, gen: np.random.Generator) -> np.ndarray:
-    """``k`` layouts of the unseen cards at once (uint64[<= k, 4], the mover's hand in its row):
-    the most constrained cards first, each to a seat that has not shown out of its suit, with
-    probability in proportion to the room the seat has left (a uniform deal when nobody has shown
-    out); a layout that runs out of seats for a card is dropped."""
-    me = pos.mover
-    seats = [q for q in range(4) if q != me]
-    cards = [c for q in seats for c in range(64) if pos.hands[q] >> c & 1]
-    allowed = np.array([[not pos.voids >> (4 * q + (c >> 4)) & 1 for q in seats] for c in cards], dtype=np.int64)
-    room = np.tile(np.array([pos.hands[q].bit_count() for q in seats], dtype=np.int64), (k, 1))
-    out = np.zeros((k, 4), dtype=np.uint64)
-    out[:, me] = pos.hands[me]
-    alive = np.ones(k, dtype=bool)
-    rows = np.arange(k)
-    seat_of = np.array(seats)
-    for i in np.argsort(allowed.sum(axis=1), kind="stable"):
-        weight = room * allowed[i]
-        total = weight.sum(axis=1)
-        alive &= total > 0
-        pick = np.minimum((gen.random(k)[:, None] * total[:, None] >= np.cumsum(weight, axis=1)).sum(axis=1), 2)
-        room[rows, pick] -= 1
-        out[rows, seat_of[pick]] |= np.uint64(1 << cards[i])
-    return out[alive]
-
-
-def sample_fitting(pos: Position, n: int, rng: random.Random, misfits, budget: int = 1 << 16) -> tuple[list[list[int]], bool]:
-    """``n`` layouts as :func:`deal_batch` deals them that also fit what the other seats told:
-    ``misfits(layouts)`` counts, for each layout, the seats whose whole hand (the layout's cards
-    and those it played) contradicts it (e.g. its bid); layouts with none are kept. Drawn in
-    growing batches up to ``budget``; if fewer than ``n`` fit, the rest are the layouts that
-    contradict the fewest seats. Returns (layouts, whether all fit)."""
-    gen = np.random.default_rng(rng.getrandbits(64))
-    kept: list[np.ndarray] = []
-    spare, spare_bad = None, None
-    drawn, k = 0, 32 * n
-    while sum(len(x) for x in kept) < n and drawn < budget:
-        size = min(k, budget - drawn)
-        batch = deal_batch(pos, size, gen)
-        drawn, k = drawn + size, 4 * k
-        if not len(batch):
-            continue
-        bad = misfits(batch)
-        kept.append(batch[bad == 0])
-        if spare is None or bad.min() < spare_bad.min():
-            spare, spare_bad = batch, bad
-    if spare is None:  # the voids left no deal in the batches: the sequential sampler always finds one
-        return sample_layouts(pos, n, rng), False
-    fit = np.concatenate(kept)
-    if len(fit) >= n:
-        return [[int(x) for x in row] for row in fit[:n]], True
-    rest = spare[np.argsort(spare_bad, kind="stable")][: n - len(fit)]
-    return [[int(x) for x in row] for row in np.concatenate([fit, rest])], False
-
-
-class FittingSampler:
-    """A game's reader of the auction for pimc: :func:`sample_fitting` with the misfits the
-    subclass counts, tallying the decisions and those where every layout fitted."""
-
-    def __init__(self):
-        self.decisions = self.all_fit = 0
-
-    def fit(self, pos: Position, n: int, rng: random.Random, misfits) -> list[list[int]]:
-        found, all_fit = sample_fitting(pos, n, rng, misfits)
-        self.decisions += 1
-        self.all_fit += all_fit
-        return found
-
-    def stats(self) -> dict:
-        """For the JSON: the decisions, and the share where every layout fitted the auction."""
-        return {"decisions": self.decisions, "all_layouts_fit": self.all_fit / max(self.decisions, 1)}
-
-
 def pimc_card(pos: Position, samples: int, rng: random.Random, sampler=sample_layouts) -> int:
-    """pimc in partnership tricks: every legal card valued by DDS on ``samples`` layouts from
-    ``sampler`` (what the mover has seen; a game's benchmark may also fit the auction), the best on
-    average (ties to the lowest card)."""
+    """pimc in partnership tricks: every legal card valued by the partnership double dummy
+    (:func:`analyzer.core.pimc.team_tricks`, the product's; DDS gives the same tricks) on
+    ``samples`` layouts from ``sampler`` (what the mover has seen; a game's benchmark may also fit
+    the auction), the best on average (ties to the lowest card)."""
     legal = pos.legal()
     if len(legal) == 1:
         return legal[0]
-    totals: dict[int, float] = defaultdict(float)
-    boards = [pos.ep_deal(layout) for layout in sampler(pos, samples, rng)]
-    for solved in solve_all_boards(boards):
-        for c, t in solved:
-            totals[card_index(c)] += t
-    return max(legal, key=lambda c: (totals[c], -(c & 15)))
+    totals = pimc.team_tricks(pos, sampler(pos, samples, rng), legal).sum(axis=0)
+    return max(zip(legal, totals), key=lambda x: (x[1], -(x[0] & 15)))[0]
 
 
 def play_and_measure(hands, bids, players, rng, losses=None, seats=(0, 1, 2, 3)) -> list[int]:

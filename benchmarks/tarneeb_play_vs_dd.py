@@ -48,15 +48,15 @@ import numpy as np
 from endplay.dds import solve_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from play_vs_dd import FittingSampler, Position, dd_scores, loss_table, mean_ci, pimc_card, sample_layouts  # noqa: E402
+from play_vs_dd import Position, dd_scores, loss_table, mean_ci, pimc_card, sample_layouts  # noqa: E402
 
 from analyzer.core.dealing import deal_hands  # noqa: E402
 from analyzer.core.policies import policies_kit, policy_id  # noqa: E402
 from analyzer.games.tarneeb.bidders import load_model  # noqa: E402
+from analyzer.games.tarneeb.pimc import AuctionReader  # noqa: E402
 from analyzer.games.tarneeb.rules import TarneebVariant  # noqa: E402
 from kernels.core.kit import Kit
 from kernels.policies import play as kp  # noqa: E402
-from kernels.tarneeb import bidder as kb  # noqa: E402
 from kernels.tarneeb import hand as kh  # noqa: E402
 from kernels.tarneeb import rules as kr  # noqa: E402
 
@@ -95,52 +95,26 @@ def side_cards(rows, deals: int) -> dict:
             "tricks_per_deal_by_kind": {k: sum(r[3] for r in rows if keep(r)) / deals for k, keep in kinds.items()}}  # fmt: skip
 
 
-class AuctionReader(FittingSampler):
-    """What the auction tells the pimc player: a layout fits when each other seat's whole hand
-    (its cards in the layout and those it has played) makes the calls that seat made, in the same
-    auction states (the EV bots made the deal's auction), and the declarer's chooses the trump it
-    chose."""
+class BotAuctionReader(AuctionReader):
+    """The product's reader of the auction (:class:`analyzer.games.tarneeb.pimc.AuctionReader`)
+    given the auction the EV bots made on a deal."""
 
-    def __init__(self, rules, model):
-        super().__init__()
-        self.rules, self.model = rules, model
-
-    def auction(self, hands, res) -> list[tuple[int, np.ndarray, int]]:
-        """The deal's auction replayed: (seat, the state before its call, the call) of each call."""
+    def codes(self, hands, res) -> list[int]:
+        """The deal's auction replayed: the EV bots' calls, as kernel codes."""
         state = np.empty(kr.ST_SIZE, dtype=np.int64)
         kr.auction_start(state)
         calls = []
         while (seat := kr.next_seat(self.rules, state)) >= 0:
             call = kh.bot_call(kh.EV, self.rules, state, hands[seat], self.model)
-            calls.append((seat, state.copy(), call))
+            calls.append(int(call))
             kr.auction_call(self.rules, state, call)
         assert (state[kr.ST_HIGH], state[kr.ST_HIGH_SEAT]) == (res[kh.R_CONTRACT], res[kh.R_DECLARER])
         return calls
 
-    def misfits(self, pos: Position, calls, res):
-        me, declarer = pos.mover, int(res[kh.R_DECLARER])
-        contract, trump = int(res[kh.R_CONTRACT]), int(res[kh.R_TRUMP])
-        played = np.array(pos.played_by, dtype=np.uint64)
-
-        def count(layouts: np.ndarray) -> np.ndarray:
-            hands = layouts | played
-            wrong = np.zeros(layouts.shape, dtype=bool)
-            made = np.empty(len(layouts), dtype=np.int64)
-            for seat, state, call in calls:
-                if seat != me:  # the mover's own hand is not sampled
-                    kb.ev_calls(self.rules, np.tile(state, (len(layouts), 1)), hands[:, seat], self.model, made)
-                    wrong[:, seat] |= made != call
-            if declarer != me:  # the trump, on the layouts whose calls fit (one hand at a time)
-                for i in np.flatnonzero(~wrong.any(axis=1)):
-                    wrong[i, declarer] = kh.bot_trump(kh.EV, self.rules, hands[i, declarer], contract, self.model) != trump
-            return wrong.sum(axis=1)
-
-        return count
-
     def sampler(self, hands, res):
         """The layouts for pimc's decisions in one deal (see :func:`pimc_card`): fitting its auction."""
-        calls = self.auction(hands, res)
-        return lambda pos, n, rng: self.fit(pos, n, rng, self.misfits(pos, calls, res))
+        self.read(self.codes(hands, res), int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP]))
+        return self.layouts
 
 
 def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
@@ -221,7 +195,7 @@ def main() -> None:
     defenders = args.defenders or args.policy
     uses_pimc = "pimc" in (args.policy, defenders)
     rng = random.Random(args.seed)
-    reader = None if args.pimc_blind else AuctionReader(rules, model)
+    reader = None if args.pimc_blind else BotAuctionReader(rules, model)
 
     def player(name):
         if name == "pimc":

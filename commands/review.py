@@ -36,13 +36,16 @@ def read_text(path: str) -> str:
 @click.option(
     "--threads", type=click.IntRange(1), help="Threads (default: all); the result does not depend on it."
 )
+@click.option("--layouts", type=click.IntRange(0, 4096),
+              help="pimc's layouts for each card's decision cost (default 16; 0: double-dummy costs only).")  # fmt: skip
 @click.option(
     "--progress/--no-progress", default=None, help="A progress bar on stderr (default: on a terminal)."
 )
 @json_option
-def review(record, path, samples, seed, threads, progress, as_json):
+def review(record, path, samples, seed, threads, layouts, progress, as_json):
     """Review a played hand: each bid (or call) against the analyzer's answer for that player,
-    and each card against double dummy.
+    and each card against double dummy (all cards seen) and against pimc from the player's seat
+    (what they could see): a mistake, or bad luck.
 
     RECORD is one hand record in the text form (game 400; variant dananeer; scores 0,0,0,0;
     deal ...; bids 3,6,2,2; play SA S9 ...) or JSON; --file reviews a batch such as a whole
@@ -60,7 +63,7 @@ def review(record, path, samples, seed, threads, progress, as_json):
     out = []
     with progress_bar("hands", len(records), enabled=show and len(records) > 1) as update:
         for n, r in enumerate(records):
-            out.append(registry.get(r.game).review(r, samples=samples, seed=seed, threads=threads))
+            out.append(registry.get(r.game).review(r, samples=samples, seed=seed, threads=threads, layouts=layouts))
             update(n + 1, len(records))
     if as_json:
         emit_json(out if path is not None else out[0])
@@ -89,17 +92,26 @@ def _print_review(rev: dict) -> None:
     click.echo(game.review_auction_text(rev, _loss))
     unit, value = game.review_unit, game.review_value
     if rev["cards"]:
-        costly = [c for c in rev["cards"] if c["cost"] > 0]
-        click.echo(f"\nPlay ({len(rev['cards'])} cards; double dummy: {value} under best play):")
-        if not costly:
-            click.echo("No card cost anything: every card kept the best value.")
+        judged = "verdict" in rev["cards"][0]
+        shown = [c for c in rev["cards"] if c["cost"] > 0 or c.get("verdict") == "mistake"]
+        click.echo(f"\nPlay ({len(rev['cards'])} cards; double dummy: {value} under best play"
+                   + (f"; decision: pimc from the player's seat, {unit} of the player's side" if judged else "") + "):")
+        if not shown:
+            click.echo("No card cost anything: every card kept the best value"
+                       + (", and none was a mistake from its player's seat." if judged else "."))
         else:
-            rows = [[c["trick"], c["seat"], Card.parse(c["card"]).symbol, c["value_before"], c["value_after"],
-                     f"{c['cost']} {unit}", " ".join(Card.parse(x).symbol for x in c.get("better", []))]
-                    for c in costly]  # fmt: skip
-            click.echo(
-                format_table(["trick", "seat", "card", "before", "after", "cost", "better cards"], rows)
-            )
+            rows = []
+            for c in shown:
+                row = [c["trick"], c["seat"], Card.parse(c["card"]).symbol, c["value_before"], c["value_after"],
+                       f"{c['cost']} {unit}", " ".join(Card.parse(x).symbol for x in c.get("better", [])) or "-"]
+                if judged:
+                    best = " ".join(Card.parse(x).symbol for x in c["pimc_best"]) or "-"
+                    row += [f"{c['decision_cost']:.2f} ± {c['decision_cost_se']:.2f}", best, c["verdict"]]
+                rows.append(row)
+            head = ["trick", "seat", "card", "before", "after", "DD cost", "better cards"]
+            if judged:
+                head += ["decision cost", "pimc's best", "verdict"]
+            click.echo(format_table(head, rows))
     elif rev.get("dead"):
         click.echo("\nThe bids miss the table minimum: the hand is thrown in, no card is played.")
     click.echo("\nPer player:")
@@ -111,8 +123,10 @@ def _print_review(rev: dict) -> None:
             if first is None
             else f"trick {first['trick']}: {card_words(Card.parse(first['card']))} ({first['cost']})"
         )
-        rows.append([p["seat"], game.review_verdict(p), p["costly_cards"], p["play_loss"], first_text])
-    click.echo(format_table(["seat", game.review_verdict_head, "costly cards", f"{unit} lost", "first costly card"], rows))
+        extra = [f"{p['mistakes']} / {p['bad_luck']}"] if "verdict" in (rev["cards"] or [{}])[0] else []
+        rows.append([p["seat"], game.review_verdict(p), p["costly_cards"], p["play_loss"], *extra, first_text])
+    head = ["seat", game.review_verdict_head, "costly cards", f"{unit} lost"]
+    click.echo(format_table(head + (["mistakes / bad luck"] if extra else []) + ["first costly card"], rows))
     teams = "; ".join(f"seats {t['seats'][0]}+{t['seats'][1]} lost {t['play_loss']} {unit} in the play"
                       for t in rev["summary"]["teams"])  # fmt: skip
     click.echo(f"Partnerships: {teams}.")
@@ -125,6 +139,8 @@ def _print_review(rev: dict) -> None:
         click.echo(f"Result by the rules: {deltas} -> scores {after}{end}")
     if rev["cards"]:
         click.echo(f"note: {rev['note']}")
+    if rev.get("decision_note"):
+        click.echo(f"note: {rev['decision_note']}")
 
 
 #: The commands of this module, as :mod:`commands` adds them to the group.

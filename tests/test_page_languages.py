@@ -22,6 +22,7 @@ STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
 # keys the page builds from data (a strain letter, a policy, a verdict...), not written whole
 FAMILIES = (
+    "card_verdict.",
     "strain.",
     "policy.",
     "verdict.",
@@ -96,7 +97,7 @@ def test_the_catalogue_has_no_sentence_the_page_does_not_use():
     python = "".join(p.read_text(encoding="utf-8") for p in Path(STATIC.parents[1], "analyzer").rglob("*.py"))
     used = page_keys().keys | script_keys()
     for key in messages()["en"]:
-        if key.startswith(("reason.", "err.", "note.", "warn.")) and f'"{key}"' in python:
+        if key.startswith(("reason.", "err.", "note.", "warn.", "card.why.")) and f'"{key}"' in python:
             continue  # the analyzer's reasons and errors, said by the page through the API's key
         assert key in used or key.startswith(FAMILIES) or f'"{key}"' in source, f"{key} is used nowhere"
 

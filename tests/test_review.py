@@ -30,8 +30,10 @@ def record_400(bids, cards, deal=DEAL, scores=(0, 0, 0, 0)) -> str:
             f"bids {','.join(map(str, bids))}; play {cards}")  # fmt: skip
 
 
-def review_json(*args):
-    r = run("review", *args, "--json")
+def review_json(*args, layouts="0"):
+    """``t400 review ARGS --json``; without the decision costs unless ``layouts`` is given (the
+    tests of the decisions ask for them)."""
+    r = run("review", *args, "--json", "--layouts", layouts)
     assert r.exit_code == 0, r.output
     return json.loads(r.stdout)
 
@@ -87,7 +89,7 @@ def test_the_bid_part_is_t400_bid_json_for_each_seat(best_hand):
 def test_the_card_part_is_t400_solve_on_the_positions_before_and_after(best_hand):
     bids, line = best_hand
     record = read_records(record_400(bids, line))[0]
-    cards = game_of(record.game).review(record, samples=SAMPLES, seed=3)["cards"]
+    cards = game_of(record.game).review(record, samples=SAMPLES, seed=3, layouts=0)["cards"]
     for k in (4, 8, 20):  # positions at a trick boundary: t400 solve --mode bids of the ending
         head = dataclasses.replace(record, cards=record.cards[:k])
         tricks = play_tricks(head, TRUMP, 1)
@@ -133,7 +135,7 @@ def test_tarneeb_play_writes_a_record_that_review_reads_without_loss(tmp_path):
 def test_tarneeb_cards_are_valued_by_the_team_double_dummy():
     r = run("play", DEAL, "--game", "tarneeb", "--json")
     record = read_records(json.dumps(json.loads(r.stdout)["record"]))[0]
-    rev = game_of(record.game).review(record, samples=1024)
+    rev = game_of(record.game).review(record, samples=1024, layouts=0)
     declarer = rev["contract"]["declarer"]
     first = rev["cards"][0]
     solved = json.loads(run("solve", DEAL, "--trump", {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
@@ -192,7 +194,7 @@ BAD = [
 def test_a_bad_record_is_one_error_line_and_exit_2(text, message, tmp_path):
     path = tmp_path / "one.txt"
     path.write_text("# a record with a mistake\n" + text + "\n")
-    r = run("review", "--file", path)
+    r = run("review", "--file", path, "--layouts", "0")
     assert r.exit_code == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], r.stderr
@@ -203,5 +205,27 @@ def test_a_bad_record_in_a_batch_names_its_line_before_any_work(tmp_path):
     good = record_400([3, 5, 2, 2], "")
     path = tmp_path / "batch.txt"
     path.write_text(f"{good}\n{good}\n{record_400([3, 5, 2, 2], 'SA S9 S3 H2')}\n")
-    r = run("review", "--file", path)
+    r = run("review", "--file", path, "--layouts", "0")
     assert r.exit_code == 2 and r.stderr.startswith("Error: line 3: trick 1: seat 4 revoked")
+
+
+def test_each_card_gets_a_decision_cost_and_a_verdict_from_its_players_seat():
+    """README's record: the spade ace led at trick 1 cost 4 points double dummy, but from seat 1's
+    seat it was within its standard error of pimc's best card: bad luck, not a mistake.
+    Every card has its decision cost, with a standard error, and the verdicts add up per player."""
+    record = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 "
+              "8743.T986.A76.T9 62.532.J842.J754; bids 3,5,2,2; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2")  # fmt: skip
+    rev = review_json(record, "--samples", "500", layouts="16")
+    lead = rev["cards"][0]
+    assert lead["card"] == "SA" and lead["cost"] == 4 and lead["verdict"] == "bad luck"
+    assert lead["decision_cost"] <= 2 * lead["decision_cost_se"] and lead["layouts"] >= 16 and lead["pimc_best"]
+    for c in rev["cards"]:
+        assert c["verdict"] in ("mistake", "bad luck", "fine") and c["decision_cost_se"] >= 0
+        assert (c["layouts"] == 0) == (c["decision_cost"] == 0 and c["pimc_best"] == [])
+    for p in rev["summary"]["players"]:
+        mine = [c for c in rev["cards"] if c["seat"] == p["seat"]]
+        assert p["mistakes"] == sum(c["verdict"] == "mistake" for c in mine)
+        assert p["bad_luck"] == sum(c["verdict"] == "bad luck" for c in mine)
+    assert rev["decision_note"] and rev["said"]["decision_note"]["key"] == "note.review_decision"
+    plain = review_json(record, "--samples", "500")
+    assert "verdict" not in plain["cards"][0] and "decision_note" not in plain

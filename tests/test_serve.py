@@ -427,10 +427,10 @@ REVIEW_RECORD = ("game 400; variant dananeer; scores 0,0,0,0; deal AKQ5.KJ4.T93.
 
 
 def test_review_answers_the_cli_json_and_refuses_a_bad_record_in_one_line(client):
-    r = client.post("/api/review", json={"record": REVIEW_RECORD, "samples": 2000, "seed": 1})
+    r = client.post("/api/review", json={"record": REVIEW_RECORD, "samples": 2000, "seed": 1, "layouts": 0})
     assert r.status_code == 200, r.text
     untimed = lambda data: json.loads(json.dumps(data), object_hook=without_timing)  # noqa: E731
-    assert untimed(r.json()) == untimed(cli_json("review", REVIEW_RECORD, "--samples", "2000", "--seed", "1"))
+    assert untimed(r.json()) == untimed(cli_json("review", REVIEW_RECORD, "--samples", "2000", "--seed", "1", "--layouts", "0"))
     bad = client.post("/api/review", json={"record": REVIEW_RECORD.replace("S4 S6", "S4 H6")})
     assert bad.status_code == 400
     assert bad.json()["error"] == cli_error("review", REVIEW_RECORD.replace("S4 S6", "S4 H6"))
@@ -460,6 +460,14 @@ def test_review_tab_in_chromium_marks_the_costly_cards_of_the_api(live_url, tmp_
         assert marked == [symbols[c["card"][0]] + c["card"][1] for c in api["cards"] if c["cost"] > 0]
         assert marked, "the record's first cards include costly ones (the spade ace led at trick 1)"
         assert len(driver.find_elements(By.CSS_SELECTOR, "#review-tricks tbody tr")) == 3
+        assert "bad luck" in driver.find_element(By.ID, "review-tricks").text  # the lead: DD cost, not a mistake
+        # "what now?": the last card's player (seat 4, out of spades) asked from their seat
+        driver.find_elements(By.CSS_SELECTOR, "#review-tricks button.trick-card")[-1].click()
+        WebDriverWait(driver, 120).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#card-table tbody tr"))
+        card = httpx.post(live_url + "api/card", json={"record": REVIEW_RECORD, "at": 11}, timeout=120).json()
+        shown = [row.find_element(By.TAG_NAME, "th").text.lstrip("*")
+                 for row in driver.find_elements(By.CSS_SELECTOR, "#card-table tbody tr")]  # fmt: skip
+        assert shown == [c["card"] for c in card["cards"]] and card["seat"] == 4
         driver.save_screenshot(str(tmp_path / "serve-review.png"))
         if os.environ.get("T400_SCREENSHOT_REVIEW"):  # docs' picture: docs/serve-review.png
             driver.save_screenshot(os.environ["T400_SCREENSHOT_REVIEW"])

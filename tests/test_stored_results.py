@@ -169,3 +169,18 @@ def test_the_double_dummy_speed_table_is_the_stored_result():
     assert bids_dd_table(result) in text
     assert f"`{result['command']}`" in _flat(text) and result["date"] in text
     assert f"{result['sets']['memory_per_thread_bytes'] / 2**20:.1f} MiB of table a thread" in _flat(text)
+
+
+def test_the_pimc_speed_table_is_the_stored_result():
+    """docs/card-play.md's table of pimc's speed, from benchmarks/results/pimc_speed.json."""
+    stored = json.loads((ROOT / "benchmarks" / "results" / "pimc_speed.json").read_text())
+    text = _doc("docs/card-play.md")
+    for name, key in (("400", "400"), ("Tarneeb", "tarneeb")):
+        g = stored["games"][key]
+        row = re.search(rf"^\| {name} \| (\d+) \| ([\d.]+) s \| ([\d.]+) s \| ([\d.]+) s \| ([\d.]+)x \|", text, re.M)
+        assert row, name
+        assert int(row.group(1)) == g["positions"]
+        assert [float(x) for x in row.groups()[1:4]] == [round(g["median_s"][k], 3) for k in
+                                                         ("reference_s", "product_s", "classes_s")]  # fmt: skip
+        assert float(row.group(5)) == round(g["median_ratio_reference_to_classes"], 1)
+    assert stored["date"] in text and stored["command"] in text

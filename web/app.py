@@ -221,6 +221,7 @@ def create_app(api: Api, queue_size: int = 4, max_seconds: float = 120.0, host: 
         Route("/", index),
         Route("/api/bid", command_endpoint("bid", kernels=True), methods=["POST"]),
         Route("/api/review", command_endpoint("review", kernels=True), methods=["POST"]),
+        Route("/api/card", command_endpoint("card", kernels=True), methods=["POST"]),
         Route("/api/score", command_endpoint("score", kernels=False), methods=["POST"]),
         Route("/api/rules", command_endpoint("rules", kernels=False), methods=["POST"]),
         Route("/api/hand", hand, methods=["POST"]),

@@ -71,6 +71,26 @@ class PlayQuestion:
     bidder_model: str | None = None
 
 
+@dataclass(frozen=True)
+class CardQuestion:
+    """``t400 card``'s question as typed: the mover's hand as dealt and seat, the cards played so
+    far (in order), what the table said (``bids`` for a game of individual bids; ``auction`` and
+    ``trump`` for a game of calls), the scores, and the size of the answer."""
+
+    hand: str
+    seat: int
+    play: list[str]
+    variant: object
+    scores: list[int] | None = None
+    bids: str | None = None
+    auction: str | None = None
+    trump: str | None = None
+    layouts: int = 32
+    seed: int = 0
+    threads: int | None = None
+    read_auction: bool = True
+
+
 @dataclass
 class Plan:
     """A question checked and ready to run: the compile group it announces (see
@@ -153,6 +173,15 @@ class Game:
         """``t400 bid``: the question checked (bad input raises before anything compiles)."""
         raise self.unsupported("bid analysis")
 
+    def card_plan(self, question: CardQuestion) -> Plan:
+        """``t400 card``: what to play now, checked (bad input raises before anything compiles)."""
+        raise self.unsupported("card play advice")
+
+    def card_question(self, record, at: int, base: CardQuestion) -> CardQuestion:
+        """``t400 card --record``: the question of the player to move after ``at`` cards of
+        ``record`` (their hand only; the others' stay hidden), ``base`` giving the options."""
+        raise self.unsupported("card play advice")
+
     def play(self, deals: list, question: PlayQuestion) -> tuple[list, list]:
         """``t400 play``: each deal bid and played by bots; the hands and their records."""
         raise self.unsupported("play of a deal")
@@ -205,8 +234,9 @@ class Game:
         """Check ``record`` by this game's rules (one ``Error`` naming its line and field)."""
         raise self.unsupported("review")
 
-    def review(self, record, samples=None, seed=0, threads=None, progress=None) -> dict:
-        """``t400 review`` of one record, JSON-ready."""
+    def review(self, record, samples=None, seed=0, threads=None, progress=None, layouts=None) -> dict:
+        """``t400 review`` of one record, JSON-ready; ``layouts``: pimc's layouts for each card's
+        decision cost (``None``: the game's default; 0: none)."""
         raise self.unsupported("review")
 
     def review_auction_text(self, review: dict, loss) -> str:

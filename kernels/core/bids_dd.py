@@ -61,6 +61,10 @@ CTX_SURE = CTX_FAVOURED + 1
 CTX_SIZE = CTX_SURE + 4
 
 
+#: :func:`_solve_at`'s ``guess`` when there is none (below every score).
+NO_GUESS = -(1 << 40)
+
+
 def new_table():
     """A transposition table (the team solver's: int64[dd.T_SIZE], ``dd.TT_MEMORY_BYTES``) and its context
     (int64[CTX_SIZE])."""
@@ -590,14 +594,20 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
 @jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0)."""
-    return _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, favoured, T, ctx)
+    return _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, favoured, True, NO_GUESS, T, ctx)
 
 
 @JIT
-def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, T, ctx):
+def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, clear, guess,
+              T, ctx):  # fmt: skip
     """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
-    ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them)."""
-    dd.clear_table(T)
+    ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them). ``clear``: empty
+    the table first; a caller that solves several positions with the same targets, values and
+    ``favoured`` (the same scores, so the same meaning of the bounds stored) may keep it.
+    ``guess``: a likely answer (a sibling position's; :data:`NO_GUESS` for none), where MTD(f)
+    starts: a right guess answers in one or two zero-window tests."""
+    if clear:
+        dd.clear_table(T)
     ctx[dd.TRUMP] = trump
     ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
     ctx[CTX_FAVOURED] = favoured
@@ -610,7 +620,10 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
     scale = ctx[CTX_SCALE]
     lower = _index_at_most(scores, n_scores, scale * lo - (scale - 1))
     upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
-    g = _index_at_most(scores, n_scores, scale * max(lo, min(hi, 0)))
+    if guess == NO_GUESS:
+        g = _index_at_most(scores, n_scores, scale * max(lo, min(hi, 0)))
+    else:
+        g = _index_at_most(scores, n_scores, guess)
     g = min(max(g, lower), upper)
     while lower < upper:
         # MTD(f): zero-window tests "index >= beta?" until the bounds meet. Only a test's answer
@@ -653,8 +666,8 @@ def solve_bids_at(hands, trump, leader, trick_cards, n_trick, target, value, won
         led, best, best_seat = _after(c, k, led, best, best_seat, (leader + k) & 3, trump)
         trick_bits |= _ONE << U64(c)
     ctx[CTX_NODES] = 0
-    return _solve_at(hands, trump, leader, n_trick, led, best, best_seat, trick_bits, target, value, won, -1, T,
-                     ctx)  # fmt: skip
+    return _solve_at(hands, trump, leader, n_trick, led, best, best_seat, trick_bits, target, value, won, -1, True,
+                     NO_GUESS, T, ctx)  # fmt: skip
 
 
 @JIT

@@ -637,21 +637,28 @@ function reviewTables(r) {
     for (const [trick, cards] of tricks) {
       const bySeat = {};
       for (const c of cards) bySeat[c.seat] = c;
-      const costly = cards.filter((c) => c.cost > 0);
+      const costly = cards.filter((c) => c.cost > 0 || c.verdict === "mistake");
       const cells = [1, 2, 3, 4].map((s) => {
         const c = bySeat[s];
-        return el("td", {dir: "ltr"}, c ? el("span", {class: `trick-card${c.cost > 0 ? " costly" : ""}`,
-          title: c.cost > 0 ? t("review.cost", {cost: c.cost, unit}) : t("review.keeps")}, (c === cards[0] ? "*" : "") + cardText(c.card)) : "");
+        // a card is a question too: what should its player have played, from their seat?
+        return el("td", {dir: "ltr"}, c ? el("button", {type: "button", class: `trick-card${c.cost > 0 ? " costly" : ""}`,
+          "data-at": String(r.cards.indexOf(c)), title: c.cost > 0 ? t("review.cost", {cost: c.cost, unit}) : t("review.keeps")},
+          (c === cards[0] ? "*" : "") + cardText(c.card)) : "");
       });
       const first = costly.some((c) => firsts.has(`${trick}-${c.seat}`));
       const costs = costly.map((c) => t("review.costly_card", {seat: c.seat, card: cardText(c.card), cost: c.cost, unit}) +
-        (c.better && c.better.length ? " " + t("review.kept_by", {cards: c.better.map(cardText).join(" ")}) : ""));
+        (c.better && c.better.length ? " " + t("review.kept_by", {cards: c.better.map(cardText).join(" ")}) : "") +
+        (c.verdict ? " \u2014 " + t("review.decision", {verdict: t(`card_verdict.${c.verdict.replace(" ", "_")}`),
+          cost: c.decision_cost.toFixed(2), se: c.decision_cost_se.toFixed(2), unit}) : ""));
       rows.push(el("tr", {class: first ? "first-costly" : (costly.length ? "costly" : "")}, el("th", {}, String(trick)), ...cells,
         el("td", {dir: "ltr"}, String(cards[cards.length - 1].value_after)), el("td", {}, costs.join(t("ui.list_sep")))));
     }
     out.push(el("table", {id: "review-tricks"}, el("thead", {}, headRow(["col.trick", ...[1, 2, 3, 4].map((n) => t("ui.seat_n", {n})), "col.value_after", "col.costly_cards"])),
       el("tbody", {}, ...rows)));
     out.push(el("p", {class: "note"}, saidText(r, "note", r.note)));
+    if (r.decision_note) out.push(el("p", {class: "note"}, saidText(r, "decision_note", r.decision_note)));
+    out.push(el("p", {class: "muted"}, t("card.ask")));
+    out.push(el("div", {id: "review-card"}));
   }
   out.push(el("h3", {}, t("review.per_player")));
   out.push(el("table", {id: "review-players"}, el("thead", {}, headRow(["col.seat", r.game === "400" ? "col.bid" : "col.costly_calls", "col.costly_cards", "col.lost_in_play", "col.first_costly"])),
@@ -666,6 +673,36 @@ function reviewTables(r) {
 function showReview(r) {
   redraw.review = () => showReview(r);
   $("review-result").replaceChildren(...reviewTables(r));
+  for (const button of document.querySelectorAll("#review-tricks button.trick-card")) {
+    button.addEventListener("click", () => askCard(r, Number(button.dataset.at)));
+  }
+}
+
+// "What now?": t400 card for the player to move before a card of the reviewed hand.
+function cardTables(a) {
+  const game = a.game;
+  const out = [el("h3", {}, t("card.title")),
+    el("p", {}, t("card.header", {seat: a.seat, n: a.played.length, layouts: a.layouts, asked: a.layouts_asked, seed: a.seed,
+      s: a.elapsed_s.toFixed(2)}))];
+  const made = game === "tarneeb" ? "col.contract_made" : "col.bid_made";
+  out.push(el("table", {id: "card-table"}, el("thead", {}, headRow(["col.card", "col.equal", "col.side_points", made, "col.p_best"])),
+    el("tbody", {}, ...a.cards.map((c) => el("tr", {class: c.card === a.recommended ? "recommended" : ""},
+      el("th", {dir: "ltr"}, (c.card === a.recommended ? "*" : "") + c.card), el("td", {dir: "ltr"}, c.equal.join(" ") || "-"),
+      el("td", {dir: "ltr"}, `${signed(c.points, 2)} \u00b1 ${c.points_se.toFixed(2)}`),
+      el("td", {}, `${Math.round(100 * (c.p_made ?? c.p_contract_made))}%`), el("td", {}, `${Math.round(100 * c.p_best)}%`))))));
+  out.push(el("p", {}, t("card.recommended", {card: a.recommended})));
+  out.push(el("ul", {}, ...a.reasons.map((w) => el("li", {}, has(w.key) ? t(w.key, w.params) : w.text))));
+  return out;
+}
+
+async function askCard(r, at) {
+  const box = $("review-card");
+  box.replaceChildren(el("p", {class: "muted"}, t("card.busy")));
+  try {
+    const a = await api("/api/card", {record: $("review-record").value, at});
+    redraw.review = () => { showReview(r); $("review-card").replaceChildren(...cardTables(a)); };
+    box.replaceChildren(...cardTables(a));
+  } catch (e) { box.replaceChildren(el("p", {class: "error", role: "alert"}, e.message || String(e))); }
 }
 
 $("review-form").addEventListener("submit", async (event) => {

@@ -7,7 +7,7 @@ import math
 
 from analyzer.core.errors import T400Error
 from analyzer.core.numbers import parse_int_list
-from analyzer.games.interface import BidQuestion, Game, Plan, PlayQuestion, Switch
+from analyzer.games.interface import BidQuestion, CardQuestion, Game, Plan, PlayQuestion, Switch
 from analyzer.games.t400 import rules as rules_mod
 
 
@@ -148,6 +148,38 @@ class FourHundred(Game):
         notice = _dd_note(q.model, q.samples, q.threads) if q.model != "rollout" else None
         return Plan(run, bid_text, plot, group, notice)
 
+    def card_plan(self, q: CardQuestion) -> Plan:
+        from analyzer.games.t400.pimc import check_card_inputs, recommend_card
+        from analyzer.games.t400.text import card_text
+
+        if q.auction is not None or q.trump is not None:
+            raise T400Error("--auction and --trump are Tarneeb's: 400 takes --bids")
+        if q.bids is None:
+            raise T400Error("--bids is needed: the four bids, seat 1 first")
+        bids = parse_int_list(q.bids, "--bids", 4)
+        scores = list(q.scores) if q.scores is not None else [0, 0, 0, 0]
+        check_card_inputs(q.hand, q.seat, bids, q.play, q.variant, scores, q.layouts)
+
+        def run(progress):
+            return recommend_card(q.hand, q.seat, bids, q.play, q.variant, scores, q.layouts, q.seed, q.threads,
+                                  read_bids=q.read_auction)  # fmt: skip
+
+        return Plan(run, card_text, None, "card", None, "solving")
+
+    def card_question(self, record, at: int, base: CardQuestion) -> CardQuestion:
+        from dataclasses import replace
+
+        from analyzer.core.records import play_tricks
+
+        self.check_record(record)
+        _check_at(record, at)
+        tricks = play_tricks(record, rules_mod.TRUMP, rules_mod.FIRST_LEADER)
+        seat = _seat_after(tricks, rules_mod.FIRST_LEADER, at)
+        hand = record.deal.hands[seat - 1]
+        return replace(base, hand=str(hand), seat=seat, play=[str(c) for c in record.cards[:at]],
+                       variant=rules_mod.parse_variant_spec(record.variant), scores=list(record.scores),
+                       bids=",".join(map(str, record.bids)))  # fmt: skip
+
     def play(self, deals: list, q: PlayQuestion) -> tuple[list, list]:
         from analyzer.core.records import HandRecord
         from analyzer.games.t400.simulate import play_hand
@@ -199,10 +231,11 @@ class FourHundred(Game):
 
         review.check_record(record)
 
-    def review(self, record, samples=None, seed=0, threads=None, progress=None) -> dict:
+    def review(self, record, samples=None, seed=0, threads=None, progress=None, layouts=None) -> dict:
         from analyzer.games.t400 import review
 
-        return review.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress)
+        size = review.DECISION_LAYOUTS if layouts is None else layouts
+        return review.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress, layouts=size)
 
     def review_auction_text(self, review: dict, loss) -> str:
         from analyzer.games.t400.text import review_bidding_text
@@ -268,6 +301,20 @@ class FourHundred(Game):
         text = (f"wrote {path}: {len(m['grid'])}^4 states, {m['hands_per_regime']:,} hands x "
                 f"{m['regime_combinations']} regime combinations, {m['sweeps']} sweeps, {m['seconds']:.0f} s")  # fmt: skip
         return {"path": path, **m}, text
+
+
+def _check_at(record, at: int) -> None:
+    if not 0 <= at <= min(len(record.cards), 51):
+        raise T400Error(f"--at {at}: expected 0..{min(len(record.cards), 51)} (the cards of the record played before "
+                        "the decision)")  # fmt: skip
+
+
+def _seat_after(tricks, leader: int, at: int) -> int:
+    """The seat (1..4) to play card ``at + 1`` of a hand whose tricks are ``tricks``."""
+    if at % 4 == 0:
+        k = at // 4
+        return leader if k == 0 else tricks[k - 1].winner
+    return tricks[at // 4].seat_of(at % 4)
 
 
 def _dd_note(model: str, samples: int | None, threads: int | None) -> str | None:

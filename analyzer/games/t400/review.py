@@ -65,17 +65,26 @@ def check_record(record: HandRecord):
     return variant
 
 
+#: pimc's layouts for each card's decision cost in a review.
+DECISION_LAYOUTS = 16
+
+
 def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, threads: int | None = None,
-                progress: Callable[[str], None] | None = None) -> dict:  # fmt: skip
-    """The review of a 400 hand (see the module text) as a JSON-ready dict."""
+                progress: Callable[[str], None] | None = None, layouts: int = DECISION_LAYOUTS) -> dict:  # fmt: skip
+    """The review of a 400 hand (see the module text) as a JSON-ready dict; ``layouts``: pimc's
+    layouts for each card's decision cost (0: none)."""
     start = time.perf_counter()
     variant = check_record(record)
     helper = None
     if not variant.is_dead(record.bids, record.scores):
         from kernels.core import bids_dd
+        from kernels.core import pimc as kpimc
 
-        # the bid analysis compiles the rollout here; the other core compiles the cards' search
-        helper = compile_aside(bids_dd.solve_bids_at, "analyzer.core.solve:warm_bids_at")
+        # the bid analysis compiles the rollout here; the other core compiles the cards' searches
+        if layouts:
+            helper = compile_aside(kpimc.values_with_bids, "analyzer.core.pimc:warm_review")
+        else:
+            helper = compile_aside(bids_dd.solve_bids_at, "analyzer.core.solve:warm_bids_at")
     scores = tuple(record.scores)
     bids = tuple(record.bids)
     say = progress or (lambda step: None)
@@ -96,6 +105,8 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
     if helper is not None:
         helper.wait()  # its search is on disk: loaded, not compiled a second time here
     cards = [] if dead else _play(record, variant, say)
+    if cards and layouts:
+        _decisions(record, variant, cards, layouts, seed, threads, say)
     complete = dead or len(record.cards) == 52
     tricks = _tricks_taken(record) if not dead else None
     result = settle(variant, scores, bids, tricks if complete and not dead else None) if complete else None
@@ -111,7 +122,9 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         "result": None if result is None else result.to_dict(),
         "tricks": tricks,
         "note": text("note.review_dd"),
-        "said": {"note": {"key": "note.review_dd", "params": {}}},
+        **({"decision_note": text("note.review_decision")} if cards and layouts else {}),
+        "said": {"note": {"key": "note.review_dd", "params": {}},
+                 **({"decision_note": {"key": "note.review_decision", "params": {}}} if cards and layouts else {})},
         "elapsed_s": time.perf_counter() - start,
     }
 
@@ -136,6 +149,19 @@ def _play(record: HandRecord, variant, say) -> list[dict]:
 
     tricks = play_tricks(record, TRUMP, FIRST_LEADER)
     return card_costs(record, tricks, TRUMP, value_at, lambda seat: seat % 2 == 1, say)
+
+
+def _decisions(record: HandRecord, variant, cards: list[dict], layouts: int, seed: int, threads, say) -> None:
+    """Each card's decision cost in points: pimc from the player's seat on layouts that fit the
+    bids (:mod:`analyzer.games.t400.pimc`)."""
+    from analyzer.core.review import add_decision_costs
+    from analyzer.games.t400.bidder import bot_array
+    from analyzer.games.t400.pimc import BidReader, solver
+
+    values = [variant.bid_value(b, s) for b, s in zip(record.bids, record.scores)]
+    reader = BidReader(variant, bot_array(variant), record.scores)
+    add_decision_costs(cards, record, FIRST_LEADER, int(TRUMP), list(record.bids), layouts, seed, reader.layouts,
+                       solver(values, threads), say)  # fmt: skip
 
 
 def _summary(bidding: list[dict], cards: list[dict]) -> dict:

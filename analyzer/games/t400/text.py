@@ -228,3 +228,32 @@ def review_bidding_text(rev: dict, loss) -> str:
             for b in rev["bidding"]]  # fmt: skip
     out.append(format_table(["seat", "hand", "bids before", "bid", "best", "loss", "verdict"], rows))
     return "\n".join(out)
+
+
+def card_text(a) -> str:
+    """``t400 card``'s answer for 400 (a :class:`analyzer.games.t400.pimc.CardAdvice`)."""
+    out = [f"Seat {a.seat} (bid {a.bids[a.seat - 1]}), hand {a.hand}; {a.variant}; bids {','.join(map(str, a.bids))}; "
+           f"scores {'/'.join(map(str, a.scores))}"]  # fmt: skip
+    out += _position_lines(a.played, a.trick, a.taken)
+    fit = f"{pct(a.fitted, digits=0)} of the decisions' layouts fit the bids" if a.fitted < 1 else "all fit the bids"
+    out.append(f"pimc: {a.layouts} layouts of the hidden cards ({fit}; asked {a.layouts_asked}), seed {a.seed}; "
+               f"{a.elapsed_s:.2f} s{compiled_note(a.compile_s)}\n")  # fmt: skip
+    rows = [[("*" if r.card == a.recommended else " ") + r.card, " ".join(r.equal) or "-",
+             f"{r.points:+.2f} ± {r.points_se:.2f}", pct(r.p_made, digits=0), pct(r.p_best, digits=0)] for r in a.rows]  # fmt: skip
+    out.append(format_table(["card", "equal cards", "your side's points", "your bid made", "P(best)"], rows,
+                            align="llrrr"))  # fmt: skip
+    out.append(f"\nRecommended: {a.recommended}")
+    out += reasons_text(a.reasons)
+    return "\n".join(out)
+
+
+def _position_lines(played, trick, taken) -> list[str]:
+    """The play so far in words: the tricks, the current one and the tricks each seat won."""
+    if not played:
+        return ["No card played yet."]
+    done = len(played) - len(trick)
+    out = [f"Played: {done // 4} trick{'s' if done // 4 != 1 else ''}; tricks won by seat: "
+           f"{' '.join(f'{s + 1}:{t}' for s, t in enumerate(taken))}"]  # fmt: skip
+    if trick:
+        out.append(f"This trick so far: {' '.join(trick)}")
+    return out

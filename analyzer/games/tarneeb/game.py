@@ -6,7 +6,7 @@ from __future__ import annotations
 from analyzer.core.errors import T400Error
 from analyzer.core.numbers import parse_int_list
 from analyzer.core.strains import Strain
-from analyzer.games.interface import BidQuestion, Game, Plan, PlayQuestion, Switch
+from analyzer.games.interface import BidQuestion, CardQuestion, Game, Plan, PlayQuestion, Switch
 from analyzer.games.tarneeb import rules as tarneeb_rules
 
 
@@ -18,7 +18,7 @@ class Tarneeb(Game):
     score_count = 2
     scores_words = "two team scores, seats 1+3 first"
     has_draws = True
-    compile_groups = {"bid": "bid-tarneeb", "simulate": "simulate-tarneeb"}
+    compile_groups = {"bid": "bid-tarneeb", "simulate": "simulate-tarneeb", "card": "card-tarneeb"}
     review_unit = "tricks"
     review_value = "the declaring team's tricks"
     review_verdict_head = "calls"
@@ -145,6 +145,45 @@ class Tarneeb(Game):
         label = "solving" if q.model == "dd" else "sampling"
         return Plan(run, text, plot, self.compile_groups["bid"], notice, label)
 
+    def card_plan(self, q: CardQuestion) -> Plan:
+        from analyzer.games.tarneeb.pimc import check_card_inputs, recommend_card
+        from analyzer.games.tarneeb.text import card_text
+
+        if q.bids is not None:
+            raise T400Error("--bids is 400's: a Tarneeb hand has --auction (and --trump)")
+        if q.scores is not None:
+            raise T400Error("--scores: the Tarneeb card advice weighs the points of this hand, not the match")
+        calls = [c.strip() for c in (q.auction or "").split(",") if c.strip()]
+        check_card_inputs(q.hand, q.seat, calls, q.trump, q.play, q.variant, q.layouts)
+
+        def run(progress):
+            return recommend_card(q.hand, q.seat, calls, q.trump, q.play, q.variant, q.layouts, q.seed, q.threads,
+                                  read_auction=q.read_auction)  # fmt: skip
+
+        return Plan(run, card_text, None, self.compile_groups["card"], None, "solving")
+
+    def card_question(self, record, at: int, base: CardQuestion) -> CardQuestion:
+        from dataclasses import replace
+
+        from analyzer.core.records import play_tricks
+        from analyzer.games.tarneeb import review
+
+        variant, auction, strain = review.check_record(record)
+        if auction.contract is None:
+            raise record.error("the auction is not over (or everyone passed): no card is played")
+        if not 0 <= at <= min(len(record.cards), 51):
+            raise T400Error(f"--at {at}: expected 0..{min(len(record.cards), 51)} (the cards of the record played "
+                            "before the decision)")  # fmt: skip
+        leader = auction.contract.declarer
+        tricks = play_tricks(record, strain.suit, leader, variant.trump_lead)
+        if at % 4 == 0:
+            seat = leader if at == 0 else tricks[at // 4 - 1].winner
+        else:
+            seat = tricks[at // 4].seat_of(at % 4)
+        return replace(base, hand=str(record.deal.hands[seat - 1]), seat=seat,
+                       play=[str(c) for c in record.cards[:at]], variant=variant, scores=None,
+                       auction=",".join(record.calls), trump=strain.letter)  # fmt: skip
+
     def play(self, deals: list, q: PlayQuestion) -> tuple[list, list]:
         from analyzer.games.tarneeb.play import play_tarneeb_hand
 
@@ -201,10 +240,11 @@ class Tarneeb(Game):
 
         review.check_record(record)
 
-    def review(self, record, samples=None, seed=0, threads=None, progress=None) -> dict:
+    def review(self, record, samples=None, seed=0, threads=None, progress=None, layouts=None) -> dict:
         from analyzer.games.tarneeb import review
 
-        return review.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress)
+        size = review.DECISION_LAYOUTS if layouts is None else layouts
+        return review.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress, layouts=size)
 
     def review_auction_text(self, review: dict, loss) -> str:
         from analyzer.games.tarneeb.text import review_calls_text

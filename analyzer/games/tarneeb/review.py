@@ -76,9 +76,14 @@ def check_record(record: HandRecord):
     return variant, auction, strain
 
 
+#: pimc's layouts for each card's decision cost in a review.
+DECISION_LAYOUTS = 16
+
+
 def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, threads: int | None = None,
-                progress: Callable[[str], None] | None = None) -> dict:  # fmt: skip
-    """The review of a Tarneeb hand (see the module text) as a JSON-ready dict."""
+                progress: Callable[[str], None] | None = None, layouts: int = DECISION_LAYOUTS) -> dict:  # fmt: skip
+    """The review of a Tarneeb hand (see the module text) as a JSON-ready dict; ``layouts``:
+    pimc's layouts for each card's decision cost (0: none)."""
     start = time.perf_counter()
     variant, auction, strain = check_record(record)
     say = progress or (lambda step: None)
@@ -100,6 +105,8 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         replay.call(made)
     contract = auction.contract if auction.over else None
     cards = _play(record, contract.declarer, strain, variant, say) if record.cards else []
+    if cards and layouts:
+        _decisions(record, auction, contract.declarer, strain, cards, layouts, seed, threads, say)
     result = None
     declarer_tricks = None
     if contract is not None and len(record.cards) == 52:
@@ -122,7 +129,9 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         "declarer_tricks": declarer_tricks,
         "result": result,
         "note": text("note.review_dd"),
-        "said": {"note": {"key": "note.review_dd", "params": {}}},
+        **({"decision_note": text("note.review_decision")} if cards and layouts else {}),
+        "said": {"note": {"key": "note.review_dd", "params": {}},
+                 **({"decision_note": {"key": "note.review_decision", "params": {}}} if cards and layouts else {})},
         "elapsed_s": time.perf_counter() - start,
     }
 
@@ -138,6 +147,25 @@ def _play(record: HandRecord, declarer: int, strain: Strain, variant, say) -> li
 
     tricks = play_tricks(record, strain.suit, declarer, variant.trump_lead)
     return card_costs(record, tricks, strain.suit, value_at, lambda seat: seat % 2 == ours, say)
+
+
+def _decisions(record: HandRecord, auction, declarer: int, strain: Strain, cards: list[dict], layouts: int, seed: int,
+               threads, say) -> None:  # fmt: skip
+    """Each card's decision cost in tricks of the player's side: pimc from the player's seat on
+    layouts that fit the auction (:mod:`analyzer.games.tarneeb.pimc`)."""
+    from analyzer.core.pimc import team_tricks
+    from analyzer.core.review import add_decision_costs
+    from analyzer.games.tarneeb.bidders import load_model
+    from analyzer.games.tarneeb.pimc import AuctionReader
+
+    v = TarneebVariant.parse_spec(record.variant)
+    reader = AuctionReader(v.kernel_rules(), load_model().array).read([c.code for c in auction.calls], declarer - 1,
+                                                                      int(strain))  # fmt: skip
+
+    def solve(pos, dealt, legal):
+        return team_tricks(pos, dealt, legal, threads=threads), None
+
+    add_decision_costs(cards, record, declarer, int(strain), [0, 0, 0, 0], layouts, seed, reader.layouts, solve, say)
 
 
 def _summary(calling: list[dict], cards: list[dict]) -> dict:

@@ -166,3 +166,31 @@ def review_calls_text(rev: dict, loss) -> str:
             f"Contract: seat {contract['declarer']} {contract['bid']} in {contract['trump'] or '?'}{doubled}"
         )
     return "\n".join(out)
+
+
+def card_text(a) -> str:
+    """``t400 card --game tarneeb``'s answer (a :class:`analyzer.games.tarneeb.pimc.CardAdvice`)."""
+    c = a.contract
+    doubled = ", doubled" if c["doubled"] else ""
+    side = "declaring" if (a.seat - c["declarer"]) % 2 == 0 else "defending"
+    out = [f"Seat {a.seat} ({side}), hand {a.hand}; {a.variant}; contract: seat {c['declarer']} {c['bid']} in "
+           f"{c['trump']}{doubled} (calls {','.join(a.auction)})"]  # fmt: skip
+    if not a.played:
+        out.append("No card played yet.")
+    else:
+        done = len(a.played) - len(a.trick)
+        out.append(f"Played: {done // 4} trick{'s' if done // 4 != 1 else ''}; tricks won by seat: "
+                   f"{' '.join(f'{s + 1}:{t}' for s, t in enumerate(a.taken))}")  # fmt: skip
+        if a.trick:
+            out.append(f"This trick so far: {' '.join(a.trick)}")
+    fit = f"{pct(a.fitted, digits=0)} of the decisions' layouts fit the auction" if a.fitted < 1 else "all fit the auction"
+    out.append(f"pimc: {a.layouts} layouts of the hidden cards ({fit}; asked {a.layouts_asked}), seed {a.seed}; "
+               f"{a.elapsed_s:.2f} s{compiled_note(a.compile_s)}\n")  # fmt: skip
+    rows = [[("*" if r.card == a.recommended else " ") + r.card, " ".join(r.equal) or "-",
+             f"{r.points:+.2f} ± {r.points_se:.2f}", pct(r.p_contract_made, digits=0), pct(r.p_best, digits=0)]
+            for r in a.rows]  # fmt: skip
+    out.append(format_table(["card", "equal cards", "your side's points", "contract made", "P(best)"], rows,
+                            align="llrrr"))  # fmt: skip
+    out.append(f"\nRecommended: {a.recommended}")
+    out += reasons_text(a.reasons)
+    return "\n".join(out)

@@ -1,0 +1,349 @@
+"""pimc, perfect-information Monte Carlo: what should I play now?
+
+From what the mover can see (their own hand, the cards played, who showed out of a suit, and
+what the auction said) deal layouts of the hidden cards, solve each legal card double dummy on
+every layout, and play the card that is best on average. The classic reference player of
+trick-taking games (Ginsberg's GIB for bridge; BEN's and WBridge5's card play rest on it): it
+errs where hidden information matters in a way no layout shows (it assumes it will see the
+cards from the next trick on), and it is otherwise strong.
+
+The table as the mover sees it and the layouts are :mod:`analyzer.core.layouts`; this module
+holds what every game shares of the decision:
+
+* the values: :func:`values_with_bids` (400: the double dummy with the bids) and
+  :func:`team_tricks` (the partnership double dummy) over the layouts on all threads, every
+  legal card from one table per thread (:mod:`kernels.core.pimc`);
+* :func:`card_table`: each card's mean value, its standard error over the layouts (paired: the
+  layouts are common to every card) and the probability it is the best card (the share of
+  bootstrap resamples of the layouts on which it has the highest mean).
+
+Each game turns values into its answer (:mod:`analyzer.games.t400.pimc`,
+:mod:`analyzer.games.tarneeb.pimc`). Every random draw comes from ``rng`` (a seeded
+:class:`random.Random`): the same seed gives the same layouts and the same answer with any
+number of threads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.core.layouts import Position
+from analyzer.core.runtime import check_threads
+
+#: Layouts a decision solves by default (``t400 card --layouts``).
+DEFAULT_LAYOUTS = 32
+#: Bootstrap resamples for the probability that a card is best.
+BOOTSTRAP = 400
+
+
+# ---------------------------------------------------------------------------------------------
+# Values
+
+
+#: Layouts a worker takes at a time (the first of a block starts from no guess).
+BLOCK = 4
+
+
+def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None]) -> None:
+    """``run(worker, first, last, c_first, c_last, clear)`` for blocks of ``BLOCK`` layouts of
+    ``n`` (and, on several workers, each block's cards in two halves: one layout may take many
+    times the others' time), each task to the first worker to come free; ``clear`` is true for a
+    worker's first task (its table is emptied)."""
+    import queue
+
+    workers = max(1, min(check_threads(threads), n * cards))
+    halves = [(0, cards)] if workers == 1 or cards < 2 else [(0, cards // 2), (cards // 2, cards)]
+    tasks = [(first, min(n, first + BLOCK), c0, c1) for first in range(0, n, BLOCK) for c0, c1 in halves]
+    if workers == 1:
+        for k, task in enumerate(tasks):
+            run(0, *task, k == 0)
+        return
+    free: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for w in range(workers):
+        free.put(w)
+    used = set()
+
+    def task(first, last, c0, c1):
+        w = free.get()
+        try:
+            clear = w not in used
+            used.add(w)
+            run(w, first, last, c0, c1, clear)
+        finally:
+            free.put(w)
+
+    with ThreadPoolExecutor(workers) as pool:
+        for f in [pool.submit(task, *t) for t in tasks]:
+            f.result()
+
+
+def _arrays(pos: Position, layouts, cards):
+    hands = np.asarray(layouts, dtype=np.uint64).reshape(-1, 4)
+    trick = np.zeros(4, dtype=np.int64)
+    trick[: len(pos.trick)] = pos.trick
+    return hands, trick, np.asarray(cards, dtype=np.int64)
+
+
+def values_with_bids(pos: Position, layouts, cards, values, favoured: int = -1, threads: int | None = None
+                     ) -> np.ndarray:  # fmt: skip
+    """int64[layouts, cards]: 400's double dummy with the bids (targets ``pos.bids``, ``values``
+    each bid's points) after each card on each layout: seats 1+3's points minus seats 2+4's, or
+    with ``favoured`` a seat 0..3, that doubled plus 1 when the seat is made on a line of best
+    play (see :func:`kernels.core.bids_dd.solve_bids_made`)."""
+    from analyzer.core.solve import _BIDS_SOLVERS
+    from kernels.core import pimc as kpimc
+
+    hands, trick, cards = _arrays(pos, layouts, cards)
+    out = np.zeros((len(hands), len(cards)), dtype=np.int64)
+    target = np.asarray(pos.bids, dtype=np.int64)
+    value = np.asarray(values, dtype=np.int64)
+    won = np.asarray(pos.taken, dtype=np.int64)
+    workers = max(1, min(check_threads(threads), len(hands)))
+    tables, contexts = _BIDS_SOLVERS.get(workers)
+
+    def run(w, first, last, c0, c1, clear):
+        kpimc.values_with_bids(hands, pos.trump, pos.leader, trick, len(pos.trick), cards, target, value, won, favoured,
+                               tables[w], contexts[w], out, first, last, c0, c1, clear)  # fmt: skip
+
+    _on_workers(len(hands), len(cards), workers, run)
+    return out
+
+
+def team_tricks(pos: Position, layouts, cards, threads: int | None = None) -> np.ndarray:
+    """int64[layouts, cards]: the tricks the mover's partnership takes double dummy from the
+    position on after each card on each layout (the current trick included)."""
+    from analyzer.core.solve import _SOLVERS
+    from kernels.core import pimc as kpimc
+
+    hands, trick, cards = _arrays(pos, layouts, cards)
+    out = np.zeros((len(hands), len(cards)), dtype=np.int64)
+    workers = max(1, min(check_threads(threads), len(hands)))
+    workspaces, tables = _SOLVERS.get(workers)
+
+    def run(w, first, last, c0, c1, clear):
+        kpimc.team_tricks(hands, pos.trump, pos.leader, trick, len(pos.trick), cards, workspaces[w], tables[w], out,
+                          first, last, c0, c1)  # fmt: skip
+
+    _on_workers(len(hands), len(cards), workers, run)
+    return out
+
+
+@dataclass(frozen=True)
+class CardValue:
+    """One legal card's value over the layouts: the mean, its standard error, and the
+    probability that it is the best card."""
+
+    card: int
+    mean: float
+    se: float
+    p_best: float
+
+
+def card_table(cards, values: np.ndarray, seed: int = 0) -> list[CardValue]:
+    """Each card's mean of ``values`` (float[layouts, cards], higher better) with its standard
+    error over the layouts, and P(best): the share of ``BOOTSTRAP`` resamples of the layouts in
+    which the card has the highest mean (ties shared). Ordered as ``cards``."""
+    values = np.asarray(values, dtype=np.float64)
+    n = values.shape[0]
+    means = values.mean(axis=0)
+    se = values.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.full(len(cards), math.nan)
+    gen = np.random.default_rng(seed)
+    picks = gen.integers(0, n, size=(BOOTSTRAP, n))
+    boot = values[picks].mean(axis=1)  # [resamples, cards]
+    top = boot.max(axis=1, keepdims=True)
+    wins = (boot >= top - 1e-12).astype(np.float64)
+    p_best = (wins / wins.sum(axis=1, keepdims=True)).mean(axis=0)
+    return [CardValue(int(c), float(m), float(s), float(p)) for c, m, s, p in zip(cards, means, se, p_best)]
+
+
+# ---------------------------------------------------------------------------------------------
+# A decision
+
+
+def card_classes(pos: Position) -> list[list[int]]:
+    """The mover's legal cards in classes of equal value on every layout: cards of one suit
+    with no card between them that another seat may still hold (each card between is the
+    mover's or already played, the current trick's included), so whichever of them is played,
+    every line of play goes the same way. Highest card of each class first."""
+    gone = pos.played | pos.hands[pos.mover]
+    for c in pos.trick:
+        gone |= 1 << c
+    classes: list[list[int]] = []
+    for c in sorted(pos.legal(), reverse=True):
+        last = classes[-1][-1] if classes else None
+        if last is not None and last >> 4 == c >> 4 and all(gone >> x & 1 for x in range(c + 1, last)):
+            classes[-1].append(c)
+        else:
+            classes.append([c])
+    return classes
+
+
+@dataclass
+class Decision:
+    """The cards of one decision valued on the layouts solved: ``values[i, j]`` for layout i and
+    ``cards[j]``, one card of each class of equal cards (``classes[j]``, highest first; the
+    game's value, higher better for the mover), ``extra`` the game's other figure per layout and
+    card (e.g. the mover made), and how many layouts were solved."""
+
+    cards: list[int]
+    classes: list[list[int]]
+    values: np.ndarray
+    extra: np.ndarray | None
+    layouts: int
+
+    def table(self, seed: int = 0) -> list[CardValue]:
+        return card_table(self.cards, self.values, seed)
+
+
+@dataclass(kw_only=True)
+class Advice:
+    """What every game's ``t400 card`` answer holds: the player, the position, the layouts
+    solved (and asked for, and the share that fitted the auction), the rows (one per class of
+    equal cards, best first), the recommended card, its reasons and the time it took."""
+
+    hand: str
+    seat: int
+    variant: str
+    played: list[str]
+    trick: list[str]
+    taken: list[int]
+    layouts: int
+    layouts_asked: int
+    fitted: float
+    seed: int
+    rows: list
+    recommended: str
+    reasons: list[dict] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    compile_s: float = 0.0
+
+    def row(self, card: str):
+        return next(r for r in self.rows if r.card == card)
+
+    def common(self) -> dict:
+        """The JSON of the fields every game has (the game adds its own)."""
+        return {"hand": self.hand, "seat": self.seat, "variant": self.variant, "played": self.played,
+                "trick": self.trick, "taken": self.taken, "layouts": self.layouts,
+                "layouts_asked": self.layouts_asked, "seed": self.seed, "cards": [r.__dict__ for r in self.rows],
+                "recommended": self.recommended, "reasons": self.reasons, "elapsed_s": self.elapsed_s,
+                "compile_s": self.compile_s}  # fmt: skip
+
+
+def ranked(decision: Decision, seed: int = 0) -> tuple[list[dict], str]:
+    """The rows of a decision, one per class of equal cards, best mean first: ``card`` (the
+    class's lowest, as a symbol), ``equal`` (the others), ``mean``, ``se``, ``extra`` (the mean
+    of the game's other figure) and ``p_best``; and the recommended card: the best mean, among
+    equal means the likelier best, then the lowest card (the one that gives least away)."""
+    from analyzer.core.notation import Card
+
+    table = decision.table(seed)
+    extra = decision.extra.mean(axis=0) if decision.extra is not None else [math.nan] * len(table)
+    rows = [{"card": Card.from_index(t.card).symbol, "equal": [Card.from_index(c).symbol for c in cls if c != t.card],
+             "mean": t.mean, "se": t.se, "extra": float(x), "p_best": t.p_best}
+            for t, x, cls in zip(table, extra, decision.classes)]  # fmt: skip
+    best = max(range(len(rows)), key=lambda i: (round(rows[i]["mean"], 9), rows[i]["p_best"], -(table[i].card & 15)))
+    recommended = rows[best]["card"]
+    return sorted(rows, key=lambda r: -r["mean"]), recommended
+
+
+def first_reason(rows: list[dict], recommended: str, layouts: int, best_key: str) -> dict:
+    """Why the recommended card, against the next best (catalogue keys ``card.why.only``,
+    ``card.why.equal`` and ``best_key``), as ``{"key", "params", "text"}``."""
+    from analyzer.core.fmt import pct
+
+    best = next(r for r in rows if r["card"] == recommended)
+    others = [r for r in rows if r["card"] != recommended]
+    if not others:
+        return said("card.why.only", card=recommended)
+    runner = max(others, key=lambda r: r["mean"])
+    gap = best["mean"] - runner["mean"]
+    if gap < 1e-9:
+        return said("card.why.equal", card=recommended, runner=runner["card"], n=layouts)
+    return said(best_key, card=recommended, gap=f"{gap:.2f}", runner=runner["card"], n=layouts,
+                p=pct(best["p_best"], digits=0))  # fmt: skip
+
+
+def said(key: str, **params) -> dict:
+    """A sentence of the catalogue as the API gives it: its key, its parameters and its English."""
+    from analyzer.core.messages import text
+
+    return {"key": key, "params": params, "text": text(key, **params)}
+
+
+def clear_best(values: np.ndarray, z: float = 3.0) -> bool:
+    """Whether one card is best beyond doubt on the layouts so far: its mean beats every other
+    card's by more than ``z`` standard errors of the paired difference, or by a margin no layout
+    contradicts (it is at least as good on every layout)."""
+    n = values.shape[0]
+    if values.shape[1] == 1:
+        return True
+    means = values.mean(axis=0)
+    top = int(np.argmax(means))
+    for j in range(values.shape[1]):
+        if j == top:
+            continue
+        d = values[:, top] - values[:, j]
+        if (d >= 0).all():
+            continue
+        se = d.std(ddof=1) / math.sqrt(n)
+        if d.mean() <= z * se:
+            return False
+    return True
+
+
+def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: int = 8) -> Decision:
+    """Value the mover's legal cards on ``layouts``, in blocks of ``block``; with ``stop_early``,
+    stop once :func:`clear_best` says one card is best (at least two blocks solved; one block
+    when all the legal cards are equal). ``solve(pos,
+    layouts, cards)`` returns (int64[layouts, cards] values, the game's extra figure or None);
+    it is asked for the lowest card of each class of :func:`card_classes` (the others are worth
+    the same)."""
+    classes = card_classes(pos)
+    reps = [cls[-1] for cls in classes]
+    parts, extras = [], []
+    done = 0
+    while done < len(layouts):
+        chunk = layouts[done : done + block]
+        values, extra = solve(pos, chunk, reps)
+        parts.append(values)
+        if extra is not None:
+            extras.append(extra)
+        done += len(chunk)
+        if stop_early and (len(reps) == 1 or done >= 2 * block and clear_best(np.concatenate(parts))):
+            break
+    extra = np.concatenate(extras) if extras else None
+    return Decision(reps, classes, np.concatenate(parts), extra, done)
+
+
+def decision_cost(pos: Position, played: int, layouts: Callable[[], list], solve) -> dict:
+    """What a card cost from what its player could see: pimc's value of the best card against
+    the card played (``played``), on the layouts ``layouts()`` deals (see :func:`decide`), with
+    the standard error of the paired difference; and pimc's best cards. Zero, with no layout
+    dealt, when every legal card is worth the same."""
+    classes = card_classes(pos)
+    if len(classes) == 1:
+        return {"decision_cost": 0.0, "decision_cost_se": 0.0, "pimc_best": [], "layouts": 0}
+    d = decide(pos, layouts(), solve)
+    mine = next(i for i, cls in enumerate(d.classes) if played in cls)
+    means = d.values.mean(axis=0)
+    best = int(np.argmax(means))
+    diff = (d.values[:, best] - d.values[:, mine]).astype(np.float64)
+    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.nan
+    return {"decision_cost": float(diff.mean()), "decision_cost_se": se,
+            "pimc_best": [c for c in d.classes[best]], "layouts": d.layouts}  # fmt: skip
+
+
+def warm_review() -> None:
+    """Compile what a 400 review's cards need: the double dummy with the bids of each position
+    (:func:`analyzer.core.solve.warm_bids_at`) and pimc's values of a decision (the helper
+    process of :func:`analyzer.core.runtime.compile_aside`)."""
+    from analyzer.core.solve import warm_bids_at
+
+    warm_bids_at()
+    pos = Position([1 << 12 | 1 << 2, 1 << 11 | 1 << 1, 1 << 10 | 1 << 3, 1 << 9 | 1 << 4], bids=(1, 0, 1, 0), trump=4)
+    values_with_bids(pos, [pos.hands], pos.legal(), [2, 2, 2, 2], favoured=0, threads=1)
