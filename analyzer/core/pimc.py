@@ -255,24 +255,18 @@ def first_reason(rows: list[dict], recommended: str, layouts: int, best_key: str
     """Why the recommended card, against the next best (catalogue keys ``card.why.only``,
     ``card.why.equal`` and ``best_key``), as ``{"key", "params", "text"}``."""
     from analyzer.core.fmt import pct
+    from analyzer.core.reasons import reason
 
     best = next(r for r in rows if r["card"] == recommended)
     others = [r for r in rows if r["card"] != recommended]
     if not others:
-        return said("card.why.only", card=recommended)
+        return reason("card.why.only", card=recommended)
     runner = max(others, key=lambda r: r["mean"])
     gap = best["mean"] - runner["mean"]
     if gap < 1e-9:
-        return said("card.why.equal", card=recommended, runner=runner["card"], n=layouts)
-    return said(best_key, card=recommended, gap=f"{gap:.2f}", runner=runner["card"], n=layouts,
+        return reason("card.why.equal", card=recommended, runner=runner["card"], n=layouts)
+    return reason(best_key, card=recommended, gap=f"{gap:.2f}", runner=runner["card"], n=layouts,
                 p=pct(best["p_best"], digits=0))  # fmt: skip
-
-
-def said(key: str, **params) -> dict:
-    """A sentence of the catalogue as the API gives it: its key, its parameters and its English."""
-    from analyzer.core.messages import text
-
-    return {"key": key, "params": params, "text": text(key, **params)}
 
 
 def clear_best(values: np.ndarray, z: float = 3.0) -> bool:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from analyzer.games.t400.reasons import bid_points, bid_reasons
+from analyzer.core.reasons import bid_points, bid_reasons
 
 
 @dataclass

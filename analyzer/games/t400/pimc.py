@@ -20,7 +20,8 @@ from analyzer.core.errors import T400Error
 from analyzer.core.fmt import pct
 from analyzer.core.layouts import FittingSampler, Position, replay, sample_layouts
 from analyzer.core.notation import Card, as_hand
-from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, decide, first_reason, ranked, said, values_with_bids
+from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, decide, first_reason, ranked, values_with_bids
+from analyzer.core.reasons import reason
 from analyzer.core.runtime import check_seed
 from analyzer.games.t400.rules import FIRST_LEADER, TRUMP, Variant, as_variant
 from kernels.core.kit import Kit
@@ -170,7 +171,7 @@ def _reasons(a: CardAdvice) -> list[dict]:
         return out
     best = a.row(a.recommended)
     if best.p_made < 0.5 <= max(r.p_made for r in a.rows):
-        out.append(said("card.why.sacrifice", p=pct(best.p_made, digits=0)))
+        out.append(reason("card.why.sacrifice", p=pct(best.p_made, digits=0)))
     else:
-        out.append(said("card.why.made", bid=a.bids[a.seat - 1], p=pct(best.p_made, digits=0)))
+        out.append(reason("card.why.made", bid=a.bids[a.seat - 1], p=pct(best.p_made, digits=0)))
     return out

@@ -27,6 +27,7 @@ from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.messages import Said
 from analyzer.core.notation import Hand, parse_hand
 from analyzer.core.policies import policies_kit, policy_id
+from analyzer.core.reasons import call_reasons
 from analyzer.core.runtime import (
     COMPILE_CLOCK,
     check_seed,
@@ -39,7 +40,6 @@ from analyzer.core.runtime import (
 from analyzer.core.solve import solve_team_tasks, solver_space
 from analyzer.core.stats import RatioMoments, probability_best
 from analyzer.core.strains import Strain
-from analyzer.games.t400.reasons import call_reasons
 from analyzer.games.tarneeb.auction import Auction, Call
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.equity import check_scores, equity_table

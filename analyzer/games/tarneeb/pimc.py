@@ -21,7 +21,8 @@ from analyzer.core.errors import T400Error
 from analyzer.core.fmt import pct
 from analyzer.core.layouts import FittingSampler, Position, replay, sample_layouts
 from analyzer.core.notation import Card, as_hand
-from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, decide, first_reason, ranked, said, team_tricks
+from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, decide, first_reason, ranked, team_tricks
+from analyzer.core.reasons import reason
 from analyzer.core.runtime import check_seed
 from analyzer.core.strains import Strain
 from analyzer.games.tarneeb.auction import Auction
@@ -209,7 +210,7 @@ def _reasons(a: CardAdvice, declaring: bool) -> list[dict]:
         return out
     made = a.row(a.recommended).p_contract_made
     if declaring:
-        out.append(said("card.why.contract_made", p=pct(made, digits=0)))
+        out.append(reason("card.why.contract_made", p=pct(made, digits=0)))
     else:
-        out.append(said("card.why.contract_set", p=pct(1 - made, digits=0)))
+        out.append(reason("card.why.contract_set", p=pct(1 - made, digits=0)))
     return out

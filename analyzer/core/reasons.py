@@ -1,4 +1,6 @@
-"""The reason for a recommendation, in words made from the numbers the analysis already has.
+"""The reason for a recommendation, in words made from the numbers the analysis already has:
+the words for a choice that every game's advice shares (400's bids, Tarneeb's calls, the card
+to play of :mod:`analyzer.core.pimc`).
 
 The *bid point* of two neighbouring bids ``a < b``: the probability of making ``b`` at which
 ``b``'s expected points equal ``a``'s. A bid that is played scores ``+v`` when made and ``-v``
