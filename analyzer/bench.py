@@ -21,7 +21,7 @@ import numpy as np
 
 from analyzer import config
 from analyzer.core.fmt import format_table
-from analyzer.core.runtime import max_threads, threads_used
+from analyzer.core.runtime import NO_HELPERS, max_threads, threads_used
 from analyzer.games.t400.bidder import bot_array
 from analyzer.games.t400.rules import Variant
 from analyzer.games.t400.simulate import lineup_array
@@ -223,7 +223,9 @@ def compile_groups(env: dict | None = None, only=None) -> dict:
         (names, subprocess.Popen(
             [sys.executable, "-c", f"import json; from analyzer.bench import _warm_each; "
                                    f"print(json.dumps(_warm_each({list(names)!r})))"],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # no helper processes: each group's compile is counted where it happens
+            env={**(os.environ if env is None else env), NO_HELPERS: "1"},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         ))
         for names in chosen
         if names

@@ -187,13 +187,21 @@ def dd_deals_per_second(model: str) -> float | None:
     return rate if rate > 0 else None
 
 
+#: The environment variable that turns helpers off (``t400 compile`` counts each group's compile
+#: in its own process).
+NO_HELPERS = "T400_NO_HELPERS"
+
+
 def compile_aside(kernel, warm_up: str) -> subprocess.Popen | None:
     """Compile ``kernel`` in a helper process, beside this one, when the disk cache does not hold
     it yet: a first run compiles on one core, and a question that needs two independent kernel
     trees (a review's bid analysis and its double dummy) gets the second tree from the other
     core, through the shared cache, by the time it needs it. ``warm_up`` is ``"module:function"``,
     a call that compiles the kernel as the question will. Returns the helper (``None`` when the
-    kernel is cached or the cache cannot be read); it ends with this process."""
+    kernel is cached, the cache cannot be read, or :data:`NO_HELPERS` is set); it ends with this
+    process."""
+    if os.environ.get(NO_HELPERS) == "1":
+        return None
     try:
         if Path(kernel._cache._cache_file._index_path).exists():
             return None
