@@ -33,12 +33,14 @@ from commands.base import (
 @click.option("--layouts", type=click.IntRange(1, 4096), default=32, show_default=True,
               help="Layouts of the hidden cards to solve (fewer when one card is clearly best).")  # fmt: skip
 @click.option("--blind", is_flag=True, help="Layouts that ignore the bids or the auction (only the play).")
+@click.option("--all-layouts", is_flag=True,
+              help="Solve every layout asked for (by default the rest are left once one card is clearly best).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(1), help="Threads (default: all); the result does not depend on it.")
 @click.option("--progress/--no-progress", default=None, help="A progress line on stderr (default: on a terminal).")
 @json_option
-def card(hand, seat, bids, auction, trump, play, scores, record, at, variant, layouts, blind, seed, threads, progress,
-         as_json):  # fmt: skip
+def card(hand, seat, bids, auction, trump, play, scores, record, at, variant, layouts, blind, all_layouts, seed, threads,
+         progress, as_json):  # fmt: skip
     """What should I play now? Each legal card with its value on layouts of the hidden cards.
 
     HAND is your 13 cards as dealt (the cards you played included). pimc deals --layouts layouts
@@ -49,7 +51,7 @@ def card(hand, seat, bids, auction, trump, play, scores, record, at, variant, la
     """
     game = registry.for_variant(variant)
     base = CardQuestion(hand or "", seat or 0, play.replace(",", " ").split(), variant,
-                        None, bids, auction, trump, layouts, seed, threads, not blind)  # fmt: skip
+                        None, bids, auction, trump, layouts, seed, threads, not blind, not all_layouts)  # fmt: skip
     if record is not None:
         if hand is not None or seat is not None or play or bids is not None or auction is not None:
             raise T400Error("--record gives the hand, the seat, the bids or auction and the play: give none of them")
@@ -67,7 +69,7 @@ def card(hand, seat, bids, auction, trump, play, scores, record, at, variant, la
             raise T400Error("give HAND and --seat (or --record RECORD --at N)")
         parsed = parse_int_list(scores, "--scores", game.score_count) if scores is not None else None
         question = CardQuestion(hand, seat, base.play, variant, parsed, bids, auction, trump, layouts, seed, threads,
-                                not blind)  # fmt: skip
+                                not blind, not all_layouts)  # fmt: skip
     plan = game.card_plan(question)
     announce_compiles(plan.compile_group)
     show = (not as_json) if progress is None else progress

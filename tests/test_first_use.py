@@ -44,6 +44,8 @@ def strict_json(text: str):
         (["bid", "--game", "tarneeb", TARNEEB_HAND, "--seat", "2", "--auction", "pass", "--model", "dd", "--samples", "2048"], 8.0),
         (["bid", HAND, "--objective", "win", "--continuations", "200", "--samples", "4096", "--scores", "10,0,0,0"], 6.0),
         (["equity", "--scores", "10,0,0,0", "--simulate", "10000000"], 6.0),
+        # pimc on 4,096 layouts of the opening lead: minutes of double-dummy searches
+        (["card", HAND, "--seat", "1", "--bids", "3,5,2,2", "--layouts", "4096", "--all-layouts"], 8.0),
     ],
 )  # fmt: skip
 def test_ctrl_c_ends_bid_at_once_with_one_line(args, wait):
@@ -72,6 +74,8 @@ def test_ctrl_c_ends_bid_at_once_with_one_line(args, wait):
         ["bid", HAND, "--samples", "1", "--json"],
         ["bid", "-.AKQJT98765432.-.-", "--samples", "300", "--json"],
         ["rules", "--json"],
+        ["card", "62.532.J842.J754", "--seat", "4", "--bids", "3,5,2,2", "--play", "SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2",
+         "--layouts", "4", "--json"],
         ["score", "--bids", "2,2,2,2", "--json"],
         ["solve", "AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", "--trump", "none", "--json", "--cards"],
         ["simulate", "--matches", "3", "--json"],

@@ -295,3 +295,16 @@ def test_a_guess_that_lost_is_bad_luck_not_a_mistake():
     # against that: 0.9 trick worse on every layout solved, clear beyond its standard error
     assert card_verdict(1, 0.9, 0.1) == "mistake" and card_verdict(0, 0.9, 0.1) == "mistake"
     assert card_verdict(0, 0.0, 0.0) == "fine"
+
+
+def test_the_card_advice_reports_its_progress_and_stops_early_when_one_card_is_clear():
+    from analyzer.games.t400.pimc import recommend_card
+
+    seen = []
+    a = recommend_card("62.532.J842.J754", 4, [3, 5, 2, 2], "SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2".split(),
+                       layouts=64, progress=lambda done, total: seen.append((done, total)))  # fmt: skip
+    assert seen and seen[-1][0] == a.layouts and all(t == 64 for _, t in seen)
+    assert [d for d, _ in seen] == list(range(8, a.layouts + 1, 8))
+    # one legal card (seat 2 must follow with one of its equal spades): one block only
+    b = recommend_card("JT9.AQ7.KQ5.AKQ3", 2, [3, 5, 2, 2], ["SA"], layouts=64)
+    assert b.layouts == 8 and len(b.rows) == 1 and b.rows[0].equal

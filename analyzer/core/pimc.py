@@ -290,13 +290,14 @@ def clear_best(values: np.ndarray, z: float = 3.0) -> bool:
     return True
 
 
-def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: int = 8) -> Decision:
+def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: int = 8,
+           progress: Callable[[int, int], None] | None = None) -> Decision:  # fmt: skip
     """Value the mover's legal cards on ``layouts``, in blocks of ``block``; with ``stop_early``,
     stop once :func:`clear_best` says one card is best (at least two blocks solved; one block
-    when all the legal cards are equal). ``solve(pos,
-    layouts, cards)`` returns (int64[layouts, cards] values, the game's extra figure or None);
-    it is asked for the lowest card of each class of :func:`card_classes` (the others are worth
-    the same)."""
+    when all the legal cards are equal). ``solve(pos, layouts, cards)`` returns (int64[layouts,
+    cards] values, the game's extra figure or None); it is asked for the lowest card of each
+    class of :func:`card_classes` (the others are worth the same). ``progress(done, total)``
+    after each block: the layouts solved."""
     classes = card_classes(pos)
     reps = [cls[-1] for cls in classes]
     parts, extras = [], []
@@ -308,6 +309,8 @@ def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: 
         if extra is not None:
             extras.append(extra)
         done += len(chunk)
+        if progress is not None:
+            progress(done, len(layouts))
         if stop_early and (len(reps) == 1 or done >= 2 * block and clear_best(np.concatenate(parts))):
             break
     extra = np.concatenate(extras) if extras else None

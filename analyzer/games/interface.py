@@ -89,6 +89,7 @@ class CardQuestion:
     seed: int = 0
     threads: int | None = None
     read_auction: bool = True
+    stop_early: bool = True
 
 
 @dataclass

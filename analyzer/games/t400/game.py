@@ -162,7 +162,8 @@ class FourHundred(Game):
 
         def run(progress):
             return recommend_card(q.hand, q.seat, bids, q.play, q.variant, scores, q.layouts, q.seed, q.threads,
-                                  read_bids=q.read_auction)  # fmt: skip
+                                  read_bids=q.read_auction, stop_early=q.stop_early,
+                                  progress=progress)  # fmt: skip
 
         return Plan(run, card_text, None, "card", None, "solving")
 

@@ -126,11 +126,11 @@ def check_card_inputs(hand, seat: int, bids, play, variant, scores, layouts: int
 
 def recommend_card(hand, seat: int, bids, play=(), variant="dananeer", scores=(0, 0, 0, 0),
                    layouts: int = DEFAULT_LAYOUTS, seed: int = 0, threads: int | None = None,
-                   stop_early: bool = True, read_bids: bool = True) -> CardAdvice:  # fmt: skip
+                   stop_early: bool = True, read_bids: bool = True, progress=None) -> CardAdvice:  # fmt: skip
     """What should seat ``seat`` (1..4, holding ``hand`` as dealt) play after ``play`` (the cards
     so far, in order, from seat 1's lead)? Each legal card valued by pimc on ``layouts`` layouts
     that fit the bids (``read_bids=False``: any layout), stopping early once one card is best
-    beyond doubt (``stop_early``)."""
+    beyond doubt (``stop_early``); ``progress(done, total)``: the layouts solved."""
     import time
 
     from analyzer.core.runtime import COMPILE_CLOCK
@@ -148,7 +148,7 @@ def recommend_card(hand, seat: int, bids, play=(), variant="dananeer", scores=(0
     rng = random.Random(seed)
     reader = BidReader(v, bot_array(v), scores) if read_bids else None
     dealt = reader.layouts(pos, layouts, rng) if reader else sample_layouts(pos, layouts, rng)
-    decision = decide(pos, dealt, solver(values, threads), stop_early=stop_early)
+    decision = decide(pos, dealt, solver(values, threads), stop_early=stop_early, progress=progress)
     found, recommended = ranked(decision, seed)
     rows = [CardRow(r["card"], r["equal"], r["mean"], r["se"], r["extra"], r["p_best"]) for r in found]
     advice = CardAdvice(

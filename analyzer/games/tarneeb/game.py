@@ -158,7 +158,8 @@ class Tarneeb(Game):
 
         def run(progress):
             return recommend_card(q.hand, q.seat, calls, q.trump, q.play, q.variant, q.layouts, q.seed, q.threads,
-                                  read_auction=q.read_auction)  # fmt: skip
+                                  read_auction=q.read_auction, stop_early=q.stop_early,
+                                  progress=progress)  # fmt: skip
 
         return Plan(run, card_text, None, self.compile_groups["card"], None, "solving")
 

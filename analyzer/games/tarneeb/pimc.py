@@ -161,11 +161,12 @@ def solver(v, contract, threads: int | None = None):
 
 def recommend_card(hand, seat: int, auction, trump=None, play=(), variant="tarneeb", layouts: int = DEFAULT_LAYOUTS,
                    seed: int = 0, threads: int | None = None, stop_early: bool = True,
-                   read_auction: bool = True) -> CardAdvice:  # fmt: skip
+                   read_auction: bool = True, progress=None) -> CardAdvice:  # fmt: skip
     """What should seat ``seat`` (1..4, holding ``hand`` as dealt) play after ``play`` (the cards
     so far from the declarer's lead), the auction ``auction`` over and the trump ``trump`` named
     (for a contract without a strain)? Each legal card valued by pimc on ``layouts`` layouts that
-    fit the auction (``read_auction=False``: any layout)."""
+    fit the auction (``read_auction=False``: any layout); ``progress(done, total)``: the layouts
+    solved."""
     import time
 
     from analyzer.core.runtime import COMPILE_CLOCK
@@ -186,7 +187,7 @@ def recommend_card(hand, seat: int, auction, trump=None, play=(), variant="tarne
     if read_auction:
         reader = AuctionReader(v.kernel_rules(), load_model().array).read([c.code for c in a.calls], declarer, int(strain))
     dealt = reader.layouts(pos, layouts, rng) if reader else sample_layouts(pos, layouts, rng)
-    decision = decide(pos, dealt, solver(v, contract, threads), stop_early=stop_early)
+    decision = decide(pos, dealt, solver(v, contract, threads), stop_early=stop_early, progress=progress)
     found, recommended = ranked(decision, seed)
     rows = [CardRow(r["card"], r["equal"], r["mean"], r["se"], r["extra"], r["p_best"]) for r in found]
     advice = CardAdvice(
