@@ -308,3 +308,16 @@ def test_the_card_advice_reports_its_progress_and_stops_early_when_one_card_is_c
     # one legal card (seat 2 must follow with one of its equal spades): one block only
     b = recommend_card("JT9.AQ7.KQ5.AKQ3", 2, [3, 5, 2, 2], ["SA"], layouts=64)
     assert b.layouts == 8 and len(b.rows) == 1 and b.rows[0].equal
+
+
+def test_t400_card_answers_at_the_last_card_and_the_first():
+    """The last card of a hand (nobody else holds a card: one layout, the mover's own card) and
+    the opening lead of a Tarneeb hand, from a whole hand's record."""
+    record = ("game tarneeb; variant tarneeb; scores 0,0; deal AKQ5.KJ4.T93.862 JT9.AQ7.KQ5.AKQ3 8743.T986.A76.T9 "
+              "62.532.J842.J754; calls 7,pass,pass,pass; trump S; play SA S9 S3 S2 SK ST S4 S6 SQ SJ S7 H2 D3 D5 DA "
+              "D2 S8 H3 S5 H7 D6 D4 DT DQ CA C9 C4 C2 HA H6 H5 H4 CK CT C5 C6 DK D7 D8 D9 CQ H8 C7 C8 HQ H9 DJ HK HJ "
+              "C3 HT CJ")  # fmt: skip
+    last = _card("--record", record, "--at", "51")
+    assert [r["card"] for r in last["cards"]] == [Card.parse("CJ").symbol] and last["seat"] == 4
+    first = _card("--record", record, "--at", "0")
+    assert first["seat"] == 1 and len(first["cards"]) >= 2

@@ -142,7 +142,8 @@ def deal_batch(pos: Position, k: int, gen: np.random.Generator) -> np.ndarray:
     me = pos.mover
     seats = [q for q in range(4) if q != me]
     cards = [c for q in seats for c in range(64) if pos.hands[q] >> c & 1]
-    allowed = np.array([[not pos.voids >> (4 * q + (c >> 4)) & 1 for q in seats] for c in cards], dtype=np.int64)
+    allowed = np.array([[not pos.voids >> (4 * q + (c >> 4)) & 1 for q in seats] for c in cards],
+                       dtype=np.int64).reshape(len(cards), len(seats))  # no row at all at the last card
     room = np.tile(np.array([pos.hands[q].bit_count() for q in seats], dtype=np.int64), (k, 1))
     out = np.zeros((k, 4), dtype=np.uint64)
     out[:, me] = pos.hands[me]
