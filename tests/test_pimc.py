@@ -321,3 +321,13 @@ def test_t400_card_answers_at_the_last_card_and_the_first():
     assert [r["card"] for r in last["cards"]] == [Card.parse("CJ").symbol] and last["seat"] == 4
     first = _card("--record", record, "--at", "0")
     assert first["seat"] == 1 and len(first["cards"]) >= 2
+
+
+def test_a_variant_whose_first_lead_is_a_trump_is_asked_only_about_trumps():
+    args = ["AKQ5.KJ4.T93.862", "--seat", "1", "--game", "tarneeb", "--auction", "7,pass,pass,pass", "--trump", "H"]
+    led = _card(*args, "--trump-lead")
+    assert {r["card"][0] for r in led["cards"]} == {"\u2665"}
+    free = _card(*args)
+    assert {r["card"][0] for r in free["cards"]} > {"\u2665"}
+    r = run("card", *args, "--trump-lead", "--play", "SA S9 S3 S2")
+    assert r.exit_code == 2 and "must lead a trump" in r.stderr

@@ -40,6 +40,7 @@ class Position:
         self.played = 0
         self.played_by = [0, 0, 0, 0]
         self.voids = 0
+        self.first_lead_trump = False  # the first lead must be a trump when the leader holds one
 
     @property
     def mover(self) -> int:
@@ -85,6 +86,9 @@ class Position:
         if self.trick:
             follow = [c for c in cards if c >> 4 == self.trick[0] >> 4]
             return follow or cards
+        if self.first_lead_trump and self.played == 0 and self.trump < 4:
+            trumps = [c for c in cards if c >> 4 == self.trump]  # a variant's first lead (Tarneeb)
+            return trumps or cards
         return cards
 
     def play(self, card: int) -> None:
@@ -208,7 +212,8 @@ class FittingSampler:
         return {"decisions": self.decisions, "all_layouts_fit": self.all_fit / max(self.decisions, 1)}
 
 
-def replay(hand: int, me: int, leader: int, cards: list[int], trump: int, bids=(0, 0, 0, 0)) -> Position:
+def replay(hand: int, me: int, leader: int, cards: list[int], trump: int, bids=(0, 0, 0, 0),
+           first_lead_trump: bool = False) -> Position:  # fmt: skip
     """The public position after ``cards`` (in play order, the first led by ``leader``) as seat
     ``me`` (0..3) holding ``hand`` (its 13 cards, those it played included) sees it: its own
     hand, what the others played and the voids they showed. The other seats' hands in the
@@ -269,10 +274,14 @@ def replay(hand: int, me: int, leader: int, cards: list[int], trump: int, bids=(
     for c, q in owner.items():
         hands[q] |= 1 << c
     pos = Position(hands, bids, leader=leader, trump=trump)
+    pos.first_lead_trump = first_lead_trump
     for k, c in enumerate(cards):
         try:
             pos.play(c)
         except ValueError:
+            if k == 0:
+                raise T400Error(f"trick 1: seat {pos.mover + 1} must lead a trump (the variant's first lead) "
+                                "and held one") from None  # fmt: skip
             raise T400Error(
                 f"trick {k // 4 + 1}: seat {pos.mover + 1} revoked: played {word(c)} but held the suit led"
             ) from None

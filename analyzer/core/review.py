@@ -61,7 +61,7 @@ def _after(hands, trick: Trick, k: int, card: Card, trump, value_at: ValueAt, wi
 
 
 def add_decision_costs(rows: list[dict], record: HandRecord, leader: int, trump: int, bids, layouts: int, seed: int,
-                       deal, solve, say: Callable[[str], None]) -> None:  # fmt: skip
+                       deal, solve, say: Callable[[str], None], first_lead_trump: bool = False) -> None:  # fmt: skip
     """Give each card of ``rows`` (:func:`card_costs`, in play order) its decision cost: pimc
     from its player's seat (their hand, the cards played before it, ``bids``), on ``layouts``
     layouts from ``deal(pos, n, rng)`` valued by ``solve`` (:func:`analyzer.core.pimc.decide`;
@@ -76,7 +76,7 @@ def add_decision_costs(rows: list[dict], record: HandRecord, leader: int, trump:
     for k, row in enumerate(rows):
         say(f"decision {k + 1} of {len(rows)}")
         seat = row["seat"] - 1
-        pos = replay(record.deal.hands[seat].bits, seat, leader - 1, cards[:k], trump, bids)
+        pos = replay(record.deal.hands[seat].bits, seat, leader - 1, cards[:k], trump, bids, first_lead_trump)
         rng = random.Random(f"{seed}:{k}")
         got = decision_cost(pos, cards[k], lambda p=pos, r=rng: deal(p, layouts, r), solve)
         row["decision_cost"] = got["decision_cost"]

@@ -179,7 +179,7 @@ def recommend_card(hand, seat: int, auction, trump=None, play=(), variant="tarne
         raise T400Error("the hand is over: all 52 cards are played")
     contract = a.contract
     declarer = contract.declarer - 1
-    pos = replay(bits, me, declarer, cards, int(strain))
+    pos = replay(bits, me, declarer, cards, int(strain), first_lead_trump=v.trump_lead)
     if pos.mover != me:
         raise T400Error(f"it is seat {pos.mover + 1}'s turn to play, not seat {seat}'s")
     rng = random.Random(seed)

@@ -165,7 +165,8 @@ def _decisions(record: HandRecord, auction, declarer: int, strain: Strain, cards
     def solve(pos, dealt, legal):
         return team_tricks(pos, dealt, legal, threads=threads), None
 
-    add_decision_costs(cards, record, declarer, int(strain), [0, 0, 0, 0], layouts, seed, reader.layouts, solve, say)
+    add_decision_costs(cards, record, declarer, int(strain), [0, 0, 0, 0], layouts, seed, reader.layouts, solve, say,
+                       v.trump_lead)  # fmt: skip
 
 
 def _summary(calling: list[dict], cards: list[dict]) -> dict:
