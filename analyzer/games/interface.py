@@ -132,6 +132,10 @@ class Game:
     #: ``summary_text``, ``played_text``); empty: the game has none.
     matches_module: str = ""
     text_module: str = ""
+    #: ``review`` (``check_record``, ``review_hand``, ``DECISION_LAYOUTS``) and ``bidder``
+    #: (``MODEL_FILE``, ``fit_model``), the same way.
+    review_module: str = ""
+    bidder_module: str = ""
 
     # -- variants -------------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
@@ -233,12 +237,14 @@ class Game:
 
     def check_record(self, record) -> None:
         """Check ``record`` by this game's rules (one ``Error`` naming its line and field)."""
-        raise self.unsupported("review")
+        self._module(self.review_module, "review").check_record(record)
 
     def review(self, record, samples=None, seed=0, threads=None, progress=None, layouts=None) -> dict:
         """``t400 review`` of one record, JSON-ready; ``layouts``: pimc's layouts for each card's
         decision cost (``None``: the game's default; 0: none)."""
-        raise self.unsupported("review")
+        module = self._module(self.review_module, "review")
+        size = module.DECISION_LAYOUTS if layouts is None else layouts
+        return module.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress, layouts=size)
 
     def review_auction_text(self, review: dict, loss) -> str:
         """The review's bidding (or calls) part as ``t400 review`` prints it; ``loss(value, se,
@@ -258,7 +264,11 @@ class Game:
     # -- data made by commands ------------------------------------------------------------
     def fit_bidder(self, deals, seed, iterations, threads, progress):
         """``t400 fit-bidder``: the bot bidder's model refitted; returns (model, default path)."""
-        raise self.unsupported("a fitted bidder")
+        from importlib import resources
+
+        module = self._module(self.bidder_module, "a fitted bidder")
+        model = module.fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=progress)
+        return model, str(resources.files("analyzer.data") / module.MODEL_FILE)
 
     def fit_later_lead(self, deals, seed, progress):
         """``t400 fit-later-lead``: the later-lead model refitted; returns (model, default path, the

@@ -29,6 +29,8 @@ class FourHundred(Game):
     review_verdict_head = "bid"
     matches_module = "analyzer.games.t400.matches"
     text_module = "analyzer.games.t400.text"
+    review_module = "analyzer.games.t400.review"
+    bidder_module = "analyzer.games.t400.bidder"
 
     def presets(self) -> dict[str, str]:
         return {name: rules_mod.PRESET_DESCRIPTIONS.get(name, "") for name in rules_mod.PRESETS}
@@ -227,17 +229,6 @@ class FourHundred(Game):
             raise T400Error(f"line {n}: bids: expected four bids, seat 1 first, got {len(bids)}")
         return {"bids": bids}
 
-    def check_record(self, record) -> None:
-        from analyzer.games.t400 import review
-
-        review.check_record(record)
-
-    def review(self, record, samples=None, seed=0, threads=None, progress=None, layouts=None) -> dict:
-        from analyzer.games.t400 import review
-
-        size = review.DECISION_LAYOUTS if layouts is None else layouts
-        return review.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress, layouts=size)
-
     def review_auction_text(self, review: dict, loss) -> str:
         from analyzer.games.t400.text import review_bidding_text
 
@@ -247,14 +238,6 @@ class FourHundred(Game):
         return player["bid_verdict"]
 
     # -- data made by commands ------------------------------------------------------------
-    def fit_bidder(self, deals, seed, iterations, threads, progress):
-        from importlib import resources
-
-        from analyzer.games.t400.bidder import MODEL_FILE, fit_model
-
-        model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=progress)
-        return model, str(resources.files("analyzer.data") / MODEL_FILE)
-
     def fit_later_lead(self, deals, seed, progress):
         from analyzer.core.later_lead import weights_file, weights_source
         from analyzer.games.t400.later_lead import fit_model

@@ -24,6 +24,8 @@ class Tarneeb(Game):
     review_verdict_head = "calls"
     matches_module = "analyzer.games.tarneeb.matches"
     text_module = "analyzer.games.tarneeb.text"
+    review_module = "analyzer.games.tarneeb.review"
+    bidder_module = "analyzer.games.tarneeb.bidders"
 
     def presets(self) -> dict[str, str]:
         return {name: tarneeb_rules.PRESET_DESCRIPTIONS.get(name, "") for name in tarneeb_rules.PRESETS}
@@ -236,17 +238,6 @@ class Tarneeb(Game):
                 raise T400Error(f"line {n}: trump {trump!r}: expected S, H, D, C or NT") from None
         return {"calls": calls, "trump": trump}
 
-    def check_record(self, record) -> None:
-        from analyzer.games.tarneeb import review
-
-        review.check_record(record)
-
-    def review(self, record, samples=None, seed=0, threads=None, progress=None, layouts=None) -> dict:
-        from analyzer.games.tarneeb import review
-
-        size = review.DECISION_LAYOUTS if layouts is None else layouts
-        return review.review_hand(record, samples=samples, seed=seed, threads=threads, progress=progress, layouts=size)
-
     def review_auction_text(self, review: dict, loss) -> str:
         from analyzer.games.tarneeb.text import review_calls_text
 
@@ -256,14 +247,6 @@ class Tarneeb(Game):
         return f"{player['costly_calls']} costly of {player['calls']}"
 
     # -- data made by commands ------------------------------------------------------------
-    def fit_bidder(self, deals, seed, iterations, threads, progress):
-        from importlib import resources
-
-        from analyzer.games.tarneeb.bidders import MODEL_FILE, fit_model
-
-        model = fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=progress)
-        return model, str(resources.files("analyzer.data") / MODEL_FILE)
-
     def fit_later_lead(self, deals, seed, progress):
         from analyzer.core.later_lead import weights_file, weights_source
         from analyzer.games.tarneeb.later_lead import fit_model
