@@ -172,9 +172,9 @@ def test_the_double_dummy_speed_table_is_the_stored_result():
 
 
 def test_the_pimc_speed_table_is_the_stored_result():
-    """docs/card-play.md's table of pimc's speed, from benchmarks/results/pimc_speed.json."""
+    """docs/performance.md's table of pimc's speed, from benchmarks/results/pimc_speed.json."""
     stored = json.loads((ROOT / "benchmarks" / "results" / "pimc_speed.json").read_text())
-    text = _doc("docs/card-play.md")
+    text = _doc("docs/performance.md")
     for name, key in (("400", "400"), ("Tarneeb", "tarneeb")):
         g = stored["games"][key]
         row = re.search(rf"^\| {name} \| (\d+) \| ([\d.]+) s \| ([\d.]+) s \| ([\d.]+) s \| ([\d.]+)x \|", text, re.M)
