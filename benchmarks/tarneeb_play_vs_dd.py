@@ -50,12 +50,11 @@ from endplay.dds import solve_board
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from play_vs_dd import Position, dd_scores, loss_table, mean_ci, pimc_card, sample_layouts  # noqa: E402
 
-from analyzer.core.dealing import deal_hands  # noqa: E402
 from analyzer.core.policies import policies_kit, policy_id  # noqa: E402
 from analyzer.games.tarneeb.bidders import load_model  # noqa: E402
-from analyzer.games.tarneeb.pimc import AuctionReader  # noqa: E402
+from analyzer.games.tarneeb.pimc import AuctionReader, bot_auction, bot_contracts  # noqa: E402
+from analyzer.games.tarneeb.pimc import side_bids as product_side_bids  # noqa: E402
 from analyzer.games.tarneeb.rules import TarneebVariant  # noqa: E402
-from kernels.core.kit import Kit
 from kernels.policies import play as kp  # noqa: E402
 from kernels.tarneeb import hand as kh  # noqa: E402
 from kernels.tarneeb import rules as kr  # noqa: E402
@@ -63,17 +62,12 @@ from kernels.tarneeb import rules as kr  # noqa: E402
 
 def contracts(n: int, seed: int, rules, model):
     """Deals and the EV bots' contracts: (hands uint64[m, 4], outcomes int64[m, R_SIZE]) of the
-    played ones among ``n`` deals."""
-    deals = deal_hands(n, seed=seed)
-    out = np.zeros((n, kh.R_SIZE), dtype=np.int64)
-    kh.hands_outcomes(rules, deals, np.full(4, kh.EV), np.full(4, kp.TEAM), Kit(kp.TEAM), out, model)
-    played = out[:, kh.R_REDEAL] == kh.PLAYED
-    return deals[played], out[played]
+    played ones among ``n`` deals (the product's :func:`bot_contracts`)."""
+    return bot_contracts(n, seed, rules, model)
 
 
 def side_bids(rules, res) -> np.ndarray:
-    packed = kh.team_bids(rules, int(res[kh.R_CONTRACT]), int(res[kh.R_DECLARER]))
-    return np.array([(packed >> (8 * s)) & 255 for s in range(4)], dtype=np.int64)
+    return np.array(product_side_bids(rules, res), dtype=np.int64)
 
 
 def net_for_declarers(rules, res, team_tricks: int) -> int:
@@ -101,15 +95,7 @@ class BotAuctionReader(AuctionReader):
 
     def codes(self, hands, res) -> list[int]:
         """The deal's auction replayed: the EV bots' calls, as kernel codes."""
-        state = np.empty(kr.ST_SIZE, dtype=np.int64)
-        kr.auction_start(state)
-        calls = []
-        while (seat := kr.next_seat(self.rules, state)) >= 0:
-            call = kh.bot_call(kh.EV, self.rules, state, hands[seat], self.model)
-            calls.append(int(call))
-            kr.auction_call(self.rules, state, call)
-        assert (state[kr.ST_HIGH], state[kr.ST_HIGH_SEAT]) == (res[kh.R_CONTRACT], res[kh.R_DECLARER])
-        return calls
+        return bot_auction(self.rules, self.model, hands, res)
 
     def sampler(self, hands, res):
         """The layouts for pimc's decisions in one deal (see :func:`pimc_card`): fitting its auction."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from analyzer.core.errors import T400Error
+from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.fmt import fmt_value as _fmt
 from analyzer.core.fmt import pct as _pct
 from analyzer.core.runtime import announce_compiles
@@ -227,19 +227,30 @@ def variants(specs, matches, game, policy, bidder, seed, threads, cap, scheduler
               help="Configuration B (default counting/standard; Tarneeb: counting/greedy).")  # fmt: skip
 @click.option("--matches", type=click.IntRange(1), default=20_000, show_default=True,
               help="Duplicate pairs: each deal sequence is played twice, seats swapped.")  # fmt: skip
+@click.option("--deals", type=click.IntRange(1), default=None,
+              help="Duplicate single hands instead of matches: the EV bots' bids, A's and B's card "
+              "play; the way to measure pimc (policy pimc; A defaults to ev/pimc).")  # fmt: skip
+@click.option("--layouts", type=click.IntRange(1, 4096), default=32, show_default=True,
+              help="With --deals: pimc's layouts a decision (it stops early when one card is clearly best).")  # fmt: skip
 @variant_options(games=True)
 @run_options
 @bidder_model_option
 @json_option
 def duel(
-    config_a, config_b, matches, variant, seed, threads, cap, scheduler, progress, bidder_model, as_json
-):
+    config_a, config_b, matches, deals, layouts, variant, seed, threads, cap, scheduler, progress, bidder_model,
+    as_json,
+):  # fmt: skip
     """Duplicate matches between two bidder/policy configurations: A's win rate with a 95% CI.
 
     Every deal sequence is played twice with the partnerships' seats swapped, so the cards
-    cancel out and what is left is the difference in bidding and play.
+    cancel out and what is left is the difference in bidding and play. With --deals, single hands
+    on the EV bots' bids (or contracts), so that pimc, the strong player, can take a seat:
+    `t400 duel --deals 300 --b ev/standard` is pimc against standard, points a hand.
     """
     show = (not as_json) if progress is None else progress
+    if deals is not None:
+        _duel_hands(config_a, config_b, deals, layouts, variant, seed, threads, scheduler, bidder_model, show, as_json)
+        return
     clock = RunClock()
     with progress_bar("matches", 2 * matches, enabled=show) as update:
         game = registry.for_variant(variant)
@@ -260,6 +271,46 @@ def duel(
                f"matches stopped at the cap: {out['cap_hits']:,}"
                + (f"; drawn: {out['draws']:,}" if game.has_draws else ""))  # fmt: skip
 
+
+
+def _duel_hands(config_a, config_b, deals, layouts, variant, seed, threads, scheduler, bidder_model, show, as_json):
+    """``t400 duel --deals``: single hands, in this process (pimc runs from Python); Ctrl-C ends
+    with the result over the deals finished."""
+    from analyzer.core.runtime import deferred_interrupt
+
+    if scheduler:
+        raise T400Error("--deals runs in this process: --scheduler is for duels of matches")
+    if bidder_model:
+        raise T400Error("--deals plays the shipped EV bots' bids: --bidder-model is for duels of matches")
+    game = registry.for_variant(variant)
+    clock = RunClock()
+    with progress_bar("deals", deals, enabled=show) as update, deferred_interrupt() as stop:
+        out = game.duel_hands(config_a, config_b, deals, seed, variant, layouts, threads, update, stop)
+    out["elapsed_s"] = clock.elapsed_s()
+    out["compile_s"] = clock.compile_s()
+    if as_json:
+        emit_json(out)
+    else:
+        click.echo(hands_duel_text(out, seed) + clock.note())
+    if out["interrupted"]:
+        raise Interrupted(f"interrupted after {out['deals']:,} of {out['deals_asked']:,} deals; "
+                          "the result over them is printed above")  # fmt: skip
+
+
+def hands_duel_text(out: dict, seed: int) -> str:
+    """The answer of ``t400 duel --deals`` in words."""
+    lo, hi = out["ci95"]
+    lines = [f"Duel of hands {out['a']} (A) vs {out['b']} (B), {out['variant']}: {out['deals']:,} deals, each "
+             f"played twice with the seats swapped (the EV bots' {out['reads']}), seed {seed}, {out['elapsed_s']:.1f} s",
+             f"A - B: {out['margin_per_hand']:+.3f} ± {out['margin_per_hand_se']:.3f} points a hand "
+             f"(95% CI {lo:+.3f} to {hi:+.3f})",
+             f"Deals where A did better: {out['a_better']:,}; B: {out['b_better']:,}; the same: "
+             f"{out['deals'] - out['a_better'] - out['b_better']:,}"]  # fmt: skip
+    if out["pimc_decisions"]:
+        lines.append(f"pimc: {out['pimc_decisions']:,} decisions, {out['pimc_layouts_per_decision']:.1f} layouts "
+                     f"and {out['pimc_seconds_per_decision']:.2f} s a decision (at most {out['layouts']}); "
+                     f"every layout fitted the {out['reads']} at {100 * out['layouts_fit']:.1f}% of them")  # fmt: skip
+    return "\n".join(lines)
 
 #: The commands of this module, as :mod:`commands` adds them to the group.
 COMMANDS = (

@@ -317,6 +317,14 @@ def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: 
     return Decision(reps, classes, np.concatenate(parts), extra, done)
 
 
+def best_card(decision: Decision) -> int:
+    """The card pimc plays: the lowest card of the class with the best mean (among equal means,
+    the lowest card), without :func:`ranked`'s bootstrap."""
+    means = decision.values.mean(axis=0)
+    best = max(range(len(decision.cards)), key=lambda i: (round(float(means[i]), 9), -(decision.cards[i] & 15)))
+    return decision.cards[best]
+
+
 def decision_cost(pos: Position, played: int, layouts: Callable[[], list], solve) -> dict:
     """What a card cost from what its player could see: pimc's value of the best card against
     the card played (``played``), on the layouts ``layouts()`` deals (see :func:`decide`), with

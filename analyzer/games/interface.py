@@ -136,6 +136,10 @@ class Game:
     #: (``MODEL_FILE``, ``fit_model``), the same way.
     review_module: str = ""
     bidder_module: str = ""
+    #: ``pimc`` (``DuelTable``, see :mod:`analyzer.core.hand_duel`), the same way; and the card
+    #: player a duel of hands sets pimc against by default.
+    pimc_module: str = ""
+    default_policy: str = ""
 
     # -- variants -------------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
@@ -227,6 +231,38 @@ class Game:
     ) -> dict:
         """``t400 duel``: duplicate matches between two bot configurations."""
         raise self.unsupported("duels")
+
+    def duel_hands(self, a, b, deals, seed, variant, layouts, threads=None, progress=None, stop=None) -> dict:
+        """``t400 duel --deals``: duplicate single hands between two card players on the EV bots'
+        bids or contracts (``a``, ``b``: ``ev/POLICY``, the policy a kernel policy or ``pimc``;
+        default ``ev/pimc`` against ``ev/`` the game's default player); see
+        :mod:`analyzer.core.hand_duel`."""
+        from analyzer.core import hand_duel
+        from analyzer.core.policies import POLICIES, policy_id
+
+        module = self._module(self.pimc_module, "duels of single hands")
+        players, names = [], []
+        for label, text, default in (("A", a, hand_duel.PIMC), ("B", b, self.default_policy)):
+            parts = [p.strip().lower() for p in str(text or f"ev/{default}").split("/")]
+            if len(parts) > 2 or not parts[0]:
+                raise T400Error(f"configuration {text!r}: expected BIDDER/POLICY, e.g. ev/{hand_duel.PIMC}")
+            bidder, policy = parts[0], (parts[1] if len(parts) == 2 and parts[1] else default)
+            if bidder != "ev":
+                raise T400Error(f"--deals plays the EV bots' bids, so {label}'s bidder must be ev, not {bidder}")
+            if policy != hand_duel.PIMC and policy not in POLICIES:
+                raise T400Error(f"unknown play policy {policy!r} (expected {hand_duel.PIMC} or one of {', '.join(POLICIES)})")
+            players.append(policy if policy == hand_duel.PIMC else policy_id(policy))
+            names.append(f"ev/{policy}")
+        if not 1 <= deals <= hand_duel.MAX_DEALS:
+            raise T400Error(f"--deals {deals}: expected 1..{hand_duel.MAX_DEALS:,}")
+        table = module.DuelTable(variant, deals, seed, layouts, threads)
+        out = hand_duel.duel_hands(table, players[0], players[1], seed, progress, stop)
+        uses_pimc = hand_duel.PIMC in players
+        out.update({"a": names[0], "b": names[1], "seed": seed, "variant": variant.label,
+                    "layouts": layouts if uses_pimc else None,
+                    "layouts_fit": table.reader.stats()["all_layouts_fit"] if uses_pimc else None,
+                    "reads": table.reads})  # fmt: skip
+        return out
 
     # -- records and review ---------------------------------------------------------------
     def record_fields(self, fields: dict, n: int, words, numbers) -> dict:

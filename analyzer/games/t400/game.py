@@ -30,6 +30,8 @@ class FourHundred(Game):
     matches_module = "analyzer.games.t400.matches"
     text_module = "analyzer.games.t400.text"
     review_module = "analyzer.games.t400.review"
+    pimc_module = "analyzer.games.t400.pimc"
+    default_policy = "standard"
     bidder_module = "analyzer.games.t400.bidder"
 
     def presets(self) -> dict[str, str]:

@@ -20,7 +20,15 @@ from analyzer.core.errors import T400Error
 from analyzer.core.fmt import pct
 from analyzer.core.layouts import FittingSampler, Position, replay, sample_layouts
 from analyzer.core.notation import Card, as_hand
-from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, decide, first_reason, ranked, values_with_bids
+from analyzer.core.pimc import (
+    DEFAULT_LAYOUTS,
+    Advice,
+    best_card,
+    decide,
+    first_reason,
+    ranked,
+    values_with_bids,
+)
 from analyzer.core.reasons import reason
 from analyzer.core.runtime import check_seed
 from analyzer.games.t400.rules import FIRST_LEADER, TRUMP, Variant, as_variant
@@ -72,6 +80,39 @@ def solver(values, threads: int | None = None):
         return (score if even else -score), made
 
     return solve
+
+
+class DuelTable:
+    """400's side of a duel of hands (:mod:`analyzer.core.hand_duel`): ``n`` live deals with the
+    EV bots' bids at 0-0-0-0 (dead hands skipped), seat 1 leading, pimc reading the bids on
+    ``layouts`` layouts a decision, and each seat's points by the variant's value table."""
+
+    #: What pimc's layouts fit, and what the bots made: the duel's words.
+    reads = "bids"
+
+    def __init__(self, v: Variant, n: int, seed: int, layouts: int = DEFAULT_LAYOUTS, threads: int | None = None):
+        from analyzer.games.t400.bidder import bot_array
+        from analyzer.games.t400.lead import live_deals
+
+        self.v, bot = v, bot_array(v)
+        hands, bids = live_deals(n, seed, v, bot)
+        self._deals = [([int(x) for x in h], [int(x) for x in b]) for h, b in zip(hands, bids)]
+        self.reader, self.layouts, self.threads = BidReader(v, bot), layouts, threads
+
+    def deals(self) -> list:
+        return self._deals
+
+    def start(self, deal) -> Position:
+        return Position(deal[0], deal[1], leader=FIRST_LEADER - 1, trump=int(TRUMP))
+
+    def pimc_card(self, deal, pos: Position, rng: random.Random) -> tuple[int, int]:
+        values = [self.v.bid_value(b, 0) for b in deal[1]]
+        d = decide(pos, self.reader.layouts(pos, self.layouts, rng), solver(values, self.threads))
+        return best_card(d), d.layouts
+
+    def points(self, deal, pos: Position) -> int:
+        pts = [self.v.score_change(b, t, 0) for b, t in zip(deal[1], pos.taken)]
+        return pts[0] + pts[2] - pts[1] - pts[3]
 
 
 @dataclass

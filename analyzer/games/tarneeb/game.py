@@ -25,6 +25,8 @@ class Tarneeb(Game):
     matches_module = "analyzer.games.tarneeb.matches"
     text_module = "analyzer.games.tarneeb.text"
     review_module = "analyzer.games.tarneeb.review"
+    pimc_module = "analyzer.games.tarneeb.pimc"
+    default_policy = "team"
     bidder_module = "analyzer.games.tarneeb.bidders"
 
     def presets(self) -> dict[str, str]:

@@ -21,7 +21,7 @@ from analyzer.core.errors import T400Error
 from analyzer.core.fmt import pct
 from analyzer.core.layouts import FittingSampler, Position, replay, sample_layouts
 from analyzer.core.notation import Card, as_hand
-from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, decide, first_reason, ranked, team_tricks
+from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, best_card, decide, first_reason, ranked, team_tricks
 from analyzer.core.reasons import reason
 from analyzer.core.runtime import check_seed
 from analyzer.core.strains import Strain
@@ -80,6 +80,95 @@ class AuctionReader(FittingSampler):
 
     def layouts(self, pos: Position, n: int, rng: random.Random) -> list[list[int]]:
         return self.fit(pos, n, rng, self.misfits(pos))
+
+
+def bot_contracts(n: int, seed: int, rules, model) -> tuple[np.ndarray, np.ndarray]:
+    """Deals and the EV bots' contracts with ``team`` play: (hands uint64[m, 4], outcomes
+    int64[m, R_SIZE]) of the played ones among ``n`` deals of ``seed``."""
+    from analyzer.core.dealing import deal_hands
+    from kernels.core.kit import Kit
+    from kernels.policies import play as kp
+
+    deals = deal_hands(n, seed=seed)
+    out = np.zeros((n, kh.R_SIZE), dtype=np.int64)
+    kh.hands_outcomes(rules, deals, np.full(4, kh.EV), np.full(4, kp.TEAM), Kit(kp.TEAM), out, model)
+    played = out[:, kh.R_REDEAL] == kh.PLAYED
+    return deals[played], out[played]
+
+
+def bot_auction(rules, model, hands, res) -> list[int]:
+    """The EV bots' auction of a deal replayed (kernel codes, from seat 1); it ends in ``res``'s
+    contract."""
+    state = np.empty(kr.ST_SIZE, dtype=np.int64)
+    kr.auction_start(state)
+    calls = []
+    while (seat := kr.next_seat(rules, state)) >= 0:
+        call = kh.bot_call(kh.EV, rules, state, hands[seat], model)
+        calls.append(int(call))
+        kr.auction_call(rules, state, call)
+    assert (state[kr.ST_HIGH], state[kr.ST_HIGH_SEAT]) == (res[kh.R_CONTRACT], res[kh.R_DECLARER])
+    return calls
+
+
+def side_bids(rules, res) -> list[int]:
+    """The trick loop's side targets of a contract (see :func:`kernels.tarneeb.hand.team_bids`)."""
+    packed = kh.team_bids(rules, int(res[kh.R_CONTRACT]), int(res[kh.R_DECLARER]))
+    return [(packed >> (8 * s)) & 255 for s in range(4)]
+
+
+class DuelTable:
+    """Tarneeb's side of a duel of hands (:mod:`analyzer.core.hand_duel`): ``n`` deals with the
+    EV bots' contracts (re-deals skipped), the declarer leading, pimc reading the auction on
+    ``layouts`` layouts a decision, and the declarers' points minus the defenders'."""
+
+    #: What pimc's layouts fit, and what the bots made: the duel's words.
+    reads = "auction"
+
+    def __init__(self, v, n: int, seed: int, layouts: int = DEFAULT_LAYOUTS, threads: int | None = None):
+        from analyzer.games.tarneeb.bidders import load_model
+
+        self.v, self.rules, self.model = v, v.kernel_rules(), load_model().array
+        hands, outcomes = bot_contracts(max(2 * n, 16), seed, self.rules, self.model)
+        while len(hands) < n:  # a variant that re-deals often: more deals of the next seeds
+            more = bot_contracts(2 * n, seed + len(hands) + 1, self.rules, self.model)
+            hands, outcomes = np.concatenate([hands, more[0]]), np.concatenate([outcomes, more[1]])
+        self._deals = list(zip(hands[:n], outcomes[:n]))
+        self.reader, self.layouts, self.threads = AuctionReader(self.rules, self.model), layouts, threads
+        self._read = None
+
+    def deals(self) -> list:
+        return self._deals
+
+    def start(self, deal) -> Position:
+        h, res = deal
+        pos = Position(h, side_bids(self.rules, res), leader=int(res[kh.R_DECLARER]), trump=int(res[kh.R_TRUMP]))
+        pos.first_lead_trump = self.v.trump_lead
+        return pos
+
+    def pimc_card(self, deal, pos: Position, rng: random.Random) -> tuple[int, int]:
+        h, res = deal
+        if self._read is not h:  # the auction is read once a deal
+            self.reader.read(bot_auction(self.rules, self.model, h, res), int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP]))
+            self._read = h
+        contract = _Contract(kr.level_of(int(res[kh.R_CONTRACT])), int(res[kh.R_DECLARER]) + 1, bool(res[kh.R_DOUBLED]))
+        d = decide(pos, self.reader.layouts(pos, self.layouts, rng), solver(self.v, contract, self.threads))
+        return best_card(d), d.layouts
+
+    def points(self, deal, pos: Position) -> int:
+        res = deal[1]
+        decl = int(res[kh.R_DECLARER])
+        net = net_points(self.v, kr.level_of(int(res[kh.R_CONTRACT])), pos.taken[decl] + pos.taken[decl ^ 2],
+                         bool(res[kh.R_DOUBLED]))  # fmt: skip
+        return net if decl % 2 == 0 else -net
+
+
+@dataclass
+class _Contract:
+    """What :func:`solver` reads of a contract."""
+
+    bid: int
+    declarer: int
+    doubled: bool
 
 
 @dataclass
