@@ -128,7 +128,11 @@ def match(ctx: Context) -> Document:
                                  "The win bidder against the EV bidder, by own score")  # fmt: skip
             doc.figure(path, "Share of bidding decisions where the match-aware bidder bids otherwise, by own "
                              "score and seat, with 95% intervals.")  # fmt: skip
-    doc.p(f"Data: {ctx.data_link(diffs.drop(columns=['bids']), 'match_bid_differences')}.")
+    # only the differing decisions are kept: the tables above give every bracket's count, and the
+    # whole set would be most of the report's bytes
+    differing = diffs[diffs["differs"]].drop(columns=["bids", "differs"])
+    doc.p(f"Data: {ctx.data_link(differing, 'match_bid_differences')} (the {len(differing):,} decisions "
+          f"where the bidders differ, of {len(diffs):,}).")  # fmt: skip
     # 4. Examples: P(win) of both bids by rollout
     ctx.progress("match: examples", 0.8)
     n_examples = min(config.get().report_match_examples, int(diffs["differs"].sum()))
