@@ -43,6 +43,30 @@ def policies_kit(policies) -> Kit:
     return Kit(policy=uniform(policies))
 
 
+def compile_play_aside(kit):
+    """On a first run, compile the card play of a kernel that deals, bids and plays
+    (``play_tricks`` for ``kit``, the larger half of its compile) in a helper process on the
+    other core (:func:`analyzer.core.runtime.compile_aside`); the caller compiles the dealing and
+    bidding meanwhile, waits for the helper, and then loads the play from the disk cache. ``None``
+    when the play is cached (or helpers are off)."""
+    from analyzer.core.runtime import compile_aside
+    from kernels.policies.play import play_tricks
+
+    return compile_aside(play_tricks, "analyzer.core.policies:warm_play", kit.policy, kit.bidder)
+
+
+def warm_play(policy: int, bidder: int) -> None:
+    """Compile ``play_tricks`` as the kernels call it (scalars; the kit of ``policy`` and
+    ``bidder``): the helper of :func:`compile_play_aside`."""
+    from analyzer.core.dealing import deal_hands
+    from kernels.policies.play import play_tricks
+
+    h = deal_hands(1, seed=0)[0]
+    p = np.int64(max(policy, 0))
+    b = np.int64(3)
+    play_tricks(h[0], h[1], h[2], h[3], b, b, b, b, p, p, p, p, Kit(policy=policy, bidder=bidder), np.int64(0), np.int64(3))
+
+
 #: The policies whose play the 400 data (bidder model, equity tables, reports/) was made with.
 FINGERPRINTED = ("greedy", "standard", "basic")
 #: The probe: deals (each played in the five strains) and the seed of their stream.

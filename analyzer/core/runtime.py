@@ -80,6 +80,23 @@ def on_workers(kernel, k: int, *args) -> None:
             done.result()
 
 
+def over_chunks(kernel, seed, first_chunk: int, n_chunks: int, *args):
+    """``kernel(seed, first_chunk, n_chunks, *args)`` for a serial ``nogil`` kernel whose results
+    are arrays with one row per chunk: the chunks split into one contiguous block per thread
+    (:func:`numba.get_num_threads`), each block on a thread of its own, the rows joined in chunk
+    order. Each chunk draws from its own stream (``seed``, chunk), so the answer is the same on any
+    number of threads; a ``prange`` kernel would give the same, but compile about twice as long."""
+    k = min(numba.get_num_threads(), n_chunks)
+    if k <= 1:
+        return kernel(seed, first_chunk, n_chunks, *args)
+    edges = [first_chunk + (n_chunks * i) // k for i in range(k + 1)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=k, thread_name_prefix="t400-chunks") as pool:
+        parts = [f.result() for f in [pool.submit(kernel, seed, a, b - a, *args) for a, b in zip(edges, edges[1:])]]
+    if isinstance(parts[0], tuple):
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
+    return np.concatenate(parts)
+
+
 def chunks_for(n: int, chunk_size: int = DEFAULT_CHUNK) -> int:
     """Number of chunks of ``chunk_size`` covering ``n`` items (at least one)."""
     return max(1, math.ceil(n / chunk_size))
@@ -192,12 +209,12 @@ def dd_deals_per_second(model: str) -> float | None:
 NO_HELPERS = "T400_NO_HELPERS"
 
 
-def compile_aside(kernel, warm_up: str) -> subprocess.Popen | None:
+def compile_aside(kernel, warm_up: str, *args: int) -> subprocess.Popen | None:
     """Compile ``kernel`` in a helper process, beside this one, when the disk cache does not hold
     it yet: a first run compiles on one core, and a question that needs two independent kernel
     trees (a review's bid analysis and its double dummy) gets the second tree from the other
     core, through the shared cache, by the time it needs it. ``warm_up`` is ``"module:function"``,
-    a call that compiles the kernel as the question will. Returns the helper (``None`` when the
+    a call (with the integers ``args``) that compiles the kernel as the question will. Returns the helper (``None`` when the
     kernel is cached, the cache cannot be read, or :data:`NO_HELPERS` is set); it ends with this
     process."""
     if os.environ.get(NO_HELPERS) == "1":
@@ -209,7 +226,7 @@ def compile_aside(kernel, warm_up: str) -> subprocess.Popen | None:
         return None
     module, function = warm_up.split(":")
     helper = subprocess.Popen(
-        [sys.executable, "-c", f"import {module} as m; m.{function}()"],
+        [sys.executable, "-c", f"import {module} as m; m.{function}({', '.join(str(int(a)) for a in args)})"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     _HELPERS.append(helper)

@@ -1,8 +1,11 @@
 """Full hands of 400: deal, bot bids, dead-hand check, 13 tricks, scores; chunk by chunk.
 
-Every kernel here runs ``n_chunks`` chunks of ``chunk_size`` deals in ``prange``; chunk ``c``
-draws from ``stream(seed, first_chunk + c)`` and writes only its own rows of the outputs, so the
-result is the same for any thread count. :func:`full_hands`, :func:`rollout` and
+Every kernel here runs ``n_chunks`` chunks of ``chunk_size`` deals, in ``prange`` or, for
+:func:`rollout` and :func:`deal_and_bid` (the first answer of ``t400 bid`` compiles them),
+serially with the caller spreading the chunks over threads
+(:func:`analyzer.core.runtime.over_chunks`); chunk ``c`` draws from ``stream(seed, first_chunk +
+c)`` and writes only its own rows of the outputs, so the result is
+the same for any thread count. :func:`full_hands`, :func:`rollout` and
 :func:`duplicate_hands` return per-chunk sums (histograms and weighted moments: their size
 grows with the number of chunks, not of deals); :func:`training_hands` and
 :func:`deal_and_bid` return one row per deal, so callers size their runs in blocks.
@@ -263,7 +266,7 @@ def side_equity_simulated(
     return p if seat % 2 == 0 else 1.0 - p
 
 
-@PJIT
+@JIT  # serial: the caller spreads the chunks over threads (analyzer.core.runtime.over_chunks)
 def rollout(
     seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, hand, seat, scores, earlier_bids,
     candidates, infer, tau, continuations, stop, cap=200,
@@ -300,7 +303,7 @@ def rollout(
     for s in range(seat):
         earlier_sum += earlier_bids[s]
     trump_lane = SUIT_BITS << U64(LANE * rules[TRUMP])
-    for c in prange(n_chunks):
+    for c in range(n_chunks):
         state = stream(seed, first_chunk + c)
         pool = pool_of(~hand & FULL_DECK)
         hands = np.empty(4, dtype=np.uint64)
@@ -348,7 +351,7 @@ def rollout(
     return acc, cross, hearts_out, later
 
 
-@PJIT
+@JIT  # serial: the caller spreads the chunks over threads (analyzer.core.runtime.over_chunks)
 def deal_and_bid(
     seed, first_chunk, n_chunks, chunk_size, rules, lineup, kit, bot, hand, seat, scores, earlier_bids,
     candidates, infer, tau,
@@ -370,7 +373,7 @@ def deal_and_bid(
     earlier_sum = 0
     for s in range(seat):
         earlier_sum += earlier_bids[s]
-    for c in prange(n_chunks):
+    for c in range(n_chunks):
         state = stream(seed, first_chunk + c)
         pool = pool_of(~hand & FULL_DECK)
         hands = np.empty(4, dtype=np.uint64)

@@ -127,7 +127,7 @@ def _sample(rules, hand, seat, calls, candidates, bidders, policies, kit, model,
     return w
 
 
-@PJIT
+@JIT  # serial: the caller spreads the work over threads (analyzer.core.runtime.over_chunks)
 def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, calls, candidates, bidders, policies,
                  kit, model, infer):  # fmt: skip
     """Samples ``n_chunks * chunk_size`` of the rollout (chunk ``c`` from ``stream(seed,
@@ -150,7 +150,7 @@ def call_rollout(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, cal
     unseen = FULL_DECK & ~hand
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
-    for c in prange(n_chunks):
+    for c in range(n_chunks):
         state = stream(seed, first_chunk + c)
         pool = pool_of(unseen)
         hands = np.empty(4, dtype=np.uint64)

@@ -15,11 +15,13 @@ from analyzer import config
 from analyzer.core.errors import Interrupted
 from analyzer.core.messages import Said
 from analyzer.core.notation import Hand
+from analyzer.core.policies import compile_play_aside
 from analyzer.core.runtime import (
     KERNEL_STOP,
     deferred_interrupt,
     interruptible,
     kernel_stopped,
+    over_chunks,
     threads_used,
 )
 from analyzer.core.stats import ratio_se
@@ -120,8 +122,30 @@ def compile_query(q: Query, model: str) -> float:
 
             solve("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", trump="none", mode="solo")
     else:
+        helper = compile_play_aside(args[2])
+        if helper is not None:
+            _compile_bidding(q, args)
+            helper.wait()  # the card play is on disk: the rollout loads it, compiling only itself
         kr.rollout(q.seed, 0, 1, 1, *args, q.continuations or None, np.zeros(1, dtype=np.uint8))
     return time.perf_counter() - start
+
+
+def _compile_bidding(q: Query, args) -> None:
+    """Compile the rollout's dealing and bidding (the functions it calls before the card play,
+    with the rollout's own argument types) while the helper compiles the play."""
+    from kernels.core.cards import FULL_DECK
+    from kernels.core.deal import deal_around, pool_of
+    from kernels.core.rng import stream
+    from kernels.t400.hand import bot_bids
+    from kernels.t400.lineup import BIDDERS
+
+    rules, lineup, kit, bot, hand, seat, scores, earlier, candidates, infer, tau = args
+    hands, bids = np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.int64)
+    counts = np.full(4, 13, dtype=np.int64)
+    counts[seat] = 0
+    deal_around(stream(q.seed, 0), pool_of(~hand & FULL_DECK), counts, hand, seat, hands)
+    kr.weigh_earlier(rules, bot, hands, bids, seat, earlier, scores, infer, tau)
+    bot_bids(rules, lineup[BIDDERS], kit, bot, hands, scores, bids, seat + 1, int(earlier[:seat].sum()) + int(candidates[0]))
 
 
 @dataclass(frozen=True)
@@ -159,7 +183,7 @@ def run_rollout(q: Query, samples, threads, target_se, progress):
             raise Interrupted("interrupted")
         # no continuations: None, a specialisation without the match simulator (compiled on its own)
         out = interruptible(
-            kr.rollout, q.seed, first, n_chunks, chunk, *args, q.continuations or None, KERNEL_STOP
+            over_chunks, kr.rollout, q.seed, first, n_chunks, chunk, *args, q.continuations or None, KERNEL_STOP
         )
         if stop() or kernel_stopped():  # the kernel may have ended early: its sums are partial
             raise Interrupted("interrupted")
@@ -214,7 +238,7 @@ def run_dd(q: Query, model: str, samples, threads, target_se, progress):
     with threads_used(threads), deferred_interrupt() as stop:
         for first in range(0, n_chunks, cfg.advice_batch_chunks):
             count = min(cfg.advice_batch_chunks, n_chunks - first)
-            hands, weights, later = kr.deal_and_bid(q.seed, first, count, chunk, *args)
+            hands, weights, later = over_chunks(kr.deal_and_bid, q.seed, first, count, chunk, *args)
 
             def done(fraction: float, first=first, count=count) -> None:
                 if progress:

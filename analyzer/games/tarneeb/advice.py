@@ -26,7 +26,7 @@ from analyzer import config
 from analyzer.core.errors import Interrupted, T400Error
 from analyzer.core.messages import Said
 from analyzer.core.notation import Hand, parse_hand
-from analyzer.core.policies import policies_kit, policy_id
+from analyzer.core.policies import compile_play_aside, policies_kit, policy_id
 from analyzer.core.reasons import call_reasons
 from analyzer.core.runtime import (
     COMPILE_CLOCK,
@@ -35,6 +35,7 @@ from analyzer.core.runtime import (
     chunks_for,
     deferred_interrupt,
     interruptible,
+    over_chunks,
     threads_used,
 )
 from analyzer.core.solve import solve_team_tasks, solver_space
@@ -44,6 +45,7 @@ from analyzer.games.tarneeb.auction import Auction, Call
 from analyzer.games.tarneeb.bidders import load_model
 from analyzer.games.tarneeb.equity import check_scores, equity_table
 from analyzer.games.tarneeb.rules import TRICKS, TarneebVariant, as_tarneeb_variant, net_points
+from kernels.core.cards import FULL_DECK
 from kernels.tarneeb import advice as ka
 from kernels.tarneeb import hand as kh
 
@@ -237,12 +239,16 @@ def recommend_call(
         else:
             policies = np.full(4, policy_id(policy), dtype=np.int64)
             bidders = load_model().array
+            helper = compile_play_aside(policies_kit(policies))
+            if helper is not None:  # a first run: the play on the other core, the bidding here
+                _compile_bidding(args, bidders, bool(infer))
+                helper.wait()
             # blocks of a fixed number of chunks: memory stays flat, progress shows, Ctrl-C and the
             # server's cap are seen between blocks, and the sums do not depend on the threads
             for first in range(0, n_chunks, BLOCK_CHUNKS):
                 count = min(BLOCK_CHUNKS, n_chunks - first)
                 # beside a main thread that handles Ctrl-C (the first call compiles for a minute)
-                sums.add(*interruptible(ka.call_rollout, seed, first, count, chunk, *args, policies,
+                sums.add(*interruptible(over_chunks, ka.call_rollout, seed, first, count, chunk, *args, policies,
                                         policies_kit(policies), bidders, bool(infer)))  # fmt: skip
                 if progress:
                     progress(first + count, n_chunks)
@@ -358,6 +364,23 @@ def _team_equity(table, totals: tuple[int, int], odd: bool) -> float:
     first = table.before_hand(*totals)
     return first if odd else 1.0 - first
 
+
+def _compile_bidding(args, model, infer: bool) -> None:
+    """Compile what :func:`kernels.tarneeb.advice.call_rollout` calls besides the card play (the
+    weight of the calls so far, the bots' auction to a contract), with its argument types, while
+    a helper compiles the play."""
+    from kernels.core.deal import deal_around, pool_of
+    from kernels.core.rng import stream
+    from kernels.tarneeb import rules as kr
+
+    rules, hand, seat, calls, candidates, bidders = args
+    hands = np.empty(4, dtype=np.uint64)
+    counts = np.full(4, 13, dtype=np.int64)
+    counts[seat] = 0
+    deal_around(stream(0, 0), pool_of(FULL_DECK & ~hand), counts, hand, seat, hands)
+    auction, trial = np.empty(kr.ST_SIZE, dtype=np.int64), np.empty(kr.ST_SIZE, dtype=np.int64)
+    ka._weigh(rules, seat, calls, bidders, model, infer, hands, auction)
+    ka._final_contract(rules, auction, trial, candidates[0], bidders, hands, model, np.empty(ka.K_SIZE, dtype=np.int64))
 
 def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threads, progress, stop):
     """The ``dd`` model: the rollout's deals, weights and auctions; every contract that matters
