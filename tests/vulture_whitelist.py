@@ -9,6 +9,7 @@ from analyzer.bench import _warm_each
 from analyzer.config import Tunables
 from analyzer.core.notation import Rank
 from analyzer.core.pimc import warm_review
+from analyzer.core.policies import warm_play
 from analyzer.core.seats import Seat
 from analyzer.core.solve import warm_bids_at, warm_made_on_best_lines
 from analyzer.games.tarneeb.bidders import COUNTING_CHOICES, EV_CHOICES
@@ -32,7 +33,7 @@ ENUMS = (
 )
 SWITCHES = (TIE_TOTAL, REDEAL_SAME, ALL_PASS_REDEAL, FAILED_13_TRICKS, MATCH_PLAY_ON, SPARE, DEPTH_BITS)
 DOCUMENTED = (COUNTING_CHOICES, EV_CHOICES)
-BY_NAME = (_warm_each, warm_bids_at, warm_made_on_best_lines, warm_review)
+BY_NAME = (_warm_each, warm_bids_at, warm_made_on_best_lines, warm_review, warm_play)
 
 
 def _fields(table: TarneebEquity):
