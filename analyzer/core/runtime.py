@@ -225,8 +225,13 @@ def compile_aside(kernel, warm_up: str, *args: int) -> subprocess.Popen | None:
     except (AttributeError, OSError):
         return None
     module, function = warm_up.split(":")
+    # the helper imports the package from where this process did: run from a source checkout,
+    # ``python -c`` would put the current folder first and compile the checkout's kernels into
+    # a cache this process never reads
+    root = str(Path(sys.modules[module.split(".")[0]].__file__).resolve().parents[1])
+    code = f"import sys; sys.path.insert(0, {root!r}); import {module} as m; m.{function}({', '.join(str(int(a)) for a in args)})"
     helper = subprocess.Popen(
-        [sys.executable, "-c", f"import {module} as m; m.{function}({', '.join(str(int(a)) for a in args)})"],
+        [sys.executable, "-c", code],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     _HELPERS.append(helper)
