@@ -97,3 +97,30 @@ def test_a_kernel_not_on_disk_compiles_aside_and_a_cached_one_does_not(tmp_path,
     helper = compile_aside(kernel(tmp_path / "missing.nbi"), "no_such_module:run")
     assert helper is not None and helper.wait(timeout=60) != 0
     assert compile_aside(object(), "warm_mark:run") is None  # no cache to read: nothing started
+
+
+def test_the_helper_imports_the_package_from_where_this_process_did(tmp_path, monkeypatch):
+    """Run from a source checkout after an install, ``python -c`` would import the checkout (the
+    current folder comes first) and compile into a cache this process never reads: the helper
+    puts the folder this process imported the package from first on its path."""
+    import sys
+    from types import SimpleNamespace
+
+    from analyzer.core.runtime import compile_aside
+
+    here, decoy = tmp_path / "installed", tmp_path / "checkout"
+    for folder, mark in ((here, "ran_installed"), (decoy, "ran_checkout")):
+        (folder / "warm_pkg").mkdir(parents=True)
+        (folder / "warm_pkg" / "__init__.py").write_text("")
+        (folder / "warm_pkg" / "mod.py").write_text(
+            f"def run():\n    open({str(tmp_path / mark)!r}, 'w').close()\n"
+        )
+    monkeypatch.syspath_prepend(str(here))
+    monkeypatch.chdir(decoy)
+    monkeypatch.delitem(sys.modules, "warm_pkg", raising=False)
+    import warm_pkg.mod  # noqa: F401 - imported from ``here``, as the command imports the package
+
+    kernel = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(tmp_path / "no.nbi"))))
+    helper = compile_aside(kernel, "warm_pkg.mod:run")
+    assert helper is not None and helper.wait(timeout=60) == 0
+    assert (tmp_path / "ran_installed").exists() and not (tmp_path / "ran_checkout").exists()

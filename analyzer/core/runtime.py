@@ -228,8 +228,12 @@ def compile_aside(kernel, warm_up: str, *args: int) -> subprocess.Popen | None:
     # the helper imports the package from where this process did: run from a source checkout,
     # ``python -c`` would put the current folder first and compile the checkout's kernels into
     # a cache this process never reads
-    root = str(Path(sys.modules[module.split(".")[0]].__file__).resolve().parents[1])
-    code = f"import sys; sys.path.insert(0, {root!r}); import {module} as m; m.{function}({', '.join(str(int(a)) for a in args)})"
+    code = f"import {module} as m; m.{function}({', '.join(str(int(a)) for a in args)})"
+    top = getattr(sys.modules.get(module.split(".")[0]), "__file__", None)
+    if top:
+        path = Path(top).resolve()
+        root = path.parents[1] if path.name == "__init__.py" else path.parent
+        code = f"import sys; sys.path.insert(0, {str(root)!r}); {code}"
     helper = subprocess.Popen(
         [sys.executable, "-c", code],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
