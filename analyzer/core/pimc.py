@@ -35,10 +35,39 @@ import numpy as np
 from analyzer.core.layouts import Position
 from analyzer.core.runtime import check_threads
 
-#: Layouts a decision solves by default (``t400 card --layouts``).
+#: Layouts a decision solves by default (``t400 card --layouts``), and the most it may ask for.
 DEFAULT_LAYOUTS = 32
+MAX_LAYOUTS = 4096
 #: Bootstrap resamples for the probability that a card is best.
 BOOTSTRAP = 400
+
+
+# ---------------------------------------------------------------------------------------------
+# The question
+
+
+def check_player(hand, seat: int):
+    """The hand as dealt (13 cards, those played included) of seat ``seat`` (1..4), checked: a
+    :class:`analyzer.core.notation.Hand`."""
+    from analyzer.core.errors import T400Error
+    from analyzer.core.notation import as_hand
+
+    h = as_hand(hand)
+    if len(h) != 13:
+        raise T400Error(f"hand: expected 13 cards (the hand as dealt, the cards played included), got {len(h)}")
+    if seat not in (1, 2, 3, 4):
+        raise T400Error(f"--seat {seat}: expected 1..4")
+    return h
+
+
+def check_play(play, layouts: int) -> list[int]:
+    """The cards played so far (symbols or card indices) as indices, and ``layouts`` checked."""
+    from analyzer.core.errors import T400Error
+    from analyzer.core.notation import Card
+
+    if not 1 <= layouts <= MAX_LAYOUTS:
+        raise T400Error(f"--layouts {layouts}: expected 1..{MAX_LAYOUTS}")
+    return [Card.parse(c).index if isinstance(c, str) else int(c) for c in (play or [])]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from analyzer.core.pimc import (
     DEFAULT_LAYOUTS,
     Advice,
     best_card,
+    check_play,
+    check_player,
     decide,
     first_reason,
     ranked,
@@ -34,9 +36,6 @@ from analyzer.core.runtime import check_seed
 from analyzer.games.t400.rules import FIRST_LEADER, TRUMP, Variant, as_variant
 from kernels.core.kit import Kit
 from kernels.t400 import bidder as kb
-
-#: The most layouts a decision may ask for.
-MAX_LAYOUTS = 4096
 
 
 class BidReader(FittingSampler):
@@ -145,11 +144,7 @@ class CardAdvice(Advice):
 def check_card_inputs(hand, seat: int, bids, play, variant, scores, layouts: int):
     """The checked inputs of :func:`recommend_card`: (hand bits, seat index, bids, cards, variant, scores)."""
     v = as_variant(variant)
-    h = as_hand(hand)
-    if len(h) != 13:
-        raise T400Error(f"hand: expected 13 cards (the hand as dealt, the cards played included), got {len(h)}")
-    if seat not in (1, 2, 3, 4):
-        raise T400Error(f"--seat {seat}: expected 1..4")
+    h = check_player(hand, seat)
     bids = list(bids or [])
     if len(bids) != 4:
         raise T400Error("--bids: the four bids, seat 1 first (the hand is being played)")
@@ -159,9 +154,7 @@ def check_card_inputs(hand, seat: int, bids, play, variant, scores, layouts: int
     check_bids(v, scores, bids)
     if v.is_dead(bids, scores):
         raise T400Error(f"bids {','.join(map(str, bids))}: the hand is dead (under the table minimum), not played")
-    if not 1 <= layouts <= MAX_LAYOUTS:
-        raise T400Error(f"--layouts {layouts}: expected 1..{MAX_LAYOUTS}")
-    cards = [Card.parse(c).index if isinstance(c, str) else int(c) for c in (play or [])]
+    cards = check_play(play, layouts)
     return h.bits, seat - 1, bids, cards, v, scores
 
 

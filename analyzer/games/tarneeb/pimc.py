@@ -21,7 +21,17 @@ from analyzer.core.errors import T400Error
 from analyzer.core.fmt import pct
 from analyzer.core.layouts import FittingSampler, Position, replay, sample_layouts
 from analyzer.core.notation import Card, as_hand
-from analyzer.core.pimc import DEFAULT_LAYOUTS, Advice, best_card, decide, first_reason, ranked, team_tricks
+from analyzer.core.pimc import (
+    DEFAULT_LAYOUTS,
+    Advice,
+    best_card,
+    check_play,
+    check_player,
+    decide,
+    first_reason,
+    ranked,
+    team_tricks,
+)
 from analyzer.core.reasons import reason
 from analyzer.core.runtime import check_seed
 from analyzer.core.strains import Strain
@@ -30,8 +40,6 @@ from analyzer.games.tarneeb.rules import as_tarneeb_variant, net_points
 from kernels.tarneeb import bidder as kb
 from kernels.tarneeb import hand as kh
 from kernels.tarneeb import rules as kr
-
-MAX_LAYOUTS = 4096
 
 
 class AuctionReader(FittingSampler):
@@ -200,11 +208,7 @@ def check_card_inputs(hand, seat: int, calls, trump, play, variant, layouts: int
     """The checked inputs of :func:`recommend_card`: (hand bits, seat index, variant, auction,
     the trump strain, cards)."""
     v = as_tarneeb_variant(variant)
-    h = as_hand(hand)
-    if len(h) != 13:
-        raise T400Error(f"hand: expected 13 cards (the hand as dealt, the cards played included), got {len(h)}")
-    if seat not in (1, 2, 3, 4):
-        raise T400Error(f"--seat {seat}: expected 1..4")
+    h = check_player(hand, seat)
     a = Auction(v)
     for n, call in enumerate(calls or [], start=1):
         if a.over:
@@ -225,9 +229,7 @@ def check_card_inputs(hand, seat: int, calls, trump, play, variant, layouts: int
         strain = named
     if strain is None:
         raise T400Error("--trump: the declarer's trump is needed (S, H, D, C or NT)")
-    if not 1 <= layouts <= MAX_LAYOUTS:
-        raise T400Error(f"--layouts {layouts}: expected 1..{MAX_LAYOUTS}")
-    cards = [Card.parse(c).index if isinstance(c, str) else int(c) for c in (play or [])]
+    cards = check_play(play, layouts)
     return h.bits, seat - 1, v, a, strain, cards
 
 
