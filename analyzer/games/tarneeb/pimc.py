@@ -35,7 +35,7 @@ from analyzer.core.pimc import (
 from analyzer.core.reasons import reason
 from analyzer.core.runtime import check_seed
 from analyzer.core.strains import Strain
-from analyzer.games.tarneeb.auction import Auction
+from analyzer.games.tarneeb.auction import Auction, Contract
 from analyzer.games.tarneeb.rules import as_tarneeb_variant, net_points
 from kernels.tarneeb import bidder as kb
 from kernels.tarneeb import hand as kh
@@ -158,7 +158,7 @@ class DuelTable:
         if self._read is not h:  # the auction is read once a deal
             self.reader.read(bot_auction(self.rules, self.model, h, res), int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP]))
             self._read = h
-        contract = _Contract(kr.level_of(int(res[kh.R_CONTRACT])), int(res[kh.R_DECLARER]) + 1, bool(res[kh.R_DOUBLED]))
+        contract = Contract(int(res[kh.R_DECLARER]) + 1, kr.level_of(int(res[kh.R_CONTRACT])), doubled=bool(res[kh.R_DOUBLED]))
         d = decide(pos, self.reader.layouts(pos, self.layouts, rng), solver(self.v, contract, self.threads))
         return best_card(d), d.layouts
 
@@ -168,15 +168,6 @@ class DuelTable:
         net = net_points(self.v, kr.level_of(int(res[kh.R_CONTRACT])), pos.taken[decl] + pos.taken[decl ^ 2],
                          bool(res[kh.R_DOUBLED]))  # fmt: skip
         return net if decl % 2 == 0 else -net
-
-
-@dataclass
-class _Contract:
-    """What :func:`solver` reads of a contract."""
-
-    bid: int
-    declarer: int
-    doubled: bool
 
 
 @dataclass
