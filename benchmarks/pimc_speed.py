@@ -166,8 +166,9 @@ def main() -> None:
         return
     for game, g in result["games"].items():
         m = g["median_s"]
-        print(f"{game}: {g['positions']} positions at {args.layouts} layouts; seconds a decision (median): reference "
-              f"{m['reference_s']:.2f}, product {m['product_s']:.2f}, equal cards once {m['classes_s']:.2f}; "
+        print(f"{game}: {g['positions']} positions at {args.layouts} layouts; ms a decision (median): reference "
+              f"{m['reference_s'] * 1e3:.1f}, product {m['product_s'] * 1e3:.1f}, equal cards once "
+              f"{m['classes_s'] * 1e3:.1f}; "
               f"ratio {g['median_ratio_reference_to_classes']:.1f}x (median of pairs); same card chosen "
               f"{g['same_choice']}/{g['positions']}")  # fmt: skip
 

@@ -25,9 +25,10 @@ number of threads.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,17 +79,18 @@ def check_play(play, layouts: int) -> list[int]:
 BLOCK = 4
 
 
-def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None]) -> None:
+def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None], split_cards: bool = True
+                ) -> None:  # fmt: skip
     """``run(worker, first, last, c_first, c_last, clear)`` for blocks of ``BLOCK`` layouts of
-    ``n`` (and, on several workers, each block's cards in two halves: one layout may take many
-    times the others' time), each task to the first worker to come free; ``clear`` is true for a
-    worker's first task (its table is emptied)."""
+    ``n`` (and, with ``split_cards`` on several workers, each block's cards in two halves: one
+    layout may take many times the others' time), each task to the first worker to come free;
+    ``clear`` is true for a worker's first task (its table is emptied)."""
     import queue
 
     workers = max(1, min(check_threads(threads), n * cards))
-    halves = [(0, cards)] if workers == 1 or cards < 2 else [(0, cards // 2), (cards // 2, cards)]
+    halves = [(0, cards)] if workers == 1 or cards < 2 or not split_cards else [(0, cards // 2), (cards // 2, cards)]
     tasks = [(first, min(n, first + BLOCK), c0, c1) for first in range(0, n, BLOCK) for c0, c1 in halves]
-    if workers == 1:
+    if workers == 1 or len(tasks) == 1:
         for k, task in enumerate(tasks):
             run(0, *task, k == 0)
         return
@@ -106,9 +108,23 @@ def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None
         finally:
             free.put(w)
 
-    with ThreadPoolExecutor(workers) as pool:
-        for f in [pool.submit(task, *t) for t in tasks]:
+    futures = [_pool(workers).submit(task, *t) for t in tasks]
+    try:
+        for f in futures:
             f.result()
+    except BaseException:
+        # the tables are the next call's: none of this call's tasks may still be running then
+        for f in futures:
+            f.cancel()
+        wait(futures)
+        raise
+
+
+@functools.cache
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """A lasting pool of ``workers`` threads: a decision is a few milliseconds, a pool started
+    for each would be a good part of it."""
+    return ThreadPoolExecutor(workers, thread_name_prefix="pimc")
 
 
 def _arrays(pos: Position, layouts, cards):
@@ -158,7 +174,8 @@ def team_tricks(pos: Position, layouts, cards, threads: int | None = None) -> np
         kpimc.team_tricks(hands, pos.trump, pos.leader, trick, len(pos.trick), cards, workspaces[w], tables[w], out,
                           first, last, c0, c1)  # fmt: skip
 
-    _on_workers(len(hands), len(cards), workers, run)
+    # every card of a layout on one worker: siblings share most of their trees in its table
+    _on_workers(len(hands), len(cards), workers, run, split_cards=False)
     return out
 
 

@@ -349,7 +349,7 @@ def team_tricks_at(hands: Sequence[int], trick: Sequence[Card], leader: int, pla
     _, lead, who = _check("team", leader, player)
     h, cards = _position(hands, trick)
     workspaces, tables = _SOLVERS.get(1)
-    return int(dd.solve_at(workspaces[0], tables[0], h, strain, lead, dd.TEAM, who, cards, len(trick)))
+    return int(dd.solve_at(workspaces[0], tables[0], h, strain, lead, dd.TEAM, who, cards, len(trick), 0))
 
 
 def targets_score_at(hands: Sequence[int], trick: Sequence[Card], leader: int, targets: Sequence[int],

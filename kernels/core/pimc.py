@@ -102,13 +102,21 @@ def team_tricks(layouts, trump, leader, trick_cards, n_trick, cards, W, T, out, 
             c = cards[j]
             H = layouts[i].copy()
             H[mover] &= ~(_ONE << U64(c))
+            # start from the card before's value here (siblings mostly tie), else this card's on
+            # the layout before, else the high cards' estimate
+            if j > c_first:
+                guess = out[i, j - 1]
+            elif i > first:
+                guess = out[i - 1, j]
+            else:
+                guess = dd.guess_tricks(layouts[i], trump, dd.ms_mask_for(dd.TEAM, mover))
             if n_trick < 3:
                 tc[n_trick] = c
-                out[i, j] = dd.solve_at(W, T, H, trump, leader, dd.TEAM, mover, tc, n_trick + 1)
+                out[i, j] = dd.solve_at(W, T, H, trump, leader, dd.TEAM, mover, tc, n_trick + 1, guess)
                 continue
             winner = mover if power(c, led, trump) > power(best, led, trump) else best_seat
             ours = 1 if (winner & 1) == (mover & 1) else 0
             if H[winner] == 0:  # the last trick
                 out[i, j] = ours
             else:
-                out[i, j] = ours + dd.solve_at(W, T, H, trump, winner, dd.TEAM, mover, tc, 0)
+                out[i, j] = ours + dd.solve_at(W, T, H, trump, winner, dd.TEAM, mover, tc, 0, guess - ours)

@@ -154,14 +154,15 @@ def solve_one(W, T, hands, trump, leader, mode, player):
 
 
 @JIT
-def solve_at(W, T, hands, trump, leader, mode, player, trick_cards, n_trick):
+def solve_at(W, T, hands, trump, leader, mode, player, trick_cards, n_trick, guess):
     """Tricks for ``player``'s side (team) or ``player`` (solo) from part way through a trick:
     ``trick_cards[:n_trick]`` were played to it from ``leader`` on (``hands`` no longer hold
-    them); the current trick counts."""
+    them); the current trick counts. ``guess``: where MTD(f) starts (any value gives the same
+    answer; a close one saves searches)."""
     mask = ms_mask_for(mode, player)
     start_deal(T)
     setup(W, hands, trump, leader, mask, trick_cards, n_trick)
-    return solve_position(W, T, 0)
+    return solve_position(W, T, guess)
 
 
 @JIT
