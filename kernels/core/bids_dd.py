@@ -422,7 +422,7 @@ _BACK = 2  # a child's answer (v, rw) comes back to the top frame
 _DONE = 3  # the top frame has its answer
 
 
-@JIT
+@jit(inline="always")  # inlined before typing: its callers hold one copy each, not one more
 def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
            beta, T, ctx):  # fmt: skip
     """Zero-window test of the position: a fail-soft bound on the index (into ``scores``) of
@@ -597,7 +597,7 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     return _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, favoured, True, NO_GUESS, T, ctx)
 
 
-@JIT
+@jit(inline="always")  # small: inlined before typing, so the whole search is not one more unit to compile
 def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, clear, guess,
               T, ctx):  # fmt: skip
     """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
@@ -717,14 +717,16 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
             # the best score is kept if the child reaches it (for seats 1+3's cards: no child
             # exceeds it) and, for seats 2+4's, does not exceed it
             beta = at if (seat & 1) == 0 else at + 1
+            # one call of the search (each call site holds a whole copy of it)
             if k == 3:
                 w[nseat] += 1
-                v, _ = search(H, w, target, value, scores, n_scores, trump, nseat, 0, 0, 0, 0, U64(0),
-                              beta, T, ctx)  # fmt: skip
-                w[nseat] -= 1
+                sl, sk, sled, sbest, sseat, sbits = nseat, 0, 0, 0, 0, U64(0)
             else:
-                v, _ = search(H, w, target, value, scores, n_scores, trump, lead, k + 1, nled, nbest, nseat,
-                              trick_bits | bit, beta, T, ctx)  # fmt: skip
+                sl, sk, sled, sbest, sseat, sbits = lead, k + 1, nled, nbest, nseat, trick_bits | bit
+            v, _ = search(H, w, target, value, scores, n_scores, trump, sl, sk, sled, sbest, sseat, sbits, beta, T,
+                          ctx)  # fmt: skip
+            if k == 3:
+                w[nseat] -= 1
             H[U64(seat)] |= bit
             if (v >= beta) == ((seat & 1) == 0):
                 chosen = c

@@ -77,14 +77,15 @@ def values_with_bids(layouts, trump, leader, trick_cards, n_trick, cards, target
                 l2, b2, s2 = led, c, mover
             else:
                 l2, b2, s2 = led, best, best_seat
-            if n_trick == 3:
-                w[:] = won
+            # one call of the solver (each call site holds a whole copy of the search)
+            w[:] = won
+            if n_trick == 3:  # the trick is complete: its winner leads the next
                 w[s2] += 1
-                out[i, j] = bids_dd._solve_at(H, trump, s2, 0, 0, 0, 0, U64(0), target, value, w, favoured, False, guess,
-                                              T, ctx)  # fmt: skip
+                lead, k, l2, b2, s2, trick = s2, 0, 0, 0, 0, U64(0)
             else:
-                out[i, j] = bids_dd._solve_at(H, trump, leader, n_trick + 1, l2, b2, s2, bits | (_ONE << U64(c)),
-                                              target, value, won, favoured, False, guess, T, ctx)  # fmt: skip
+                lead, k, trick = leader, n_trick + 1, bits | (_ONE << U64(c))
+            out[i, j] = bids_dd._solve_at(H, trump, lead, k, l2, b2, s2, trick, target, value, w, favoured, False, guess,
+                                          T, ctx)  # fmt: skip
 
 
 @JIT
@@ -110,13 +111,15 @@ def team_tricks(layouts, trump, leader, trick_cards, n_trick, cards, W, T, out, 
                 guess = out[i - 1, j]
             else:
                 guess = dd.guess_tricks(layouts[i], trump, dd.ms_mask_for(dd.TEAM, mover))
+            # one call of the solver (each call site holds a whole copy of the search)
+            lead, n_in, ours = leader, n_trick + 1, 0
             if n_trick < 3:
                 tc[n_trick] = c
-                out[i, j] = dd.solve_at(W, T, H, trump, leader, dd.TEAM, mover, tc, n_trick + 1, guess)
-                continue
-            winner = mover if power(c, led, trump) > power(best, led, trump) else best_seat
-            ours = 1 if (winner & 1) == (mover & 1) else 0
-            if H[winner] == 0:  # the last trick
-                out[i, j] = ours
             else:
-                out[i, j] = ours + dd.solve_at(W, T, H, trump, winner, dd.TEAM, mover, tc, 0, guess - ours)
+                winner = mover if power(c, led, trump) > power(best, led, trump) else best_seat
+                ours = 1 if (winner & 1) == (mover & 1) else 0
+                if H[winner] == 0:  # the last trick
+                    out[i, j] = ours
+                    continue
+                lead, n_in = winner, 0
+            out[i, j] = ours + dd.solve_at(W, T, H, trump, lead, dd.TEAM, mover, tc, n_in, guess - ours)

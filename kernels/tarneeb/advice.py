@@ -205,20 +205,23 @@ def _team_tricks(W, T, hands, strain, leader, trump_lead):
     guess = dd.guess_tricks(hands, strain, mask)
     trick = np.zeros(4, dtype=np.int64)
     trumps = hands[leader] & lane(strain) if trump_lead and strain < 4 else np.uint64(0)
-    if trumps == 0:
-        dd.setup(W, hands, strain, leader, mask, trick, 0)
-        return dd.solve_position(W, T, guess)
     best = 0
     after = hands.copy()
     rest = trumps
-    while rest:
-        c = lowest_bit(rest)
-        rest &= rest - np.uint64(1)
-        after[leader] = hands[leader] & ~(np.uint64(1) << np.uint64(c))
-        trick[0] = c
-        dd.setup(W, after, strain, leader, mask, trick, 1)
+    # one call of the solver (each call site holds a whole copy of the search): the deal as it
+    # is, or each trump led in turn
+    while True:
+        n_in = 0
+        if rest:
+            c = lowest_bit(rest)
+            rest &= rest - np.uint64(1)
+            after[leader] = hands[leader] & ~(np.uint64(1) << np.uint64(c))
+            trick[0] = c
+            n_in = 1
+        dd.setup(W, after, strain, leader, mask, trick, n_in)
         best = max(best, dd.solve_position(W, T, guess))
-    return best
+        if rest == 0:
+            return best
 
 
 @JIT

@@ -3,7 +3,7 @@ and caches), with table look-ups at trick boundaries and the last tricks searche
 
 import numpy as np
 
-from kernels.config import JIT, jit
+from kernels.config import jit
 from kernels.core.cards import above as above_card
 from kernels.core.cards import beats as beats_card
 from kernels.core.cards import lane as lane_of
@@ -247,7 +247,7 @@ def reach(W, T, beta):
     return _reach(unmanaged(W), unmanaged(T), beta, np.empty(5 + 3 * DEPTHS, dtype=np.int64))
 
 
-@JIT
+@jit(inline="always")
 def _reach(W, T, beta, scratch):
     scratch = unmanaged(scratch)
     look = scratch[0:5]

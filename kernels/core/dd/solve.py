@@ -68,7 +68,7 @@ def setup(W, hands, trump, leader, ms_mask, trick_cards, n_trick):
         W[BEST_SEAT] = best_seat
 
 
-@JIT
+@jit(inline="always")  # small: inlined before typing, so the whole solver is not one more unit to compile
 def solve_position(W, T, guess):
     """Most tricks the max side takes from the loaded position (MTD(f) over :func:`reach`)."""
     leader = W[LEADER]
@@ -153,7 +153,7 @@ def solve_one(W, T, hands, trump, leader, mode, player):
     return solve_position(W, T, guess_tricks(hands, trump, mask))
 
 
-@JIT
+@jit(inline="always")  # small: inlined before typing, so the whole solver is not one more unit to compile
 def solve_at(W, T, hands, trump, leader, mode, player, trick_cards, n_trick, guess):
     """Tricks for ``player``'s side (team) or ``player`` (solo) from part way through a trick:
     ``trick_cards[:n_trick]`` were played to it from ``leader`` on (``hands`` no longer hold
