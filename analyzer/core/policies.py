@@ -58,10 +58,9 @@ def compile_play_aside(kit):
 def warm_play(policy: int, bidder: int) -> None:
     """Compile ``play_tricks`` as the kernels call it (scalars; the kit of ``policy`` and
     ``bidder``): the helper of :func:`compile_play_aside`."""
-    from analyzer.core.dealing import deal_hands
     from kernels.policies.play import play_tricks
 
-    h = deal_hands(1, seed=0)[0]
+    h = [np.uint64(0x1FFF << (16 * s)) for s in range(4)]  # a suit each: dealing is not compiled here
     p = np.int64(max(policy, 0))
     b = np.int64(3)
     play_tricks(h[0], h[1], h[2], h[3], b, b, b, b, p, p, p, p, Kit(policy=policy, bidder=bidder), np.int64(0), np.int64(3))

@@ -197,7 +197,7 @@ def _rotate(a0, a1, a2, a3, by):
     return a3, a0, a1, a2
 
 
-@hot
+@jit(inline="always")  # inlined before typing: the trick loop is not one more unit to compile
 def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump, record):
     """The trick loop on scalars; returns tricks per seat packed 8 bits each (seat s at 8s).
 
