@@ -281,18 +281,14 @@ def play_hand(hands, bids, leader, policies, kit, trump, tricks, record):
     """
     check_policies(policies, kit)
     n = 4 * popcount(hands[0])
-    if record.shape[0] == 0:
-        packed = play_tricks(
-            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-            policies[0], policies[1], policies[2], policies[3], kit, leader, trump,
-        )  # fmt: skip
-    else:
-        if record.shape[0] < n:
-            raise ValueError("record is shorter than the cards to play")
-        packed = _play(
-            hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-            policies[0], policies[1], policies[2], policies[3], kit, leader, trump, record,
-        )  # fmt: skip
+    if record.shape[0] > 0 and record.shape[0] < n:
+        raise ValueError("record is shorter than the cards to play")
+    # one recording trick loop (play_tricks is a second copy of it, not compiled for this kernel)
+    cards = record if record.shape[0] > 0 else np.empty(max(n, 1), dtype=np.int64)
+    packed = _play(
+        hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
+        policies[0], policies[1], policies[2], policies[3], kit, leader, trump, cards,
+    )  # fmt: skip
     for s in range(4):
         tricks[s] = (packed >> (8 * s)) & 255
     return n

@@ -69,8 +69,6 @@ from kernels.policies.lead import fitted_lead, lead_kind
 U64 = np.uint64
 _ONE = U64(1)
 hot = jit(forceinline=True)
-# a helper called from one place: inlined before typing, not one more unit to compile
-once = jit(inline="always")
 LATER_LEAD_400 = by_context(later_lead_weights.WEIGHTS)
 LATER_LEAD_TEAM = by_context(team_lead_weights.WEIGHTS)
 
@@ -193,7 +191,7 @@ def bigger_need(bids, taken, seat):
     return mine >= 6 and mine > theirs and short_of(bids, taken, seat) >= short_of(bids, taken, seat ^ 2)
 
 
-@once
+@hot
 def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defending):
     need = need_bits(bids, taken)
     legal = legal_moves(hand, n_played, led)
@@ -250,7 +248,7 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     return low
 
 
-@once
+@hot
 def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, trump_opening):
     need = need_bits(bids, taken)
     unseen = FULL_DECK & ~(hand | played)
@@ -350,7 +348,7 @@ def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending,
     return best
 
 
-@once
+@hot
 def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads, trump_opening):
     plan = _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, trump_opening)
     if plan_only or played == 0:

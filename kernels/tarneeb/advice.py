@@ -10,7 +10,7 @@ final contract with the team policy and scores it for the known seat's team.
 import numpy as np
 from numba import prange
 
-from kernels.config import JIT, PJIT
+from kernels.config import JIT, PJIT, jit
 from kernels.core import dd
 from kernels.core.cards import FULL_DECK, lane, lowest_bit
 from kernels.core.deal import deal_around, deal_many, pool_of
@@ -42,8 +42,11 @@ K_TRUMP = 3  # the declarer's trump (strain index 0..4)
 K_DOUBLED = 4  # 1 when doubled
 K_SIZE = 5
 
+# a helper called from one place in each kernel: inlined before typing, not one more unit to compile
+once = jit(inline="always")
 
-@JIT
+
+@once
 def _weigh(rules, seat, calls, bidders, model, infer, hands, auction):
     """Replay the calls so far into ``auction``; the deal's weight: MISMATCH_WEIGHT for every
     earlier call of another seat its bot would not have made with ``hands`` (1.0 without
@@ -58,7 +61,7 @@ def _weigh(rules, seat, calls, bidders, model, infer, hands, auction):
     return w
 
 
-@JIT
+@once
 def _final_contract(rules, auction, trial, call, bidders, hands, model, row):
     """Make ``call`` after ``auction`` and let the bots finish (in ``trial``); the contract into
     ``row`` (int64[K_SIZE])."""
@@ -106,7 +109,7 @@ def _settle(rules, seat, call, row, tricks, o):
         o[C_MADE] = 1.0 if tricks >= level else 0.0
 
 
-@JIT
+@once
 def _sample(rules, hand, seat, calls, candidates, bidders, policies, kit, model, infer, hands, auction, trial, taken,
             row, strain_row, outcome_rows):  # fmt: skip
     """One dealt sample (``hands``): its weight (returned), the strain tricks into ``strain_row``

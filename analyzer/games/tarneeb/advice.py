@@ -371,6 +371,7 @@ def _compile_bidding(args, model, infer: bool) -> None:
     a helper compiles the play."""
     from kernels.core.deal import deal_around, pool_of
     from kernels.core.rng import stream
+    from kernels.tarneeb import hand as kh
     from kernels.tarneeb import rules as kr
 
     rules, hand, seat, calls, candidates, bidders = args
@@ -378,9 +379,12 @@ def _compile_bidding(args, model, infer: bool) -> None:
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
     deal_around(stream(0, 0), pool_of(FULL_DECK & ~hand), counts, hand, seat, hands)
-    auction, trial = np.empty(kr.ST_SIZE, dtype=np.int64), np.empty(kr.ST_SIZE, dtype=np.int64)
-    ka._weigh(rules, seat, calls, bidders, model, infer, hands, auction)
-    ka._final_contract(rules, auction, trial, candidates[0], bidders, hands, model, np.empty(ka.K_SIZE, dtype=np.int64))
+    # the bots' calls and trump, which call_rollout links in (its own helpers are inlined in it)
+    auction = np.empty(kr.ST_SIZE, dtype=np.int64)
+    kr.auction_start(auction)
+    kh.bot_call(bidders[0], rules, auction, hands[0], model)
+    kh.bot_trump(bidders[0], rules, hands[0], np.int64(kr.bid_code(7, 0)), model)  # a contract of 7
+
 
 def _double_dummy(seed, n_chunks, chunk, args, infer, trump_lead, allowed, threads, progress, stop):
     """The ``dd`` model: the rollout's deals, weights and auctions; every contract that matters
