@@ -366,9 +366,9 @@ def _team_equity(table, totals: tuple[int, int], odd: bool) -> float:
 
 
 def _compile_bidding(args, model, infer: bool) -> None:
-    """Compile what :func:`kernels.tarneeb.advice.call_rollout` calls besides the card play (the
-    weight of the calls so far, the bots' auction to a contract), with its argument types, while
-    a helper compiles the play."""
+    """Compile what :func:`kernels.tarneeb.advice.call_rollout` links in besides the card play
+    (the dealing, the bots' calls and trump), with its argument types, while a helper compiles
+    the play; its own sampling helpers are inlined in it."""
     from kernels.core.deal import deal_around, pool_of
     from kernels.core.rng import stream
     from kernels.tarneeb import hand as kh
@@ -379,7 +379,6 @@ def _compile_bidding(args, model, infer: bool) -> None:
     counts = np.full(4, 13, dtype=np.int64)
     counts[seat] = 0
     deal_around(stream(0, 0), pool_of(FULL_DECK & ~hand), counts, hand, seat, hands)
-    # the bots' calls and trump, which call_rollout links in (its own helpers are inlined in it)
     auction = np.empty(kr.ST_SIZE, dtype=np.int64)
     kr.auction_start(auction)
     kh.bot_call(bidders[0], rules, auction, hands[0], model)

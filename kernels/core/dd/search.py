@@ -247,7 +247,7 @@ def reach(W, T, beta):
     return _reach(unmanaged(W), unmanaged(T), beta, np.empty(5 + 3 * DEPTHS, dtype=np.int64))
 
 
-@jit(inline="always")
+@jit(inline="always")  # the search: inlined once into each entry kernel, not a unit of its own
 def _reach(W, T, beta, scratch):
     scratch = unmanaged(scratch)
     look = scratch[0:5]
