@@ -103,6 +103,39 @@ class Dispatcher(CPUDispatcher):
         kws = {k: types.unliteral(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
+    def enable_caching(self):
+        if _LoadingCache is None:
+            super().enable_caching()
+        else:
+            self._cache = _LoadingCache(self.py_func)
+
+
+def _loading_cache():
+    """Numba's function cache, except that loading a cached kernel initialises only the runtime
+    it links against: Numba first refreshes the whole compiler context (importing and installing
+    every typing and lowering registry), which a process that only loads kernels never uses and
+    which a compile does for itself anyway (``CompilerBase`` refreshes both contexts). ``None``
+    for a Numba whose cache is laid out otherwise: its own loading then stays."""
+    base = getattr(caching, "FunctionCache", None)
+    try:
+        from numba.core.runtime import rtsys
+    except ImportError:
+        return None
+    if base is None or not all(hasattr(base, a) for a in ("_load_overload", "_guard_against_spurious_io_errors")):
+        return None
+
+    class LoadingCache(base):
+        def load_overload(self, sig, target_context):
+            rtsys.initialize(target_context)  # the NRT the loaded code calls
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+            return None  # an I/O error the guard swallowed: compile instead
+
+    return LoadingCache
+
+
+_LoadingCache = _loading_cache()
+
 
 def njit(**options):
     """``numba.njit(**options)`` made with :class:`Dispatcher`."""
@@ -145,6 +178,7 @@ def kernels_source_hash() -> bytes:
     return digest.digest()
 
 
+@functools.cache  # asked for each kernel (a path resolved on disk)
 def _ours(py_file: str) -> bool:
     try:
         return Path(py_file).resolve().is_relative_to(KERNELS_DIR)
