@@ -99,6 +99,26 @@ def test_a_kernel_not_on_disk_compiles_aside_and_a_cached_one_does_not(tmp_path,
     assert compile_aside(object(), "warm_mark:run") is None  # no cache to read: nothing started
 
 
+def test_the_search_parts_compiled_aside_are_those_a_solve_compiles():
+    """A first ``t400 solve`` has the other core compile two parts of the team solver with the
+    argument types of :data:`analyzer.core.solve.SEARCH_PARTS`; the kernel then loads them from
+    the disk cache only if its own calls have those types. Each part's cache holds one
+    specialisation after the helper's warm-up and a solve: a second one would be a compile the
+    helper made for nothing (the types in ``SEARCH_PARTS`` to update)."""
+    import importlib
+
+    from numba.core import sigutils
+
+    from analyzer.core.solve import SEARCH_PARTS, solve, warm_search_parts
+
+    warm_search_parts()
+    solve("AKQ5.KJ4.T93.862 J94.A2.KQ86.QJ73 T876.Q9876.54.54 32.T53.AJ72.AKT9")
+    for module, name, signature in SEARCH_PARTS:
+        part = getattr(importlib.import_module(module), name)
+        compiled = [key[0] for key in part._cache._cache_file._load_index()]
+        assert compiled == [sigutils.normalize_signature(signature)[0]], (name, compiled)
+
+
 def test_the_helper_imports_the_package_from_where_this_process_did(tmp_path, monkeypatch):
     """Run from a source checkout after an install, ``python -c`` would import the checkout (the
     current folder comes first) and compile into a cache this process never reads: the helper

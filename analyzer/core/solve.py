@@ -18,7 +18,14 @@ import numpy as np
 from analyzer import config
 from analyzer.core.errors import T400Error
 from analyzer.core.notation import Card, Deal, as_deal
-from analyzer.core.runtime import KERNEL_STOP, check_threads, interruptible, on_workers, threads_used
+from analyzer.core.runtime import (
+    KERNEL_STOP,
+    check_threads,
+    compile_aside,
+    interruptible,
+    on_workers,
+    threads_used,
+)
 from analyzer.core.strains import Strain
 from kernels.core import dd
 
@@ -73,6 +80,8 @@ def solve_batch(hands, strain, leader, mode_id, player, workspaces, tables) -> t
     n = len(hands)
     out = np.empty(n, dtype=np.int64)
     nodes = np.empty(n, dtype=np.int64)
+    # a first run: the other core compiles parts of the search that this one reaches last
+    compile_aside(dd.solve_worker, "analyzer.core.solve:warm_search_parts")
     on_workers(dd.solve_worker, len(workspaces), hands, strain, leader, mode_id, player, workspaces, tables, out,
                nodes)  # fmt: skip
     return out, nodes
@@ -369,6 +378,30 @@ def targets_score_at(hands: Sequence[int], trick: Sequence[Card], leader: int, t
     arrays = [np.asarray([int(x) for x in four], dtype=np.int64) for four in (targets, values, won)]
     tables, contexts = _BIDS_SOLVERS.get(1)
     return int(bids_dd.solve_bids_at(h, strain, lead, cards, len(trick), *arrays, tables[0], contexts[0]))
+
+
+#: The team solver's parts that :func:`warm_search_parts` compiles, with the argument types its
+#: callers give them (a test holds these to the types a solve compiles), in the order the helper
+#: takes them: the one a solve's compile reaches last first.
+SEARCH_PARTS = (
+    ("kernels.core.dd.search", "finish", "(int64[::1], int64[::1], int64, int64, int64, uint64, int64)"),
+    ("kernels.core.dd.moves", "order_moves", "(int64[::1], int64[::1], int64, int64, uint64, int64, int64)"),
+)
+
+
+def warm_search_parts() -> None:
+    """Compile the :data:`SEARCH_PARTS` of the team solver (the helper process of
+    :func:`analyzer.core.runtime.compile_aside`). A kernel that runs the solver compiles its
+    parts in the order its code calls them, each into the disk cache: meanwhile the helper
+    compiles the two it reaches last, and the kernel loads them when it gets there (or, if the
+    helper is late, compiles them itself)."""
+    import importlib
+
+    from numba.core import sigutils
+
+    for module, name, signature in SEARCH_PARTS:
+        # types, not the text: the cache keys a compile on what it is given
+        getattr(importlib.import_module(module), name).compile(sigutils.normalize_signature(signature)[0])
 
 
 def warm_bids_at() -> None:
