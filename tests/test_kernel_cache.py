@@ -99,21 +99,25 @@ def test_a_kernel_not_on_disk_compiles_aside_and_a_cached_one_does_not(tmp_path,
     assert compile_aside(object(), "warm_mark:run") is None  # no cache to read: nothing started
 
 
-def test_the_search_parts_compiled_aside_are_those_a_solve_compiles():
-    """A first ``t400 solve`` has the other core compile two parts of the team solver with the
-    argument types of :data:`analyzer.core.solve.SEARCH_PARTS`; the kernel then loads them from
-    the disk cache only if its own calls have those types. Each part's cache holds one
-    specialisation after the helper's warm-up and a solve: a second one would be a compile the
-    helper made for nothing (the types in ``SEARCH_PARTS`` to update)."""
+@pytest.mark.parametrize("search", ["team", "bids"])
+def test_the_search_parts_compiled_aside_are_those_a_solve_compiles(search):
+    """A first ``t400 solve`` (or ``card``, ``review``) has the other core compile two parts of the
+    search with the argument types of :data:`analyzer.core.solve.SEARCH_PARTS`; the kernel then
+    loads them from the disk cache only if its own calls have those types. Each part's cache
+    holds one specialisation after the helper's warm-up and a solve: a second one would be a
+    compile the helper made for nothing (the types in ``SEARCH_PARTS`` to update)."""
     import importlib
 
     from numba.core import sigutils
 
-    from analyzer.core.solve import SEARCH_PARTS, solve, warm_search_parts
+    from analyzer.core.solve import SEARCH_PARTS, solve, solve_targets, warm_search_parts
 
-    warm_search_parts()
-    solve("AKQ5.KJ4.T93.862 J94.A2.KQ86.QJ73 T876.Q9876.54.54 32.T53.AJ72.AKT9")
-    for module, name, signature in SEARCH_PARTS:
+    warm_search_parts(list(SEARCH_PARTS).index(search))
+    if search == "team":
+        solve("AKQ5.KJ4.T93.862 J94.A2.KQ86.QJ73 T876.Q9876.54.54 32.T53.AJ72.AKT9")
+    else:
+        solve_targets("AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-", [2, 2, 2, 2], [5, 5, 5, 5], trump="none")
+    for module, name, signature in SEARCH_PARTS[search]:
         part = getattr(importlib.import_module(module), name)
         compiled = [key[0] for key in part._cache._cache_file._load_index()]
         assert compiled == [sigutils.normalize_signature(signature)[0]], (name, compiled)

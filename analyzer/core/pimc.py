@@ -140,9 +140,10 @@ def values_with_bids(pos: Position, layouts, cards, values, favoured: int = -1, 
     each bid's points) after each card on each layout: seats 1+3's points minus seats 2+4's, or
     with ``favoured`` a seat 0..3, that doubled plus 1 when the seat is made on a line of best
     play (see :func:`kernels.core.bids_dd.solve_bids_made`)."""
-    from analyzer.core.solve import _BIDS_SOLVERS
+    from analyzer.core.solve import _BIDS_SOLVERS, compile_search_aside
     from kernels.core import pimc as kpimc
 
+    compile_search_aside(kpimc.values_with_bids, "bids")
     hands, trick, cards = _arrays(pos, layouts, cards)
     out = np.zeros((len(hands), len(cards)), dtype=np.int64)
     target = np.asarray(pos.bids, dtype=np.int64)
@@ -162,9 +163,10 @@ def values_with_bids(pos: Position, layouts, cards, values, favoured: int = -1, 
 def team_tricks(pos: Position, layouts, cards, threads: int | None = None) -> np.ndarray:
     """int64[layouts, cards]: the tricks the mover's partnership takes double dummy from the
     position on after each card on each layout (the current trick included)."""
-    from analyzer.core.solve import _SOLVERS
+    from analyzer.core.solve import _SOLVERS, compile_search_aside
     from kernels.core import pimc as kpimc
 
+    compile_search_aside(kpimc.team_tricks)
     hands, trick, cards = _arrays(pos, layouts, cards)
     out = np.zeros((len(hands), len(cards)), dtype=np.int64)
     workers = max(1, min(check_threads(threads), len(hands)))

@@ -80,8 +80,7 @@ def solve_batch(hands, strain, leader, mode_id, player, workspaces, tables) -> t
     n = len(hands)
     out = np.empty(n, dtype=np.int64)
     nodes = np.empty(n, dtype=np.int64)
-    # a first run: the other core compiles parts of the search that this one reaches last
-    compile_aside(dd.solve_worker, "analyzer.core.solve:warm_search_parts")
+    compile_search_aside(dd.solve_worker)
     on_workers(dd.solve_worker, len(workspaces), hands, strain, leader, mode_id, player, workspaces, tables, out,
                nodes)  # fmt: skip
     return out, nodes
@@ -331,6 +330,7 @@ def solve_targets(deal: Deal | str, targets: Sequence[int], values: Sequence[int
     tables, contexts = _BIDS_SOLVERS.get(1)
     table, context = tables[0], contexts[0]
     line = np.zeros(4 * int(bin(int(hands[0])).count("1")), dtype=np.int64)
+    compile_search_aside(bids_dd.solve_bids_line, "bids")
     score, tricks = bids_dd.solve_bids_line(hands, strain, lead, *arrays, table, context, line)
     return int(score), [int(t) for t in tricks], [Card.from_index(int(c)) for c in line]
 
@@ -380,26 +380,41 @@ def targets_score_at(hands: Sequence[int], trick: Sequence[Card], leader: int, t
     return int(bids_dd.solve_bids_at(h, strain, lead, cards, len(trick), *arrays, tables[0], contexts[0]))
 
 
-#: The team solver's parts that :func:`warm_search_parts` compiles, with the argument types its
-#: callers give them (a test holds these to the types a solve compiles), in the order the helper
-#: takes them: the one a solve's compile reaches last first.
-SEARCH_PARTS = (
-    ("kernels.core.dd.search", "finish", "(int64[::1], int64[::1], int64, int64, int64, uint64, int64)"),
-    ("kernels.core.dd.moves", "order_moves", "(int64[::1], int64[::1], int64, int64, uint64, int64, int64)"),
-)
+#: The parts of each double-dummy search that :func:`warm_search_parts` compiles aside, with the
+#: argument types their callers give them (a test holds these to the types a solve compiles), in
+#: the order the helper takes them: the one a kernel's compile reaches last first. ``team``: the
+#: team and solo solver (:mod:`kernels.core.dd`); ``bids``: 400's double dummy with the bids.
+SEARCH_PARTS = {
+    "team": (
+        ("kernels.core.dd.search", "finish", "(int64[::1], int64[::1], int64, int64, int64, uint64, int64)"),
+        ("kernels.core.dd.moves", "order_moves", "(int64[::1], int64[::1], int64, int64, uint64, int64, int64)"),
+    ),
+    "bids": (
+        ("kernels.core.bids_dd", "_store",
+         "(uint64[::1], uint64, int64, uint64, int64, int64, int64, int64, int64[::1], int64[::1])"),
+        ("kernels.core.bids_dd", "_ordered_moves",
+         "(uint64[::1], int64, int64, int64, int64, int64, uint64, int64, int64, int64, int64[::1], int64[::1])"),
+    ),
+}  # fmt: skip
 
 
-def warm_search_parts() -> None:
-    """Compile the :data:`SEARCH_PARTS` of the team solver (the helper process of
-    :func:`analyzer.core.runtime.compile_aside`). A kernel that runs the solver compiles its
-    parts in the order its code calls them, each into the disk cache: meanwhile the helper
-    compiles the two it reaches last, and the kernel loads them when it gets there (or, if the
-    helper is late, compiles them itself)."""
+def compile_search_aside(kernel, search: str = "team") -> None:
+    """Before ``kernel`` (one that runs ``search``, a key of :data:`SEARCH_PARTS`) first compiles:
+    a helper process on the other core compiles the search's last parts meanwhile
+    (:func:`analyzer.core.runtime.compile_aside`; nothing when the kernel is cached)."""
+    compile_aside(kernel, "analyzer.core.solve:warm_search_parts", list(SEARCH_PARTS).index(search))
+
+
+def warm_search_parts(search: int = 0) -> None:
+    """Compile the parts of search number ``search`` of :data:`SEARCH_PARTS` (the helper process
+    of :func:`compile_search_aside`). A kernel compiles its callees in the order its code calls
+    them, each into the disk cache: meanwhile the helper compiles the parts it reaches last, and
+    the kernel loads them when it gets there (or, if the helper is late, compiles them itself)."""
     import importlib
 
     from numba.core import sigutils
 
-    for module, name, signature in SEARCH_PARTS:
+    for module, name, signature in list(SEARCH_PARTS.values())[search]:
         # types, not the text: the cache keys a compile on what it is given
         getattr(importlib.import_module(module), name).compile(sigutils.normalize_signature(signature)[0])
 
