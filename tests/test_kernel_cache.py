@@ -123,6 +123,19 @@ def test_the_search_parts_compiled_aside_are_those_a_solve_compiles(search):
         assert compiled == [sigutils.normalize_signature(signature)[0]], (name, compiled)
 
 
+def test_the_equity_compiled_before_the_rollout_is_the_one_it_calls():
+    """A first ``t400 bid`` compiles the rollout's match equity by its argument types while the
+    helper compiles the play; the rollout loads it only if it calls it with those types: after
+    that compile and a bid, its cache holds one specialisation."""
+    from analyzer.games.t400.advice import recommend_bid
+    from analyzer.games.t400.bid_runs import SIDE_EQUITY_TYPES
+    from kernels.t400 import rollout
+
+    rollout.side_equity.compile(SIDE_EQUITY_TYPES)
+    recommend_bid("AKQ5.KJ4.T93.862", samples=256)
+    assert [key[0] for key in rollout.side_equity._cache._cache_file._load_index()] == [SIDE_EQUITY_TYPES]
+
+
 def test_the_helper_imports_the_package_from_where_this_process_did(tmp_path, monkeypatch):
     """Run from a source checkout after an install, ``python -c`` would import the checkout (the
     current folder comes first) and compile into a cache this process never reads: the helper

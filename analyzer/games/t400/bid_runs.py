@@ -130,9 +130,16 @@ def compile_query(q: Query, model: str) -> float:
     return time.perf_counter() - start
 
 
+#: The argument types the rollout gives :func:`kernels.t400.rollout.side_equity` (a test holds
+#: them to the rollout's).
+SIDE_EQUITY_TYPES = (numba.types.int64[::1], numba.types.float64[::1], numba.types.int64, numba.types.boolean,
+                     *[numba.types.int64[::1]] * 4)  # fmt: skip
+
+
 def _compile_bidding(q: Query, args) -> None:
     """Compile the rollout's dealing and bidding (the functions it calls before the card play,
-    with the rollout's own argument types) while the helper compiles the play."""
+    with the rollout's own argument types) and the match equity it calls after the play, while
+    the helper compiles the play."""
     from kernels.core.cards import FULL_DECK
     from kernels.core.deal import deal_around, pool_of
     from kernels.core.rng import stream
@@ -146,6 +153,9 @@ def _compile_bidding(q: Query, args) -> None:
     deal_around(stream(q.seed, 0), pool_of(~hand & FULL_DECK), counts, hand, seat, hands)
     kr.weigh_earlier(rules, bot, hands, bids, seat, earlier, scores, infer, tau)
     bot_bids(rules, lineup[BIDDERS], kit, bot, hands, scores, bids, seat + 1, int(earlier[:seat].sum()) + int(candidates[0]))
+    # the match equity after a hand, which the rollout calls after the play: by its types, not a
+    # call (the table may be empty)
+    kr.side_equity.compile(SIDE_EQUITY_TYPES)
 
 
 @dataclass(frozen=True)
