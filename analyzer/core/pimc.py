@@ -392,11 +392,8 @@ def decision_cost(pos: Position, played: int, layouts: Callable[[], list], solve
 
 
 def warm_review() -> None:
-    """Compile what a 400 review's cards need: the double dummy with the bids of each position
-    (:func:`analyzer.core.solve.warm_bids_at`) and pimc's values of a decision (the helper
-    process of :func:`analyzer.core.runtime.compile_aside`)."""
-    from analyzer.core.solve import warm_bids_at
-
-    warm_bids_at()
+    """Compile pimc's values of a 400 decision, which a review asks last (the helper process of
+    :func:`analyzer.core.runtime.compile_aside`; the review compiles the double dummy of each
+    card itself, loading the parts of the search compiled here)."""
     pos = Position([1 << 12 | 1 << 2, 1 << 11 | 1 << 1, 1 << 10 | 1 << 3, 1 << 9 | 1 << 4], bids=(1, 0, 1, 0), trump=4)
     values_with_bids(pos, [pos.hands], pos.legal(), [2, 2, 2, 2], favoured=0, threads=1)

@@ -80,7 +80,8 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         from kernels.core import bids_dd
         from kernels.core import pimc as kpimc
 
-        # the bid analysis compiles the rollout here; the other core compiles the cards' searches
+        # the bid analysis compiles the rollout here; the other core compiles pimc's values (the
+        # decision costs, asked last), or with none the cards' double dummy
         if layouts:
             helper = compile_aside(kpimc.values_with_bids, "analyzer.core.pimc:warm_review")
         else:
@@ -102,10 +103,14 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
             "verdict": verdict(loss, se, made == a.recommended or made in a.tied, NOISE_SE), "p_best_of_bid": a.row(made).p_best, "analysis": a.to_dict(),
         })  # fmt: skip
     dead = variant.is_dead(bids, scores)
-    if helper is not None:
+    if helper is not None and not layouts:
         helper.wait()  # its search is on disk: loaded, not compiled a second time here
+    # with layouts the cards' double dummy compiles here, loading the parts of the search that
+    # the helper has compiled for pimc's values by then
     cards = [] if dead else _play(record, variant, say)
     if cards and layouts:
+        if helper is not None:
+            helper.wait()
         _decisions(record, variant, cards, layouts, seed, threads, say)
     complete = dead or len(record.cards) == 52
     tricks = _tricks_taken(record) if not dead else None
