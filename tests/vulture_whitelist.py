@@ -11,7 +11,7 @@ from analyzer.core.notation import Rank
 from analyzer.core.pimc import warm_review
 from analyzer.core.policies import warm_play
 from analyzer.core.seats import Seat
-from analyzer.core.solve import warm_bids_at, warm_made_on_best_lines, warm_search_parts
+from analyzer.core.solve import warm_bids_at, warm_search_parts
 from analyzer.games.tarneeb.bidders import COUNTING_CHOICES, EV_CHOICES
 from analyzer.games.tarneeb.equity import TarneebEquity
 from commands.base import GameName
@@ -33,7 +33,7 @@ ENUMS = (
 )
 SWITCHES = (TIE_TOTAL, REDEAL_SAME, ALL_PASS_REDEAL, FAILED_13_TRICKS, MATCH_PLAY_ON, SPARE, DEPTH_BITS)
 DOCUMENTED = (COUNTING_CHOICES, EV_CHOICES)
-BY_NAME = (_warm_each, warm_bids_at, warm_made_on_best_lines, warm_review, warm_play, warm_search_parts)
+BY_NAME = (_warm_each, warm_bids_at, warm_review, warm_play, warm_search_parts)
 
 
 def _fields(table: TarneebEquity):

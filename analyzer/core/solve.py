@@ -394,15 +394,23 @@ SEARCH_PARTS = {
          "(uint64[::1], uint64, int64, uint64, int64, int64, int64, int64, int64[::1], int64[::1])"),
         ("kernels.core.bids_dd", "_ordered_moves",
          "(uint64[::1], int64, int64, int64, int64, int64, uint64, int64, int64, int64, int64[::1], int64[::1])"),
+        ("kernels.core.bids_dd", "_remember_cut", "(int64[::1], int64[::1], int64, int64)"),
+        ("kernels.core.bids_dd", "_trick_start",
+         "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64, int64, int64[::1], "
+         "int64[::1])"),
+        ("kernels.core.bids_dd", "_last_trick",
+         "(uint64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64, int64, int64, int64, int64)"),
     ),
 }  # fmt: skip
 
 
-def compile_search_aside(kernel, search: str = "team") -> None:
+def compile_search_aside(kernel, search: str = "team"):
     """Before ``kernel`` (one that runs ``search``, a key of :data:`SEARCH_PARTS`) first compiles:
-    a helper process on the other core compiles the search's last parts meanwhile
-    (:func:`analyzer.core.runtime.compile_aside`; nothing when the kernel is cached)."""
-    compile_aside(kernel, "analyzer.core.solve:warm_search_parts", list(SEARCH_PARTS).index(search))
+    a helper process on the other core compiles the search's parts meanwhile, the last a compile
+    reaches first (:func:`analyzer.core.runtime.compile_aside`; ``None`` when the kernel is
+    cached). A caller with other work to compile first may wait for the helper: the kernel then
+    compiles only the search's loop."""
+    return compile_aside(kernel, "analyzer.core.solve:warm_search_parts", list(SEARCH_PARTS).index(search))
 
 
 def warm_search_parts(search: int = 0) -> None:
@@ -426,8 +434,8 @@ def warm_bids_at() -> None:
 
 
 def warm_made_on_best_lines() -> None:
-    """Compile :func:`made_on_best_lines`' searches (``t400 bid --model dd``; the helper process
-    of :func:`analyzer.core.runtime.compile_aside`)."""
+    """Compile :func:`made_on_best_lines`' searches (``t400 bid --model dd``, after its sampling
+    kernels)."""
     ending = deals_array(["AKQ.-.-.- 432.-.-.- JT9.-.-.- 876.-.-.-"])
     bids = np.array([[2, 1, 1, 1]], dtype=np.int64)
     made_on_best_lines(ending, bids, bids, 1, trump="none", threads=1)

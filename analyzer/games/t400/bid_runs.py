@@ -100,11 +100,11 @@ def compile_query(q: Query, model: str) -> float:
     if model in DD_NOTES:
         helper = None
         if model == "dd":
-            from analyzer.core.runtime import compile_aside
+            from analyzer.core.solve import compile_search_aside
             from kernels.core import bids_dd
 
-            # the sampling kernels compile here; the other core compiles the search meanwhile
-            helper = compile_aside(bids_dd.solve_bids_made, "analyzer.core.solve:warm_made_on_best_lines")
+            # the sampling kernels compile here; the other core compiles the search's parts
+            helper = compile_search_aside(bids_dd.solve_bids_made, "bids")
         rules, _, _, _, _, seat, scores, _, candidates, _, _ = args
         hands, weights, later = kr.deal_and_bid(q.seed, 0, 1, 1, *args)
         m = len(candidates)
@@ -115,7 +115,7 @@ def compile_query(q: Query, model: str) -> float:
 
             kr.hands_to_solve(rules, weights, later, scores)
             if helper is not None:
-                helper.wait()  # its search is on disk: loaded, not compiled a second time here
+                helper.wait()  # the search's parts are on disk: its loop compiles here
             warm_made_on_best_lines()
         else:
             from analyzer.core.solve import solve

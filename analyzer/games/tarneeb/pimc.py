@@ -132,8 +132,13 @@ class DuelTable:
     #: What pimc's layouts fit, and what the bots made: the duel's words.
     reads = "auction"
 
-    def __init__(self, v, n: int, seed: int, layouts: int = DEFAULT_LAYOUTS, threads: int | None = None):
+    def __init__(self, v, n: int, seed: int, layouts: int = DEFAULT_LAYOUTS, threads: int | None = None,
+                 objective: str = "points"):  # fmt: skip
         from analyzer.games.tarneeb.bidders import load_model
+
+        if objective not in OBJECTIVES:
+            raise T400Error(f"objective {objective!r}: expected one of {', '.join(OBJECTIVES)}")
+        self.objective = objective
 
         self.v, self.rules, self.model = v, v.kernel_rules(), load_model().array
         hands, outcomes = bot_contracts(max(2 * n, 16), seed, self.rules, self.model)
@@ -159,7 +164,7 @@ class DuelTable:
             self.reader.read(bot_auction(self.rules, self.model, h, res), int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP]))
             self._read = h
         contract = Contract(int(res[kh.R_DECLARER]) + 1, kr.level_of(int(res[kh.R_CONTRACT])), doubled=bool(res[kh.R_DOUBLED]))
-        d = decide(pos, self.reader.layouts(pos, self.layouts, rng), solver(self.v, contract, self.threads))
+        d = decide(pos, self.reader.layouts(pos, self.layouts, rng), solver(self.v, contract, self.threads, self.objective))
         return best_card(d), d.layouts
 
     def points(self, deal, pos: Position) -> int:
@@ -224,9 +229,15 @@ def check_card_inputs(hand, seat: int, calls, trump, play, variant, layouts: int
     return h.bits, seat - 1, v, a, strain, cards
 
 
-def solver(v, contract, threads: int | None = None):
+#: What pimc maximises: the contract's points for the mover's side (the game's score, the
+#: product's), or the side's tricks of the hand (what the per-card benchmarks maximised).
+OBJECTIVES = ("points", "tricks")
+
+
+def solver(v, contract, threads: int | None = None, objective: str = "points"):
     """The values of :func:`analyzer.core.pimc.decide` for Tarneeb: the mover's side's points of
-    the hand and whether the contract is made, per layout and card."""
+    the hand (``objective="tricks"``: its tricks of the hand) and whether the contract is made,
+    per layout and card."""
     declarer = contract.declarer - 1
 
     def solve(pos: Position, layouts, cards):
@@ -235,6 +246,8 @@ def solver(v, contract, threads: int | None = None):
         left = 13 - sum(pos.taken)
         declared = pos.taken[declarer] + pos.taken[declarer ^ 2]
         tricks = declared + (ours if mover_declares else left - ours)
+        if objective == "tricks":
+            return (tricks if mover_declares else 13 - tricks).astype(np.float64), tricks >= contract.bid
         net = np.vectorize(lambda t: net_points(v, contract.bid, int(t), contract.doubled))(tricks)
         return (net if mover_declares else -net), tricks >= contract.bid
 
