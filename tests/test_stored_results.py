@@ -3,6 +3,7 @@ page quote the files that benchmarks, builds and reports wrote, and fail here wh
 
 Where the figures live: ``benchmarks/results/bench.json`` (``t400 bench --json``),
 ``benchmarks/results/bids_dd_speed.json`` (``benchmarks/bids_dd_speed.py --write``),
+``benchmarks/results/tarneeb_pimc_objective.json`` (``benchmarks/tarneeb_pimc_objective.py --write``),
 ``analyzer/data/dd_rates.json`` (``benchmarks/dd_rates.py --write``),
 ``analyzer/data/cold_start.json`` (``benchmarks/cold_start.py --write``; checked in
 ``test_compile_budget.py``), the match-equity tables' own records, and the shipped reports.
@@ -33,7 +34,8 @@ def _flat(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "path", [BENCH, ROOT / "benchmarks" / "results" / "bids_dd_speed.json", runtime.DD_RATES_FILE, runtime.COLD_START_FILE]
+    "path", [BENCH, ROOT / "benchmarks" / "results" / "bids_dd_speed.json", runtime.DD_RATES_FILE, runtime.COLD_START_FILE,
+             ROOT / "benchmarks" / "results" / "tarneeb_pimc_objective.json"]
 )
 def test_each_stored_result_says_when_where_and_how_it_was_made(path):
     data = json.loads(path.read_text())
@@ -184,3 +186,22 @@ def test_the_pimc_speed_table_is_the_stored_result():
                                                          ("reference_s", "product_s", "classes_s")]  # fmt: skip
         assert float(row.group(5)) == round(g["median_ratio_reference_to_classes"], 1)
     assert stored["date"] in text and stored["command"] in text
+
+
+def test_the_tarneeb_objective_row_is_the_stored_result():
+    """docs/card-play.md's row on what Tarneeb's pimc maximises, from
+    benchmarks/results/tarneeb_pimc_objective.json."""
+    stored = json.loads((ROOT / "benchmarks" / "results" / "tarneeb_pimc_objective.json").read_text())
+    row = next(line for line in _doc("docs/card-play.md").splitlines() if "tarneeb_pimc_objective.py" in line)
+
+    def quoted(key: str) -> str:
+        m = stored[key]
+        return f"{m['margin_per_hand']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}]"
+
+    assert f"points of the contract {quoted('pimc_points_vs_team')}" in row
+    assert f"the side's tricks {quoted('pimc_tricks_vs_team')}" in row
+    assert f"**{quoted('points_minus_tricks')}**" in row
+    assert f"the same margin on {stored['same_margin']} deals" in row
+    assert stored["date"] in row and stored["deals"] == 300 and stored["layouts"] == 32
+    # the command of the row is the one that wrote the file, less its --json
+    assert stored["command"].replace(" --json", "") in row
