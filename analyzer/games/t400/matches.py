@@ -22,7 +22,7 @@ import pandas as pd
 
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.policies import policy_id
+from analyzer.core.policies import compile_play_aside, policy_id
 from analyzer.core.runs import (
     CompareStats,
     DuelStats,
@@ -126,6 +126,7 @@ def run_block(
     ``record``, ``"rounds"`` (int32[n, H_SIZE]) and ``"hands"`` (uint64[n, 4])."""
     args = lineup.kernel_args()
     chunk = config.get().match_kernel_chunk
+    compile_play_aside(args[2])  # a first run: the card play compiles on the other core meanwhile
     with threads_used(threads):
         rows = km.play_matches(seed, first, count, chunk, *args, lineup.cap)
         out = {"rows": rows}

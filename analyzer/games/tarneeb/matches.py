@@ -16,7 +16,7 @@ import pandas as pd
 
 from analyzer import config
 from analyzer.core.errors import T400Error
-from analyzer.core.policies import policies_kit, policy_id
+from analyzer.core.policies import compile_play_aside, policies_kit, policy_id
 from analyzer.core.runs import (
     CompareStats,
     DuelStats,
@@ -108,6 +108,7 @@ class TarneebLineup:
         ``record``, ``"rounds"`` (int32[n, H_SIZE]) and ``"hands"`` (uint64[n, 4])."""
         rules, lineup, model = self.variant.kernel_rules(), self.lineup_array(), bidder_array(self.bidders)
         chunk = config.get().match_kernel_chunk
+        compile_play_aside(self.kit())  # a first run: the card play compiles on the other core meanwhile
         with threads_used(threads):
             rows = km.play_matches(seed, first, count, chunk, rules, lineup, self.kit(), model, self.cap)
             out = {"rows": rows}
