@@ -79,9 +79,9 @@ def check_play(play, layouts: int) -> list[int]:
 BLOCK = 4
 
 
-def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None], split_cards: bool = True
-                ) -> None:  # fmt: skip
-    """``run(worker, first, last, c_first, c_last, clear)`` for blocks of ``BLOCK`` layouts of
+def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None], split_cards: bool = True,
+                block: int = BLOCK) -> None:  # fmt: skip
+    """``run(worker, first, last, c_first, c_last, clear)`` for blocks of ``block`` layouts of
     ``n`` (and, with ``split_cards`` on several workers, each block's cards in two halves: one
     layout may take many times the others' time), each task to the first worker to come free;
     ``clear`` is true for a worker's first task (its table is emptied)."""
@@ -89,7 +89,7 @@ def _on_workers(n: int, cards: int, threads: int | None, run: Callable[..., None
 
     workers = max(1, min(check_threads(threads), n * cards))
     halves = [(0, cards)] if workers == 1 or cards < 2 or not split_cards else [(0, cards // 2), (cards // 2, cards)]
-    tasks = [(first, min(n, first + BLOCK), c0, c1) for first in range(0, n, BLOCK) for c0, c1 in halves]
+    tasks = [(first, min(n, first + block), c0, c1) for first in range(0, n, block) for c0, c1 in halves]
     if workers == 1 or len(tasks) == 1:
         for k, task in enumerate(tasks):
             run(0, *task, k == 0)
@@ -156,7 +156,9 @@ def values_with_bids(pos: Position, layouts, cards, values, favoured: int = -1, 
         kpimc.values_with_bids(hands, pos.trump, pos.leader, trick, len(pos.trick), cards, target, value, won, favoured,
                                tables[w], contexts[w], out, first, last, c0, c1, clear)  # fmt: skip
 
-    _on_workers(len(hands), len(cards), workers, run)
+    # a layout's cards on one worker (siblings share most of their trees in its table), a layout
+    # a task: a full hand's layouts differ many times over in cost, and the workers stay even
+    _on_workers(len(hands), len(cards), workers, run, split_cards=False, block=1)
     return out
 
 
