@@ -75,6 +75,40 @@ def test_kernels_work_from_a_read_only_install(tmp_path, home_writable):
         assert runs[0].stderr.startswith("note: ") and len(runs[0].stderr.splitlines()) == 1
 
 
+def test_a_process_that_loaded_kernels_still_compiles_new_ones(tmp_path):
+    """Loading a cached kernel skips Numba's refresh of its compiler context (``kernels.config``);
+    a compile later in the same process, of a kernel that needs the typing and lowering
+    registries the refresh installs (NumPy's sort, a list, a dict), still works, in a fresh
+    process whose first kernel came from the disk cache."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\n"
+        "from numba import njit\n"
+        "from kernels.t400 import rules\n"
+        "from analyzer.games.t400.rules import Variant\n"
+        "v = Variant.preset('dananeer')\n"
+        "assert rules.is_dead(v.kernel_rules(), 8, np.zeros(4, dtype=np.int64)) == v.is_dead((2, 2, 2, 2), (0, 0, 0, 0))\n"
+        "assert type(rules.is_dead._cache).__name__ == 'LoadingCache'\n"
+        "print(sum(rules.is_dead._cache_hits.values()))\n"
+        "@njit\n"  # a kernel of this process alone (one made in `-c` has no file to cache from)
+        "def fresh(a):\n"
+        "    d = {1: 2.0}\n"
+        "    xs = [float(x) for x in np.sort(a)]\n"
+        "    return xs[0] + d[1]\n"
+        "print(fresh(np.array([3.0, 1.0])))\n"
+    )
+    # the first run fills the cache for is_dead (if it was not); the second loads it (a cache
+    # hit), then compiles `fresh`
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                              cwd=Path(__file__).resolve().parents[1])  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        hits, value = done.stdout.split()
+    assert int(hits) >= 1 and value == "3.0"
+
+
 def test_a_kernel_not_on_disk_compiles_aside_and_a_cached_one_does_not(tmp_path, monkeypatch):
     """compile_aside starts its helper only for a kernel whose cache index is missing; the helper
     runs the warm-up (here one that leaves a mark) and the run can wait for it."""
