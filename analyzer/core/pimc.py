@@ -394,8 +394,12 @@ def decision_cost(pos: Position, played: int, layouts: Callable[[], list], solve
 
 
 def warm_review() -> None:
-    """Compile pimc's values of a 400 decision, which a review asks last (the helper process of
+    """Compile the parts of the double dummy with the bids (the last a compile reaches first),
+    then pimc's values of a 400 decision, which a review asks last (the helper process of
     :func:`analyzer.core.runtime.compile_aside`; the review compiles the double dummy of each
-    card itself, loading the parts of the search compiled here)."""
+    card itself, loading the parts compiled here)."""
+    from analyzer.core.solve import SEARCH_PARTS, warm_search_parts
+
+    warm_search_parts(list(SEARCH_PARTS).index("bids"))
     pos = Position([1 << 12 | 1 << 2, 1 << 11 | 1 << 1, 1 << 10 | 1 << 3, 1 << 9 | 1 << 4], bids=(1, 0, 1, 0), trump=4)
     values_with_bids(pos, [pos.hands], pos.legal(), [2, 2, 2, 2], favoured=0, threads=1)

@@ -15,6 +15,7 @@ player can know) and still cost double dummy.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -23,8 +24,9 @@ from analyzer.core.messages import text
 from analyzer.core.records import HandRecord, play_tricks
 from analyzer.core.review import card_costs, play_summary, team_summary, verdict
 from analyzer.core.runtime import compile_aside
-from analyzer.core.solve import targets_score_at
+from analyzer.core.solve import targets_score_at, warm_bids_at
 from analyzer.games.t400.advice import recommend_bid
+from analyzer.games.t400.bid_runs import meanwhile
 from analyzer.games.t400.rules import (
     FIRST_LEADER,
     TRUMP,
@@ -89,19 +91,11 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
     scores = tuple(record.scores)
     bids = tuple(record.bids)
     say = progress or (lambda step: None)
-    bidding = []
-    for seat in range(1, 5):
-        say(f"bid of seat {seat}")
-        hand = record.deal.hands[seat - 1]
-        a = recommend_bid(hand, seat=seat, scores=scores, bids=bids[: seat - 1], variant=variant,
-                          samples=samples, seed=seed, threads=threads)  # fmt: skip
-        made = bids[seat - 1]
-        loss, se = (0.0, 0.0) if made == a.recommended else a.difference(a.recommended, made)
-        bidding.append({
-            "seat": seat, "hand": str(hand), "bids_before": list(bids[: seat - 1]), "bid": made,
-            "recommended": a.recommended, "objective": a.objective, "loss": loss, "loss_se": se,
-            "verdict": verdict(loss, se, made == a.recommended or made in a.tied, NOISE_SE), "p_best_of_bid": a.row(made).p_best, "analysis": a.to_dict(),
-        })  # fmt: skip
+    # with layouts the cards' double dummy compiles here, while the bid analysis waits for its
+    # card play, loading the parts of the search the helper has compiled by then
+    aside = meanwhile(warm_bids_at) if helper is not None and layouts else contextlib.nullcontext()
+    with aside:
+        bidding = _bidding(record, variant, scores, bids, samples, seed, threads, say)
     dead = variant.is_dead(bids, scores)
     if helper is not None and not layouts:
         helper.wait()  # its search is on disk: loaded, not compiled a second time here
@@ -132,6 +126,24 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
                  **({"decision_note": {"key": "note.review_decision", "params": {}}} if cards and layouts else {})},
         "elapsed_s": time.perf_counter() - start,
     }
+
+
+def _bidding(record: HandRecord, variant, scores, bids, samples, seed, threads, say) -> list[dict]:
+    """Each seat's bid against the bid analysis of its hand (the bids before it known)."""
+    bidding = []
+    for seat in range(1, 5):
+        say(f"bid of seat {seat}")
+        hand = record.deal.hands[seat - 1]
+        a = recommend_bid(hand, seat=seat, scores=scores, bids=bids[: seat - 1], variant=variant,
+                          samples=samples, seed=seed, threads=threads)  # fmt: skip
+        made = bids[seat - 1]
+        loss, se = (0.0, 0.0) if made == a.recommended else a.difference(a.recommended, made)
+        bidding.append({
+            "seat": seat, "hand": str(hand), "bids_before": list(bids[: seat - 1]), "bid": made,
+            "recommended": a.recommended, "objective": a.objective, "loss": loss, "loss_se": se,
+            "verdict": verdict(loss, se, made == a.recommended or made in a.tied, NOISE_SE), "p_best_of_bid": a.row(made).p_best, "analysis": a.to_dict(),
+        })  # fmt: skip
+    return bidding
 
 
 def _tricks_taken(record: HandRecord) -> list[int]:
