@@ -237,6 +237,7 @@ def compile_aside(kernel, warm_up: str, *args: int) -> subprocess.Popen | None:
     helper = subprocess.Popen(
         [sys.executable, "-c", code],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, NO_HELPERS: "1"},  # a helper is the other core: it starts none of its own
     )  # fmt: skip
     _HELPERS.append(helper)
     return helper
