@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 
 from results import write
 
-from analyzer.core.hand_duel import PIMC, margin_stats, play_once
+from analyzer.core.hand_duel import PIMC, deal_rng, margin_stats, play_once
 from analyzer.core.policies import policy_id
 from analyzer.games.tarneeb.pimc import OBJECTIVES, DuelTable
 from analyzer.games.tarneeb.rules import as_tarneeb_variant
@@ -33,16 +32,17 @@ from analyzer.games.tarneeb.rules import as_tarneeb_variant
 
 def measure(deals: int, layouts: int, seed: int, against: str, variant: str = "tarneeb") -> dict:
     v = as_tarneeb_variant(variant)
-    tables = {o: DuelTable(v, deals, seed, layouts, objective=o) for o in OBJECTIVES}
+    table = DuelTable(v, deals, seed, layouts)  # one table: its deals dealt once, its objective switched
     them = policy_id(against)
     margins: dict[str, list[float]] = {o: [] for o in OBJECTIVES}
     tally = {"decisions": 0, "layouts": 0, "seconds": 0.0}
     start = time.perf_counter()
     try:
-        for i, deal in enumerate(tables[OBJECTIVES[0]].deals()):
+        for i, deal in enumerate(table.deals()):
             done = {}
-            for o, table in tables.items():
-                rng = random.Random(seed * 1_000_003 + i)
+            for o in OBJECTIVES:
+                table.objective = o
+                rng = deal_rng(seed, i)
                 first = play_once(table, deal, [PIMC, them, PIMC, them], rng, tally)
                 second = play_once(table, deal, [them, PIMC, them, PIMC], rng, tally)
                 done[o] = (first - second) / 2

@@ -60,6 +60,11 @@ def play_once(table: HandTable, deal, players: Sequence, rng: random.Random, tal
     return table.points(deal, pos)
 
 
+def deal_rng(seed: int, i: int) -> random.Random:
+    """Deal ``i``'s random numbers (pimc's layouts) in a duel seeded ``seed``."""
+    return random.Random(seed * 1_000_003 + i)
+
+
 def duel_hands(table: HandTable, a, b, seed: int, progress: Callable[[int, int], None] | None = None,
                stop: Callable[[], bool] | None = None) -> dict:  # fmt: skip
     """A's margin over B in points a hand on ``table``'s deals (``a``, ``b``: a kernel policy id
@@ -72,7 +77,7 @@ def duel_hands(table: HandTable, a, b, seed: int, progress: Callable[[int, int],
     tally = {"decisions": 0, "layouts": 0, "seconds": 0.0}
     interrupted = False
     for i, deal in enumerate(deals):
-        rng = random.Random(seed * 1_000_003 + i)
+        rng = deal_rng(seed, i)
         first = play_once(table, deal, [a, b, a, b], rng, tally)
         second = play_once(table, deal, [b, a, b, a], rng, tally)
         if stop is not None and stop():

@@ -217,8 +217,8 @@ def compile_aside(kernel, warm_up: str, *args: int) -> subprocess.Popen | None:
     a call (with the integers ``args``) that compiles the kernel as the question will. Returns the helper (``None`` when the
     kernel is cached, the cache cannot be read, or :data:`NO_HELPERS` is set); it ends with this
     process."""
-    if os.environ.get(NO_HELPERS) == "1":
-        return None
+    if os.environ.get(NO_HELPERS) == "1" or getattr(kernel, "overloads", None):
+        return None  # helpers off, or the kernel already in this process: no look at the disk
     try:
         if Path(kernel._cache._cache_file._index_path).exists():
             return None
