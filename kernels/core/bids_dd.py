@@ -39,6 +39,7 @@ import numpy as np
 from kernels.config import JIT, jit
 from kernels.core import dd
 from kernels.core.cards import above, lane, lowest_bit, popcount
+from kernels.core.dd.bits import unmanaged, unmanaged_uint64
 from kernels.core.dd.layout import STOP_EVERY, stop_requested
 from kernels.core.tricks import legal_moves, power
 
@@ -50,15 +51,17 @@ _ONE = U64(1)
 TT_MEMORY_BYTES = dd.TT_MEMORY_BYTES
 
 # the context array: the workspace the pattern table's helpers read (hands, trick-start key words,
-# probes, move lists), then counters, the table look-up's answer, the solve's outcome scores and
-# the players' sure tricks
+# probes, move lists), then counters, the table look-up's answer, the solve's outcome scores, the
+# players' sure tricks, and the searched position's hands and tricks won
 CTX_NODES = dd.W_SIZE
 CTX_LOOK = CTX_NODES + 1
 CTX_SCORES = CTX_LOOK + 5
 CTX_SCALE = CTX_SCORES + 16
 CTX_FAVOURED = CTX_SCALE + 1
 CTX_SURE = CTX_FAVOURED + 1
-CTX_SIZE = CTX_SURE + 4
+CTX_HANDS = CTX_SURE + 4  # the position's hands (uint64 words) and tricks won, while a solve runs
+CTX_WON = CTX_HANDS + 4
+CTX_SIZE = CTX_WON + 4
 
 
 #: :func:`_solve_at`'s ``guess`` when there is none (below every score).
@@ -485,88 +488,87 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
                 H, e_leader, e_k, e_led, e_best, e_seat, e_trick, depth, hint_suit, hint_index, T, ctx
             )
             sp += 1
-            f = frames[U64(sp)]
-            u = uframes[U64(sp)]
-            f[F_LEADER] = e_leader
-            f[F_K] = e_k
-            f[F_LED] = e_led
-            f[F_BEST] = e_best
-            f[F_BEST_SEAT] = e_seat
-            f[F_N] = n
-            f[F_I] = 0
-            f[F_RESULT] = -1 if (((e_leader + e_k) & 3) & 1) == 0 else n_scores
-            f[F_CUT] = -1
-            f[F_MIN_RANK] = 0
-            f[F_EXTRA] = extra
-            f[F_DEPTH] = depth
-            u[U_TRICK] = e_trick
-            u[U_SHAPE] = shape
-            u[U_RW_ALL] = 0
-            u[U_RW_OUT] = 0
+            spu = U64(sp)
+            frames[spu, F_LEADER] = e_leader
+            frames[spu, F_K] = e_k
+            frames[spu, F_LED] = e_led
+            frames[spu, F_BEST] = e_best
+            frames[spu, F_BEST_SEAT] = e_seat
+            frames[spu, F_N] = n
+            frames[spu, F_I] = 0
+            frames[spu, F_RESULT] = -1 if (((e_leader + e_k) & 3) & 1) == 0 else n_scores
+            frames[spu, F_CUT] = -1
+            frames[spu, F_MIN_RANK] = 0
+            frames[spu, F_EXTRA] = extra
+            frames[spu, F_DEPTH] = depth
+            uframes[spu, U_TRICK] = e_trick
+            uframes[spu, U_SHAPE] = shape
+            uframes[spu, U_RW_ALL] = 0
+            uframes[spu, U_RW_OUT] = 0
             state = _NEXT
         elif state == _NEXT:
-            f = frames[U64(sp)]
-            u = uframes[U64(sp)]
-            base = dd.MOVES + 16 * f[F_DEPTH]
-            i = f[F_I]
+            spu = U64(sp)
+            base = dd.MOVES + 16 * frames[spu, F_DEPTH]
+            i = frames[spu, F_I]
             c = np.int64(0)
-            while i < f[F_N]:
+            while i < frames[spu, F_N]:
                 c = ctx[U64(base + i)]
-                if (c & 15) >= ((f[F_MIN_RANK] >> (5 * (c >> 4))) & 31):
+                if (c & 15) >= ((frames[spu, F_MIN_RANK] >> (5 * (c >> 4))) & 31):
                     break
                 i += 1
-            if i >= f[F_N]:
+            if i >= frames[spu, F_N]:
                 state = _DONE
                 continue
-            f[F_I] = i + 1
-            f[F_TRIED] = i
-            f[F_CARD] = c
-            kk = f[F_K]
-            seat = (f[F_LEADER] + kk) & 3
+            frames[spu, F_I] = i + 1
+            frames[spu, F_TRIED] = i
+            frames[spu, F_CARD] = c
+            kk = frames[spu, F_K]
+            seat = (frames[spu, F_LEADER] + kk) & 3
             bit = _ONE << U64(c)
             H[U64(seat)] &= ~bit
-            nled, nbest, nseat = _after(c, kk, f[F_LED], f[F_BEST], f[F_BEST_SEAT], seat, trump)
+            nled, nbest, nseat = _after(
+                c, kk, frames[spu, F_LED], frames[spu, F_BEST], frames[spu, F_BEST_SEAT], seat, trump
+            )
             if kk == 3:
                 won[U64(nseat)] += 1
-                f[F_NEXT_BEST] = nbest
-                f[F_NEXT_SEAT] = nseat
+                frames[spu, F_NEXT_BEST] = nbest
+                frames[spu, F_NEXT_SEAT] = nseat
                 e_leader, e_k, e_led, e_best, e_seat, e_trick = nseat, 0, 0, 0, 0, U64(0)
             else:
                 e_leader, e_k, e_led, e_best, e_seat, e_trick = (
-                    f[F_LEADER],
+                    frames[spu, F_LEADER],
                     kk + 1,
                     nled,
                     nbest,
                     nseat,
-                    u[U_TRICK] | bit,
+                    uframes[spu, U_TRICK] | bit,
                 )
             state = _ENTER
         elif state == _BACK:
-            f = frames[U64(sp)]
-            u = uframes[U64(sp)]
-            c = f[F_CARD]
-            kk = f[F_K]
-            seat = (f[F_LEADER] + kk) & 3
+            spu = U64(sp)
+            c = frames[spu, F_CARD]
+            kk = frames[spu, F_K]
+            seat = (frames[spu, F_LEADER] + kk) & 3
             bit = _ONE << U64(c)
             if kk == 3:
-                nbest = f[F_NEXT_BEST]
-                won[U64(f[F_NEXT_SEAT])] -= 1
-                if popcount((u[U_TRICK] | bit) & lane(nbest >> 4)) > 1:
+                nbest = frames[spu, F_NEXT_BEST]
+                won[U64(frames[spu, F_NEXT_SEAT])] -= 1
+                if popcount((uframes[spu, U_TRICK] | bit) & lane(nbest >> 4)) > 1:
                     rw |= _ONE << U64(nbest)  # the trick was won by rank
             H[U64(seat)] |= bit
             maximizing = (seat & 1) == 0
             if stopping or (v >= beta) == maximizing:
-                f[F_RESULT] = v
-                u[U_RW_OUT] = rw
-                f[F_CUT] = c
-                if f[F_TRIED] > 0 and not stopping:
-                    _remember_cut(T, ctx, f[F_DEPTH], c)
+                frames[spu, F_RESULT] = v
+                uframes[spu, U_RW_OUT] = rw
+                frames[spu, F_CUT] = c
+                if frames[spu, F_TRIED] > 0 and not stopping:
+                    _remember_cut(T, ctx, frames[spu, F_DEPTH], c)
                 state = _DONE
                 continue
-            f[F_RESULT] = max(f[F_RESULT], v) if maximizing else min(f[F_RESULT], v)
-            u[U_RW_ALL] |= rw
+            frames[spu, F_RESULT] = max(frames[spu, F_RESULT], v) if maximizing else min(frames[spu, F_RESULT], v)
+            uframes[spu, U_RW_ALL] |= rw
             s = c >> 4
-            min_rank = f[F_MIN_RANK]
+            min_rank = frames[spu, F_MIN_RANK]
             suit_rw = rw & lane(s)
             if suit_rw == 0:  # no rank of this suit mattered: its other cards answer the same
                 min_rank |= np.int64(31) << (5 * s)
@@ -574,15 +576,16 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
                 low = np.int64(lowest_bit(suit_rw) & 15)
                 if low > ((min_rank >> (5 * s)) & 31):
                     min_rank = (min_rank & ~(np.int64(31) << (5 * s))) | (low << (5 * s))
-            f[F_MIN_RANK] = min_rank
+            frames[spu, F_MIN_RANK] = min_rank
             state = _NEXT
         else:  # _DONE
-            f = frames[U64(sp)]
-            u = uframes[U64(sp)]
-            rw_out = u[U_RW_OUT] if f[F_CUT] >= 0 else u[U_RW_ALL]
-            v = f[F_RESULT]
-            if f[F_K] == 0 and not stopping:
-                rw = _store(H, u[U_SHAPE], f[F_EXTRA], rw_out, v, beta, n_scores, f[F_CUT], T, ctx)
+            spu = U64(sp)
+            rw_out = uframes[spu, U_RW_OUT] if frames[spu, F_CUT] >= 0 else uframes[spu, U_RW_ALL]
+            v = frames[spu, F_RESULT]
+            if frames[spu, F_K] == 0 and not stopping:
+                rw = _store(
+                    H, uframes[spu, U_SHAPE], frames[spu, F_EXTRA], rw_out, v, beta, n_scores, frames[spu, F_CUT], T, ctx
+                )
             else:
                 rw = rw_out
             sp -= 1
@@ -608,11 +611,19 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
     starts: a right guess answers in one or two zero-window tests."""
     if clear:
         dd.clear_table(T)
+    # views without a reference count (kernels.core.dd.bits.unmanaged) of the arguments, and of
+    # the context's slots for the position: the search hands them to its parts at every node
+    T = unmanaged(T)
+    ctx = unmanaged(ctx)
+    target = unmanaged(target)
+    value = unmanaged(value)
     ctx[dd.TRUMP] = trump
     ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
     ctx[CTX_FAVOURED] = favoured
-    H = hands.copy()
-    w = won.copy()
+    H = unmanaged_uint64(ctx, CTX_HANDS, 4)
+    H[:] = hands
+    w = ctx[CTX_WON : CTX_WON + 4]
+    w[:] = won
     scores = ctx[CTX_SCORES : CTX_SCORES + 16]
     n_scores = _outcome_scores(target, value, scores, favoured)
     # the tricks still to play, the current one included: the last to play to it has all of them
@@ -691,11 +702,17 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     """:func:`solve_bids` and one line of best play: the cards in play order go to ``line``
     (int64[4 * cards a hand]); returns (score, tricks int64[4] at the end including ``won``)."""
     score = solve_bids(hands, trump, leader, target, value, won, T, ctx)
+    T = unmanaged(T)  # as in _solve_at
+    ctx = unmanaged(ctx)
+    target = unmanaged(target)
+    value = unmanaged(value)
     scores = ctx[CTX_SCORES : CTX_SCORES + 16]
     n_scores = _outcome_scores(target, value, scores, -1)
     at = _index_at_most(scores, n_scores, score)
-    H = hands.copy()
-    w = won.copy()
+    H = unmanaged_uint64(ctx, CTX_HANDS, 4)
+    H[:] = hands
+    w = ctx[CTX_WON : CTX_WON + 4]
+    w[:] = won
     n_cards = 4 * popcount(hands[0])
     lead = leader
     k = 0

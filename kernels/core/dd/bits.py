@@ -21,6 +21,16 @@ def _int64_pointer(typingctx, address):
 
 
 @intrinsic
+def _uint64_pointer(typingctx, address):
+    sig = types.CPointer(types.uint64)(types.intp)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.uint64)))
+
+    return sig, codegen
+
+
+@intrinsic
 def _prefetch(typingctx, address):
     sig = types.void(types.intp)
 
@@ -41,6 +51,12 @@ def unmanaged(a):
     workspace millions of times, and Numba's reference counting (atomic operations on every
     array handed to a helper) would cost more than the work. ``a`` must outlive the view."""
     return carray(_int64_pointer(a.ctypes.data), a.shape[0])
+
+
+@hot
+def unmanaged_uint64(a, at, n):
+    """:func:`unmanaged` for ``n`` words of int64 array ``a`` from index ``at``, read as uint64."""
+    return carray(_uint64_pointer(a.ctypes.data + 8 * at), n)
 
 
 def _bmi2_intrinsic(name):
