@@ -40,7 +40,7 @@ from kernels.config import JIT, jit
 from kernels.core import dd
 from kernels.core.cards import above, lane, lowest_bit, popcount
 from kernels.core.dd.bits import unmanaged, unmanaged_uint64
-from kernels.core.dd.layout import STOP_EVERY, stop_requested
+from kernels.core.dd.layout import EXTRA_BITS, STOP_EVERY, stop_requested
 from kernels.core.tricks import legal_moves, power
 
 hot = jit(forceinline=True)
@@ -61,7 +61,12 @@ CTX_FAVOURED = CTX_SCALE + 1
 CTX_SURE = CTX_FAVOURED + 1
 CTX_HANDS = CTX_SURE + 4  # the position's hands (uint64 words) and tricks won, while a solve runs
 CTX_WON = CTX_HANDS + 4
-CTX_SIZE = CTX_WON + 4
+CTX_SOLVE = CTX_WON + 4  # the solve's number (start_solve)
+CTX_SIZE = CTX_SOLVE + 1
+
+# the table's keys ('extra'): the leader, trump and needs, and above them the solve's number
+SOLVE_SHIFT = 26
+SOLVE_MASK = (1 << (EXTRA_BITS - SOLVE_SHIFT)) - 1
 
 
 #: :func:`_solve_at`'s ``guess`` when there is none (below every score).
@@ -72,6 +77,23 @@ def new_table():
     """A transposition table (the team solver's: int64[dd.T_SIZE], ``dd.TT_MEMORY_BYTES``) and its context
     (int64[CTX_SIZE])."""
     return dd.new_table(), np.zeros(CTX_SIZE, dtype=np.int64)
+
+
+@hot
+def start_solve(T, ctx):
+    """Start a solve on table ``T``: its bounds are indices into this solve's scores, so its
+    entries are keyed by a new solve number (kept in the table, and in ``ctx``) instead of the
+    36 MiB table being emptied; older solves' entries never match and are the first replaced
+    (:func:`kernels.core.dd.start_deal`). The cut-off cache is emptied, as a cleared table's
+    is: the moves are tried in the same order, so a solve searches and answers as it would on
+    an empty table."""
+    n = (T[dd.SOLVE_AT] + 1) & SOLVE_MASK
+    T[dd.SOLVE_AT] = n
+    dd.start_deal(T)
+    if n == 0:  # the numbers wrap: an entry of a solve that many solves ago would match
+        dd.reset_table(T)
+    T[dd.CUT_BASE : dd.CUT_BASE + (1 << dd.CUT_BITS)] = 0
+    ctx[CTX_SOLVE] = n
 
 
 @hot
@@ -293,6 +315,7 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
     ctx[U64(dd.KEYS_AT + 2 * left)] = np.int64(k0)
     ctx[U64(dd.KEYS_AT + 2 * left + 1)] = np.int64(k1)
     extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << 7)
+    extra |= ctx[CTX_SOLVE] << SOLVE_SHIFT
     look = ctx[CTX_LOOK : CTX_LOOK + 5]
     rw = dd.tt_lookup(ctx, T, shape, k0, k1, extra, beta, 0, look)
     if look[4] == 1:
@@ -604,13 +627,14 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
 def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, clear, guess,
               T, ctx):  # fmt: skip
     """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
-    ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them). ``clear``: empty
-    the table first; a caller that solves several positions with the same targets, values and
-    ``favoured`` (the same scores, so the same meaning of the bounds stored) may keep it.
+    ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them). ``clear``: start a
+    new solve (:func:`start_solve`: what the table holds no longer counts); a caller that solves
+    several positions with the same targets, values and ``favoured`` (the same scores, so the
+    same meaning of the bounds stored) may keep the table's, after one :func:`start_solve`.
     ``guess``: a likely answer (a sibling position's; :data:`NO_GUESS` for none), where MTD(f)
     starts: a right guess answers in one or two zero-window tests."""
     if clear:
-        dd.clear_table(T)
+        start_solve(T, ctx)
     # views without a reference count (kernels.core.dd.bits.unmanaged) of the arguments, and of
     # the context's slots for the position: the search hands them to its parts at every node
     T = unmanaged(T)

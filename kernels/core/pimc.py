@@ -57,11 +57,12 @@ def values_with_bids(layouts, trump, leader, trick_cards, n_trick, cards, target
     of the cards still held, the mover's included), for ``first <= i < last`` and ``c_first <= j <
     c_last``; ``won``
     the tricks each seat has won, ``trick_cards[:n_trick]`` the current trick from ``leader``.
-    ``clear``: empty the table first (the first call of a decision on this table)."""
+    ``clear``: start a new solve on the table first (the first call of a decision on this table,
+    :func:`kernels.core.bids_dd.start_solve`)."""
     mover = (leader + n_trick) & 3
     led, best, best_seat, bits = _trick_so_far(trick_cards, n_trick, leader, trump)
     if clear:
-        dd.clear_table(T)
+        bids_dd.start_solve(T, ctx)
     ctx[bids_dd.CTX_NODES] = 0
     w = won.copy()
     for i in range(first, last):

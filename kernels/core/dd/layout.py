@@ -99,7 +99,11 @@ POOL_NEXT_AT = CUT_BASE + (1 << CUT_BITS)  # the pool's next free chunk
 # are still exact (a pattern holds for any deal) but are the first to be replaced, which leaves
 # room for the current deal's
 STAMP_AT = POOL_NEXT_AT + 1
+# the number of the bids solver's current solve (kernels.core.bids_dd.start_solve), kept with the
+# table whose entries it keys
+SOLVE_AT = STAMP_AT + 1
 T_SIZE = (STAMP_AT + 8) // 8 * 8  # whole cache lines: every table of a batch starts on one
+assert SOLVE_AT < T_SIZE
 TT_MEMORY_BYTES = T_SIZE * 8
 # 'extra' (the key beside shape and pattern): leader 2 bits, trump 3, max side 4 (team and solo);
 # the bids solver (kernels.core.bids_dd) adds the players' needs above, with an empty max side
