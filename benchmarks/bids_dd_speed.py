@@ -94,7 +94,8 @@ def main() -> None:
         return
     for name, r in result.items():
         if isinstance(r, dict):
-            print(f"{name:>30}: median {r['median_s']:.4f} s, mean {r['mean_s']:.4f} s, slowest {r['max_s']:.3f} s, "
+            print(f"{name:>30}: median {r['median_s'] * 1e3:.3g} ms, mean {r['mean_s'] * 1e3:.3g} ms, "
+                  f"slowest {r['max_s'] * 1e3:.3g} ms, "
                   f"{r['mean_nodes']:,.0f} nodes a solve (median of {args.repeats} runs)")  # fmt: skip
     print(f"memory per thread: {result['memory_per_thread_bytes'] / 2**20:.1f} MiB")
 

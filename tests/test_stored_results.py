@@ -151,15 +151,15 @@ def bids_dd_table(result: dict) -> str:
     names = [f"{n} cards" for n in range(6, 11)] + ["13 cards (full deal)", "13 cards, seat 1 made or not"]
     heads = ["6", "7", "8", "9", "10", "13 (full deal)", "13, and seat 1 made or not"]
 
-    def seconds(x: float, small: int) -> str:
-        return f"{x:.{small}f} s" if x < 0.01 else f"{x:.{max(2, small - 2)}f} s"
+    def ms(x: float) -> str:
+        return f"{x * 1e3:.3g} ms"
 
     rows = [
         "| cards a hand | " + " | ".join(heads) + " |",
         "|---" * (len(heads) + 1) + "|",
-        "| median | " + " | ".join(seconds(sets[n]["median_s"], 4) for n in names) + " |",
-        "| mean | " + " | ".join(seconds(sets[n]["mean_s"], 4) for n in names) + " |",
-        "| slowest | " + " | ".join(seconds(sets[n]["max_s"], 3) for n in names) + " |",
+        "| median | " + " | ".join(ms(sets[n]["median_s"]) for n in names) + " |",
+        "| mean | " + " | ".join(ms(sets[n]["mean_s"]) for n in names) + " |",
+        "| slowest | " + " | ".join(ms(sets[n]["max_s"]) for n in names) + " |",
         "| nodes a solve (mean) | " + " | ".join(f"{sets[n]['mean_nodes']:,.0f}" for n in names) + " |",
     ]
     return "\n".join(rows)
