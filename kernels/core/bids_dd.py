@@ -92,8 +92,18 @@ def start_solve(T, ctx):
     dd.start_deal(T)
     if n == 0:  # the numbers wrap: an entry of a solve that many solves ago would match
         dd.reset_table(T)
-    T[dd.CUT_BASE : dd.CUT_BASE + (1 << dd.CUT_BITS)] = 0
+    for i in range(1 << dd.CUT_BITS):
+        T[dd.CUT_BASE + i] = 0
     ctx[CTX_SOLVE] = n
+
+
+@hot
+def _set_position(H, w, hands, won):
+    """Copy the hands and tricks won into the search's slots (a loop: a slice assignment of an
+    array compiles Numba's shape-mismatch message, seconds of a first run)."""
+    for p in range(4):
+        H[U64(p)] = hands[U64(p)]
+        w[U64(p)] = won[U64(p)]
 
 
 @hot
@@ -645,9 +655,8 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
     ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
     ctx[CTX_FAVOURED] = favoured
     H = unmanaged_uint64(ctx, CTX_HANDS, 4)
-    H[:] = hands
     w = ctx[CTX_WON : CTX_WON + 4]
-    w[:] = won
+    _set_position(H, w, hands, won)
     scores = ctx[CTX_SCORES : CTX_SCORES + 16]
     n_scores = _outcome_scores(target, value, scores, favoured)
     # the tricks still to play, the current one included: the last to play to it has all of them
@@ -734,9 +743,8 @@ def solve_bids_line(hands, trump, leader, target, value, won, T, ctx, line):
     n_scores = _outcome_scores(target, value, scores, -1)
     at = _index_at_most(scores, n_scores, score)
     H = unmanaged_uint64(ctx, CTX_HANDS, 4)
-    H[:] = hands
     w = ctx[CTX_WON : CTX_WON + 4]
-    w[:] = won
+    _set_position(H, w, hands, won)
     n_cards = 4 * popcount(hands[0])
     lead = leader
     k = 0
