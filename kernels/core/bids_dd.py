@@ -79,7 +79,7 @@ def new_table():
     return dd.new_table(), np.zeros(CTX_SIZE, dtype=np.int64)
 
 
-@hot
+@jit(inline="always")  # small: inlined before typing, not one more unit to compile
 def start_solve(T, ctx):
     """Start a solve on table ``T``: its bounds are indices into this solve's scores, so its
     entries are keyed by a new solve number (kept in the table, and in ``ctx``) instead of the
@@ -97,7 +97,7 @@ def start_solve(T, ctx):
     ctx[CTX_SOLVE] = n
 
 
-@hot
+@jit(inline="always")  # small: inlined before typing, not one more unit to compile
 def _set_position(H, w, hands, won):
     """Copy the hands and tricks won into the search's slots (a loop: a slice assignment of an
     array compiles Numba's shape-mismatch message, seconds of a first run)."""
