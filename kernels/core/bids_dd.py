@@ -84,9 +84,9 @@ def start_solve(T, ctx):
     """Start a solve on table ``T``: its bounds are indices into this solve's scores, so its
     entries are keyed by a new solve number (kept in the table, and in ``ctx``) instead of the
     36 MiB table being emptied; older solves' entries never match and are the first replaced
-    (:func:`kernels.core.dd.start_deal`). The cut-off cache is emptied, as a cleared table's
-    is: the moves are tried in the same order, so a solve searches and answers as it would on
-    an empty table."""
+    (:func:`kernels.core.dd.start_deal`). The answers are those of an empty table; the search
+    can differ a little (the number moves an entry's home slot, and older entries fill slots),
+    and the cut-off cache, which orders the moves, is emptied as a cleared table's is."""
     n = (T[dd.SOLVE_AT] + 1) & SOLVE_MASK
     T[dd.SOLVE_AT] = n
     dd.start_deal(T)
