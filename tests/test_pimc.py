@@ -12,7 +12,7 @@ from conftest import run
 
 from analyzer.core.layouts import Position, deal_batch, replay
 from analyzer.core.notation import Card
-from analyzer.core.pimc import card_classes, team_tricks, values_with_bids
+from analyzer.core.pimc import card_classes, score_at, team_tricks, values_with_bids
 from analyzer.core.policies import policy_id
 from analyzer.core.solve import targets_score_at, team_tricks_at
 from analyzer.games.t400 import simulate
@@ -331,3 +331,29 @@ def test_a_variant_whose_first_lead_is_a_trump_is_asked_only_about_trumps():
     assert {r["card"][0] for r in free["cards"]} > {"\u2665"}
     r = run("card", *args, "--trump-lead", "--play", "SA S9 S3 S2")
     assert r.exit_code == 2 and "must lead a trump" in r.stderr
+
+
+def test_a_position_valued_by_pimcs_kernel_is_the_double_dummys_score():
+    """``score_at`` (pimc's kernel with no card, a review's card costs) equals
+    ``targets_score_at`` on positions part way through a trick, in hearts and no trump."""
+    r = random.Random(3)
+    for _ in range(40):
+        size = r.choice([3, 4, 5, 6])
+        cards = r.sample(range(52), 4 * size)
+        hands = [sum(1 << (16 * (c // 13) + c % 13) for c in cards[i * size : (i + 1) * size]) for i in range(4)]
+        leader = r.randrange(1, 5)
+        trick = []
+        for k in range(r.randrange(4)):  # each seat in turn plays its lowest card
+            seat = (leader - 1 + k) % 4
+            low = (hands[seat] & -hands[seat]).bit_length() - 1
+            hands[seat] &= ~(1 << low)
+            trick.append(Card.from_index(low))
+        won = [0, 0, 0, 0]
+        for _ in range(13 - size):
+            won[r.randrange(4)] += 1
+        targets = [r.randint(0, 5) for _ in range(4)]
+        values = [r.randint(1, 6) for _ in range(4)]
+        trump = r.choice([1, 4])
+        expected = targets_score_at(hands, trick, leader, targets, values, won, trump=trump)
+        assert score_at(hands, trick, leader, targets, values, won, trump) == expected
+

@@ -162,6 +162,22 @@ def values_with_bids(pos: Position, layouts, cards, values, favoured: int = -1, 
     return out
 
 
+def score_at(hands, trick, leader: int, targets, values, won, trump: int) -> int:
+    """:func:`analyzer.core.solve.targets_score_at`'s score (seats 1+3 minus seats 2+4 under best
+    play from a position part way through a trick) by pimc's kernel, valuing the position with no
+    card played: a review that also has decision costs then compiles one search, not two."""
+    from analyzer.core.solve import _BIDS_SOLVERS, _position
+    from kernels.core import pimc as kpimc
+
+    h, cards = _position(hands, trick)
+    out = np.zeros((1, 1), dtype=np.int64)
+    arrays = [np.asarray([int(x) for x in four], dtype=np.int64) for four in (targets, values, won)]
+    tables, contexts = _BIDS_SOLVERS.get(1)
+    kpimc.values_with_bids(h.reshape(1, 4), trump, leader - 1, cards, len(trick), np.full(1, -1, dtype=np.int64),
+                           *arrays, -1, tables[0], contexts[0], out, 0, 1, 0, 1, True)  # fmt: skip
+    return int(out[0, 0])
+
+
 def team_tricks(pos: Position, layouts, cards, threads: int | None = None) -> np.ndarray:
     """int64[layouts, cards]: the tricks the mover's partnership takes double dummy from the
     position on after each card on each layout (the current trick included)."""

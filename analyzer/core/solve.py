@@ -428,9 +428,9 @@ def warm_search_parts(search: int = 0) -> None:
 
 
 def warm_bids_at() -> None:
-    """Compile :func:`targets_score_at`'s search, a review's: in the helper process of
-    :func:`analyzer.core.runtime.compile_aside` when it has no decision costs to compute, else
-    while its bid analysis waits for the card play (:func:`analyzer.games.t400.bid_runs.meanwhile`)."""
+    """Compile :func:`targets_score_at`'s search, a review's without decision costs: in the
+    helper process of :func:`analyzer.core.runtime.compile_aside` (with decision costs the
+    review values its cards by pimc's kernel, :func:`analyzer.core.pimc.score_at`)."""
     targets_score_at([1 << 12, 1 << 11, 1 << 10, 1 << 9], [], 1, [1, 1, 0, 0], [5, 3, 1, 1], [0, 0, 0, 0], trump="none")
 
 

@@ -56,7 +56,9 @@ def values_with_bids(layouts, trump, leader, trick_cards, n_trick, cards, target
     """``out[i, j]``: the 400 double-dummy score after ``cards[j]`` on ``layouts[i]`` (uint64[n, 4]
     of the cards still held, the mover's included), for ``first <= i < last`` and ``c_first <= j <
     c_last``; ``won``
-    the tricks each seat has won, ``trick_cards[:n_trick]`` the current trick from ``leader``.
+    the tricks each seat has won, ``trick_cards[:n_trick]`` the current trick from ``leader``. A
+    card of -1 values the position itself, no card played (a review's card costs: one compiled
+    search serves them and the decision costs).
     ``clear``: start a new solve on the table first (the first call of a decision on this table,
     :func:`kernels.core.bids_dd.start_solve`)."""
     mover = (leader + n_trick) & 3
@@ -71,16 +73,21 @@ def values_with_bids(layouts, trump, leader, trick_cards, n_trick, cards, target
             guess = out[i - 1, j] if i > first else (out[i, j - 1] if j > c_first else bids_dd.NO_GUESS)
             c = cards[j]
             H = layouts[i].copy()
-            H[mover] &= ~(_ONE << U64(c))
-            if n_trick == 0:
-                l2, b2, s2 = c >> 4, c, mover
-            elif power(c, led, trump) > power(best, led, trump):
-                l2, b2, s2 = led, c, mover
-            else:
+            if c < 0:
                 l2, b2, s2 = led, best, best_seat
+            else:
+                H[mover] &= ~(_ONE << U64(c))
+                if n_trick == 0:
+                    l2, b2, s2 = c >> 4, c, mover
+                elif power(c, led, trump) > power(best, led, trump):
+                    l2, b2, s2 = led, c, mover
+                else:
+                    l2, b2, s2 = led, best, best_seat
             # one call of the solver (each call site holds a whole copy of the search)
             w[:] = won
-            if n_trick == 3:  # the trick is complete: its winner leads the next
+            if c < 0:  # the position as it is
+                lead, k, trick = leader, n_trick, bits
+            elif n_trick == 3:  # the trick is complete: its winner leads the next
                 w[s2] += 1
                 lead, k, l2, b2, s2, trick = s2, 0, 0, 0, 0, U64(0)
             else:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numba
@@ -94,21 +92,6 @@ def max_p_make_se(t: Totals) -> float:
     return worst
 
 
-_MEANWHILE: list[Callable[[], None]] = []
-
-
-@contextmanager
-def meanwhile(work: Callable[[], None]) -> Iterator[None]:
-    """Within the block, a first :func:`compile_query` that waits for the card play's helper runs
-    ``work()`` (a compile of the caller's that the rollout does not need) before it waits: a
-    first run's idle time put to use. Run at most once; dropped at the end of the block."""
-    _MEANWHILE.append(work)
-    try:
-        yield
-    finally:
-        _MEANWHILE.clear()
-
-
 def compile_query(q: Query, model: str) -> float:
     """Compile (or load) the query's kernels on a throw-away deal; seconds taken. Results are
     not affected: every chunk has its own random stream."""
@@ -142,8 +125,6 @@ def compile_query(q: Query, model: str) -> float:
         helper = compile_play_aside(args[2])
         if helper is not None:
             _compile_bidding(q, args)
-            while _MEANWHILE:  # the caller's own compile, in what would be a wait
-                _MEANWHILE.pop()()
             helper.wait()  # the card play is on disk: the rollout loads it, compiling only itself
         kr.rollout(q.seed, 0, 1, 1, *args, q.continuations or None, np.zeros(1, dtype=np.uint8))
     return time.perf_counter() - start

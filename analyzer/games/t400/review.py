@@ -15,7 +15,6 @@ player can know) and still cost double dummy.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 
@@ -24,9 +23,8 @@ from analyzer.core.messages import text
 from analyzer.core.records import HandRecord, play_tricks
 from analyzer.core.review import card_costs, play_summary, team_summary, verdict
 from analyzer.core.runtime import compile_aside
-from analyzer.core.solve import targets_score_at, warm_bids_at
+from analyzer.core.solve import targets_score_at
 from analyzer.games.t400.advice import recommend_bid
-from analyzer.games.t400.bid_runs import meanwhile
 from analyzer.games.t400.rules import (
     FIRST_LEADER,
     TRUMP,
@@ -91,20 +89,13 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
     scores = tuple(record.scores)
     bids = tuple(record.bids)
     say = progress or (lambda step: None)
-    # with layouts the cards' double dummy compiles here, while the bid analysis waits for its
-    # card play, loading the parts of the search the helper has compiled by then
-    aside = meanwhile(warm_bids_at) if helper is not None and layouts else contextlib.nullcontext()
-    with aside:
-        bidding = _bidding(record, variant, scores, bids, samples, seed, threads, say)
+    bidding = _bidding(record, variant, scores, bids, samples, seed, threads, say)
     dead = variant.is_dead(bids, scores)
-    if helper is not None and not layouts:
+    if helper is not None:
         helper.wait()  # its search is on disk: loaded, not compiled a second time here
-    # with layouts the cards' double dummy compiles here, loading the parts of the search that
-    # the helper has compiled for pimc's values by then
-    cards = [] if dead else _play(record, variant, say)
+    # with layouts the cards' double dummy is pimc's kernel too (one search compiled, not two)
+    cards = [] if dead else _play(record, variant, say, by_pimc=bool(layouts))
     if cards and layouts:
-        if helper is not None:
-            helper.wait()
         _decisions(record, variant, cards, layouts, seed, threads, say)
     complete = dead or len(record.cards) == 52
     tricks = _tricks_taken(record) if not dead else None
@@ -154,15 +145,19 @@ def _tricks_taken(record: HandRecord) -> list[int]:
     return won
 
 
-def _play(record: HandRecord, variant, say) -> list[dict]:
+def _play(record: HandRecord, variant, say, by_pimc: bool = False) -> list[dict]:
     """Each card's double-dummy cost: the position's value (seats 1+3's points minus seats 2+4's
-    under best play) before and after it."""
+    under best play) before and after it; ``by_pimc``: by pimc's kernel (the same values), which
+    the decision costs compile anyway."""
+    from analyzer.core.pimc import score_at
+
     targets = list(record.bids)
     values = [variant.bid_value(b, s) for b, s in zip(record.bids, record.scores)]
+    score = score_at if by_pimc else targets_score_at
 
     def value_at(hands, trick, leader, winners):
         won = [winners.count(s) for s in range(1, 5)]
-        return targets_score_at(hands, trick, leader, targets, values, won, trump=int(TRUMP))
+        return score(hands, trick, leader, targets, values, won, trump=int(TRUMP))
 
     tricks = play_tricks(record, TRUMP, FIRST_LEADER)
     return card_costs(record, tricks, TRUMP, value_at, lambda seat: seat % 2 == 1, say)
