@@ -15,7 +15,7 @@ import argparse
 import json
 
 from analyzer.games.t400.advice import recommend_bid
-from analyzer.reports.strategy import EXAMPLE_HANDS
+from analyzer.reports.t400.guide import EXAMPLE_HANDS
 
 HANDS = [hand for _, hand in EXAMPLE_HANDS] + ["A5.AKQ73.KQ4.J82"]
 
