@@ -62,7 +62,9 @@ CTX_SURE = CTX_FAVOURED + 1
 CTX_HANDS = CTX_SURE + 4  # the position's hands (uint64 words) and tricks won, while a solve runs
 CTX_WON = CTX_HANDS + 4
 CTX_SOLVE = CTX_WON + 4  # the solve's number (start_solve)
-CTX_SIZE = CTX_SOLVE + 1
+# whole cache lines and two spare ones: workers' contexts are rows of one array, and the words
+# written at every node end a row, next to the next worker's hands (false sharing between cores)
+CTX_SIZE = (CTX_SOLVE + 1 + 7) // 8 * 8 + 16
 
 # the table's keys ('extra'): the leader, trump and needs, and above them the solve's number
 SOLVE_SHIFT = 26
