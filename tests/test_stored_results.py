@@ -182,8 +182,9 @@ def test_the_pimc_speed_table_is_the_stored_result():
         row = re.search(rf"^\| {name} \| (\d+) \| ([\d.]+) s \| ([\d.]+) s \| ([\d.]+) s \| ([\d.]+)x \|", text, re.M)
         assert row, name
         assert int(row.group(1)) == g["positions"]
-        assert [float(x) for x in row.groups()[1:4]] == [round(g["median_s"][k], 3) for k in
-                                                         ("reference_s", "product_s", "classes_s")]  # fmt: skip
+        for shown, k in zip(row.groups()[1:4], ("reference_s", "product_s", "classes_s")):
+            digits = max(3, len(shown.partition(".")[2]))  # a sub-millisecond figure shows more
+            assert float(shown) == round(g["median_s"][k], digits), (name, k)
         assert float(row.group(5)) == round(g["median_ratio_reference_to_classes"], 1)
     assert stored["date"] in text and stored["command"] in text
 
