@@ -11,7 +11,7 @@ import pytest
 from conftest import run
 
 from analyzer.core.layouts import Position, deal_batch, replay
-from analyzer.core.notation import Card
+from analyzer.core.notation import Card, Suit
 from analyzer.core.pimc import card_classes, score_at, team_tricks, values_with_bids
 from analyzer.core.policies import policy_id
 from analyzer.core.solve import targets_score_at, team_tricks_at
@@ -357,3 +357,45 @@ def test_a_position_valued_by_pimcs_kernel_is_the_double_dummys_score():
         expected = targets_score_at(hands, trick, leader, targets, values, won, trump=trump)
         assert score_at(hands, trick, leader, targets, values, won, trump) == expected
 
+
+def test_one_table_kept_along_a_hand_gives_each_positions_double_dummy_score():
+    """A review values every position of a hand on one table (``keep``: the same bids and
+    values, so the same scores): along random lines of play each value equals the double
+    dummy's own, solved afresh, and the kept table saves nodes."""
+    from analyzer.core.records import legal_cards, trick_winner
+    from analyzer.core.solve import _BIDS_SOLVERS
+    from kernels.core import bids_dd
+
+    def nodes():
+        return int(_BIDS_SOLVERS.get(1)[1][0][bids_dd.CTX_NODES])
+
+    r = random.Random(8)
+    fresh_nodes = kept_nodes = 0
+    for _ in range(4):
+        size = 9
+        cards = r.sample(range(52), 4 * size)
+        held = [sorted(Card.from_index(16 * (c // 13) + c % 13) for c in cards[i * size : (i + 1) * size]) for i in range(4)]
+        targets = [r.randint(1, 4) for _ in range(4)]
+        values = [r.randint(1, 6) for _ in range(4)]
+        trump = r.choice([1, 4])
+        suit = None if trump == 4 else Suit(trump)
+        leader, won, trick, line = r.randrange(1, 5), [0, 0, 0, 0], [], []
+        for _ in range(4 * size - 1):
+            seat = (leader - 1 + len(trick)) % 4
+            card = r.choice(legal_cards(held[seat], trick))
+            held[seat].remove(card)
+            trick.append(card)
+            if len(trick) == 4:
+                leader = (leader - 1 + trick_winner(trick, suit)) % 4 + 1
+                won[leader - 1] += 1
+                trick = []
+            line.append(([sum(c.bit for c in h) for h in held], list(trick), leader, list(won)))
+        expected = []
+        for hands, trick, leader, won in line:
+            expected.append(targets_score_at(hands, trick, leader, targets, values, won, trump=trump))
+            assert score_at(hands, trick, leader, targets, values, won, trump) == expected[-1]
+            fresh_nodes += nodes()
+        for k, (hands, trick, leader, won) in enumerate(line):
+            assert score_at(hands, trick, leader, targets, values, won, trump, keep=k > 0) == expected[k]
+            kept_nodes += nodes()
+    assert kept_nodes < fresh_nodes

@@ -162,10 +162,13 @@ def values_with_bids(pos: Position, layouts, cards, values, favoured: int = -1, 
     return out
 
 
-def score_at(hands, trick, leader: int, targets, values, won, trump: int) -> int:
+def score_at(hands, trick, leader: int, targets, values, won, trump: int, keep: bool = False) -> int:
     """:func:`analyzer.core.solve.targets_score_at`'s score (seats 1+3 minus seats 2+4 under best
     play from a position part way through a trick) by pimc's kernel, valuing the position with no
-    card played: a review that also has decision costs then compiles one search, not two."""
+    card played: a review that also has decision costs then compiles one search, not two.
+    ``keep``: go on with the table of the call before, which had the same ``targets`` and
+    ``values`` (its bounds are indices into the same scores; the positions of one hand share
+    much of their trees)."""
     from analyzer.core.solve import _BIDS_SOLVERS, _position
     from kernels.core import pimc as kpimc
 
@@ -174,7 +177,7 @@ def score_at(hands, trick, leader: int, targets, values, won, trump: int) -> int
     arrays = [np.asarray([int(x) for x in four], dtype=np.int64) for four in (targets, values, won)]
     tables, contexts = _BIDS_SOLVERS.get(1)
     kpimc.values_with_bids(h.reshape(1, 4), trump, leader - 1, cards, len(trick), np.full(1, -1, dtype=np.int64),
-                           *arrays, -1, tables[0], contexts[0], out, 0, 1, 0, 1, True)  # fmt: skip
+                           *arrays, -1, tables[0], contexts[0], out, 0, 1, 0, 1, not keep)  # fmt: skip
     return int(out[0, 0])
 
 
@@ -356,7 +359,11 @@ def clear_best(values: np.ndarray, z: float = 3.0) -> bool:
     return True
 
 
-def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: int = 8,
+#: :func:`decide`'s layouts a block.
+DECIDE_BLOCK = 8
+
+
+def decide(pos: Position, layouts: list, solve, stop_early: bool = True, block: int = DECIDE_BLOCK,
            progress: Callable[[int, int], None] | None = None) -> Decision:  # fmt: skip
     """Value the mover's legal cards on ``layouts``, in blocks of ``block``; with ``stop_early``,
     stop once :func:`clear_best` says one card is best (at least two blocks solved; one block
@@ -399,7 +406,10 @@ def decision_cost(pos: Position, played: int, layouts: Callable[[], list], solve
     classes = card_classes(pos)
     if len(classes) == 1:
         return {"decision_cost": 0.0, "decision_cost_se": 0.0, "pimc_best": [], "layouts": 0}
-    d = decide(pos, layouts(), solve)
+    dealt = layouts()
+    # no early stop before two blocks: up to two blocks' layouts are one block, the same values
+    # from one call (the workers keep their tables across the layouts and stay even)
+    d = decide(pos, dealt, solve, block=len(dealt) if len(dealt) <= 2 * DECIDE_BLOCK else DECIDE_BLOCK)
     mine = next(i for i, cls in enumerate(d.classes) if played in cls)
     means = d.values.mean(axis=0)
     best = int(np.argmax(means))
@@ -409,13 +419,19 @@ def decision_cost(pos: Position, played: int, layouts: Callable[[], list], solve
             "pimc_best": [c for c in d.classes[best]], "layouts": d.layouts}  # fmt: skip
 
 
+#: The parts of the double dummy with the bids that a review's own process compiles before its
+#: bid analysis, while the helper compiles the rest of pimc's tree (:func:`warm_review`): the
+#: helper's tree is the longer, and the move ordering evens the two cores' work.
+REVIEW_OWN_PARTS = ("_ordered_moves",)
+
+
 def warm_review() -> None:
-    """Compile the parts of the double dummy with the bids (the last a compile reaches first),
-    then pimc's values of a 400 decision, which a review asks last (the helper process of
-    :func:`analyzer.core.runtime.compile_aside`; the review compiles the double dummy of each
-    card itself, loading the parts compiled here)."""
+    """Compile the parts of the double dummy with the bids (the last a compile reaches first) but
+    :data:`REVIEW_OWN_PARTS`, then pimc's values of a 400 decision, which a review asks last (the
+    helper process of :func:`analyzer.core.runtime.compile_aside`; by then the review's process
+    has compiled its part, loaded here from the disk cache)."""
     from analyzer.core.solve import SEARCH_PARTS, warm_search_parts
 
-    warm_search_parts(list(SEARCH_PARTS).index("bids"))
+    warm_search_parts(list(SEARCH_PARTS).index("bids"), skip=REVIEW_OWN_PARTS)
     pos = Position([1 << 12 | 1 << 2, 1 << 11 | 1 << 1, 1 << 10 | 1 << 3, 1 << 9 | 1 << 4], bids=(1, 0, 1, 0), trump=4)
     values_with_bids(pos, [pos.hands], pos.legal(), [2, 2, 2, 2], favoured=0, threads=1)

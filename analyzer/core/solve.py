@@ -413,16 +413,18 @@ def compile_search_aside(kernel, search: str = "team"):
     return compile_aside(kernel, "analyzer.core.solve:warm_search_parts", list(SEARCH_PARTS).index(search))
 
 
-def warm_search_parts(search: int = 0) -> None:
+def warm_search_parts(search: int = 0, only: tuple[str, ...] | None = None, skip: tuple[str, ...] = ()) -> None:
     """Compile the parts of search number ``search`` of :data:`SEARCH_PARTS` (the helper process
-    of :func:`compile_search_aside`). A kernel compiles its callees in the order its code calls
-    them, each into the disk cache: meanwhile the helper compiles the parts it reaches last, and
-    the kernel loads them when it gets there (or, if the helper is late, compiles them itself)."""
+    of :func:`compile_search_aside`), or those named in ``only``, but none named in ``skip``. A kernel compiles its callees in the order its code calls them, each into the disk
+    cache: meanwhile the helper compiles the parts it reaches last, and the kernel loads them when
+    it gets there (or, if the helper is late, compiles them itself)."""
     import importlib
 
     from numba.core import sigutils
 
     for module, name, signature in list(SEARCH_PARTS.values())[search]:
+        if (only is not None and name not in only) or name in skip:
+            continue
         # types, not the text: the cache keys a compile on what it is given
         getattr(importlib.import_module(module), name).compile(sigutils.normalize_signature(signature)[0])
 

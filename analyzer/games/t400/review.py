@@ -84,6 +84,12 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         # decision costs, asked last), or with none the cards' double dummy
         if layouts:
             helper = compile_aside(kpimc.values_with_bids, "analyzer.core.pimc:warm_review")
+            if helper is not None:
+                from analyzer.core.pimc import REVIEW_OWN_PARTS
+                from analyzer.core.solve import SEARCH_PARTS, warm_search_parts
+
+                # this core takes one part of the helper's longer tree before the bid analysis
+                warm_search_parts(list(SEARCH_PARTS).index("bids"), only=REVIEW_OWN_PARTS)
         else:
             helper = compile_aside(bids_dd.solve_bids_at, "analyzer.core.solve:warm_bids_at")
     scores = tuple(record.scores)
@@ -153,11 +159,15 @@ def _play(record: HandRecord, variant, say, by_pimc: bool = False) -> list[dict]
 
     targets = list(record.bids)
     values = [variant.bid_value(b, s) for b, s in zip(record.bids, record.scores)]
-    score = score_at if by_pimc else targets_score_at
+    first = [True]
 
     def value_at(hands, trick, leader, winners):
         won = [winners.count(s) for s in range(1, 5)]
-        return score(hands, trick, leader, targets, values, won, trump=int(TRUMP))
+        if not by_pimc:
+            return targets_score_at(hands, trick, leader, targets, values, won, trump=int(TRUMP))
+        # one table for the hand's positions: the same bids and values, so the same scores
+        keep, first[0] = not first[0], False
+        return score_at(hands, trick, leader, targets, values, won, trump=int(TRUMP), keep=keep)
 
     tricks = play_tricks(record, TRUMP, FIRST_LEADER)
     return card_costs(record, tricks, TRUMP, value_at, lambda seat: seat % 2 == 1, say)
