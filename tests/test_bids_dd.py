@@ -114,8 +114,40 @@ def test_a_players_result_on_a_best_line_equals_brute_force():
         hands = [frozenset(naive.cards_of(b)) for b in bits]
         expected = naive.minimax_bids(hands, leader, trump, bids, values, won, favoured=player)
         score, made = bids_dd.solve_bids_made(np.array(bits, dtype=np.uint64), trump, leader, np.array(bids),
-                                              np.array(values), np.array(won), player, TABLE, CONTEXT)  # fmt: skip
+                                              np.array(values), np.array(won), player, -1, TABLE, CONTEXT)  # fmt: skip
         assert (int(score), bool(made)) == expected, (pbn(bits), leader, trump, bids, values, won, player)
+
+
+def test_a_family_keeps_its_bounds_across_the_players_bids_and_deals():
+    """The solves of one family (the other players' values the same; the player's bid and value
+    differ, as between candidate bids) share the table where the player is made or set: on one
+    table kept across deals and bids, each answer equals brute force, and the family saves nodes
+    against solves on their own."""
+    r = random.Random(24)
+    table, context = bids_dd.new_table()
+    others = [[r.choice([2, 3, 4, 10, 12, 14, 16, 27, 40]) for _ in range(4)] for _ in range(3)]
+    families: dict[tuple, int] = {}
+    shared = alone = 0
+    for k in range(40):
+        size = r.choice([3, 4, 4])
+        bits = random_ending(r, size)
+        leader, trump, player = r.randrange(4), k % 5, r.randrange(4)
+        won = [r.randint(0, 2) for _ in range(4)]
+        bids = [w + r.randint(0, size) for w in won]
+        values = list(r.choice(others))
+        hands = [frozenset(naive.cards_of(b)) for b in bits]
+        for bid in range(won[player], won[player] + size + 2):  # the player's candidates on this deal
+            bids[player], values[player] = bid, r.choice([2, 3, 4, 10, 27])
+            key = (player, *(v for p, v in enumerate(values) if p != player))
+            family = families.setdefault(key, len(families))
+            expected = naive.minimax_bids(hands, leader, trump, bids, values, won, favoured=player)
+            args = (np.array(bits, dtype=np.uint64), trump, leader, np.array(bids), np.array(values), np.array(won), player)
+            score, made = bids_dd.solve_bids_made(*args, family, table, context)
+            assert (int(score), bool(made)) == expected, (pbn(bits), leader, trump, bids, values, won, player)
+            shared += int(context[bids_dd.CTX_NODES])
+            bids_dd.solve_bids_made(*args, -1, TABLE, CONTEXT)
+            alone += int(CONTEXT[bids_dd.CTX_NODES])
+    assert shared < alone
 
 
 def test_a_settled_player_makes_or_fails_on_every_line_of_play():
@@ -153,7 +185,7 @@ def test_the_batch_gives_each_deals_answer_whatever_the_workers():
     expected = [
         bool(
             bids_dd.solve_bids_made(
-                np.array(b, dtype=np.uint64), 1, 0, np.array(t), np.array(v), np.array(w), 2, TABLE, CONTEXT
+                np.array(b, dtype=np.uint64), 1, 0, np.array(t), np.array(v), np.array(w), 2, -1, TABLE, CONTEXT
             )[1]
         )  # fmt: skip
         for b, t, v, w in rows

@@ -236,6 +236,7 @@ class _BidsSolvers(threading.local):
 
     def __init__(self):
         self.tables = self.contexts = None
+        self.families_seen: dict[tuple[int, ...], int] = {}
 
     def get(self, workers: int):
         from kernels.core import bids_dd
@@ -244,8 +245,22 @@ class _BidsSolvers(threading.local):
             pairs = [bids_dd.new_table() for _ in range(workers)]
             self.tables = np.stack([t for t, _ in pairs])
             self.contexts = np.stack([c for _, c in pairs])
+            self.families_seen = {}
         self.contexts[:, dd.STOP_AT] = STOP_ADDRESS
         return self.tables, self.contexts
+
+    def families(self, workers: int, player: int, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """:meth:`get`, and the number of each row of ``values``' family of solves for ``player``
+        (the other players' values count; :func:`kernels.core.bids_dd.solve_bids_made`), the
+        same for this thread's tables' lifetime. When the numbers would run out the tables are
+        made anew."""
+        from kernels.core import bids_dd
+
+        keys = [(player, *(int(v) for p, v in enumerate(row) if p != player)) for row in values.tolist()]
+        if len(self.families_seen.keys() | set(keys)) > bids_dd.FAMILIES:
+            self.tables = None  # what the tables hold is keyed by numbers that will be given again
+        tables, contexts = self.get(workers)
+        return tables, contexts, [self.families_seen.setdefault(key, len(self.families_seen)) for key in keys]
 
 
 _BIDS_SOLVERS = _BidsSolvers()
@@ -277,18 +292,28 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
     for w in range(workers):
         free.put(w)
     won = np.zeros(4, dtype=np.int64)
+    todo = np.flatnonzero(settled < 0)
+    tables, contexts, families = _BIDS_SOLVERS.families(workers, who, values[todo])
 
-    def solve_one(i: int) -> bool:
+    def solve_some(items: list[tuple[int, int]]) -> list[bool]:
         w = free.get()
         try:
-            return bool(bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who,
-                                                tables[w], contexts[w])[1])  # fmt: skip
+            return [bool(bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who, family,
+                                                 tables[w], contexts[w])[1]) for i, family in items]  # fmt: skip
         finally:
             free.put(w)
 
+    # the solves of one deal (its rows in a run, as a bid analysis gives them: the candidate bids)
+    # on one worker, one after the other: where the player is made or set they are the same game
+    groups: list[list[tuple[int, int]]] = []
+    for i, family in zip(todo.tolist(), families):
+        if groups and np.array_equal(hands[groups[-1][-1][0]], hands[i]):
+            groups[-1].append((i, family))
+        else:
+            groups.append([(i, family)])
     finished = int((settled >= 0).sum())
     with ThreadPoolExecutor(workers) as pool:
-        pending = {pool.submit(solve_one, int(i)): int(i) for i in np.flatnonzero(settled < 0)}
+        pending = {pool.submit(solve_some, g): g for g in groups}
         try:
             while True:
                 if done:
@@ -297,8 +322,9 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
                     break
                 ready, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                 for f in ready:
-                    made[pending.pop(f)] = f.result()
-                finished += len(ready)
+                    group = pending.pop(f)
+                    made[[i for i, _ in group]] = f.result()
+                    finished += len(group)
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise

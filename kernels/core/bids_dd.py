@@ -28,7 +28,12 @@ Technique: zero-window searches driven MTD(f)-style, with the team solver's mach
   its suit;
 * a player's result on a line of best play (:func:`solve_bids_made`): among lines of equal
   score, that player's side prefers the player made and the other side set, a tie-break
-  searched with the score (on doubled scores, one more bit of outcome).
+  searched with the score (on doubled scores, one more bit of outcome);
+* families of such solves (the other players' values the same, the player's bid and value not:
+  a bid analysis's candidate bids): where the player is made or set, the position is the same
+  game whatever the player's bid, so its bounds are stored as ranks among the other players'
+  parts of the score, keyed by the family instead of the solve, and later solves of the
+  family find them.
 
 Hands are uint64 in the layout of :mod:`kernels.core.cards`; ``trump`` is a suit index or 4 for
 no trump; seats are indices 0..3.
@@ -62,13 +67,21 @@ CTX_SURE = CTX_FAVOURED + 1
 CTX_HANDS = CTX_SURE + 4  # the position's hands (uint64 words) and tricks won, while a solve runs
 CTX_WON = CTX_HANDS + 4
 CTX_SOLVE = CTX_WON + 4  # the solve's number (start_solve)
+CTX_FAMILY = CTX_SOLVE + 1  # the solve's family (-1: none; see solve_bids_made)
+CTX_REST = CTX_FAMILY + 1  # the family's scores of the other players' outcomes, ascending (8)
+CTX_N_REST = CTX_REST + 8
+CTX_MINE = CTX_N_REST + 1  # the favoured player's part of a score: set, made
 # whole cache lines and two spare ones: workers' contexts are rows of one array, and the words
 # written at every node end a row, next to the next worker's hands (false sharing between cores)
-CTX_SIZE = (CTX_SOLVE + 1 + 7) // 8 * 8 + 16
+CTX_SIZE = (CTX_MINE + 2 + 7) // 8 * 8 + 16
 
-# the table's keys ('extra'): the leader, trump and needs, and above them the solve's number
+# the table's keys ('extra'): the leader, trump and needs, and above them the solve's number or,
+# with the top bit, the family's
 SOLVE_SHIFT = 26
-SOLVE_MASK = (1 << (EXTRA_BITS - SOLVE_SHIFT)) - 1
+SOLVE_MASK = (1 << (EXTRA_BITS - 1 - SOLVE_SHIFT)) - 1
+FAMILY_FLAG = 1 << (EXTRA_BITS - 1)
+#: How many families a table can tell apart (:func:`solve_bids_made`).
+FAMILIES = SOLVE_MASK + 1
 
 
 #: :func:`_solve_at`'s ``guess`` when there is none (below every score).
@@ -97,6 +110,7 @@ def start_solve(T, ctx):
     for i in range(1 << dd.CUT_BITS):
         T[dd.CUT_BASE + i] = 0
     ctx[CTX_SOLVE] = n
+    ctx[CTX_FAMILY] = -1
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
@@ -303,13 +317,25 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
     ctx[U64(dd.KEYS_AT + 2 * left)] = np.int64(k0)
     ctx[U64(dd.KEYS_AT + 2 * left + 1)] = np.int64(k1)
     extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << 7)
-    extra |= ctx[CTX_SOLVE] << SOLVE_SHIFT
     look = ctx[CTX_LOOK : CTX_LOOK + 5]
-    rw = dd.tt_lookup(ctx, T, shape, k0, k1, extra, beta, 0, look)
-    if look[4] == 1:
-        return True, look[0], rw, shape, extra, -1, -1
-    if look[4] == 2:
-        return True, look[1], rw, shape, extra, -1, -1
+    need = target[U64(favoured)] - won[U64(favoured)] if favoured >= 0 else 1
+    family = ctx[CTX_FAMILY] >= 0 and (need <= 0 or need > left)
+    mine = np.int64(0)
+    at = beta
+    if family:
+        # the favoured player is decided: the bound is kept in the family's units, the rank of
+        # the other players' part of the score (see solve_bids_made)
+        mine = ctx[U64(CTX_MINE + (1 if need <= 0 else 0))]
+        extra |= FAMILY_FLAG | (ctx[CTX_FAMILY] << SOLVE_SHIFT)
+        at = _rest_rank(ctx, scores[U64(beta)] - mine)
+    else:
+        extra |= ctx[CTX_SOLVE] << SOLVE_SHIFT
+    rw = dd.tt_lookup(ctx, T, shape, k0, k1, extra, at, 0, look)
+    if look[4] != 0:
+        v = look[0] if look[4] == 1 else look[1]
+        if family:
+            v = _index_at_most(scores, n_scores, ctx[U64(CTX_REST + v)] + mine)
+        return True, v, rw, shape, extra, -1, -1
     sure_rw = U64(0)
     sure_a = sure_b = 0
     if trump < 4:
@@ -399,9 +425,25 @@ def _ordered_moves(H, leader, k, led, best, best_seat, trick_bits, depth, hint_s
     return dd.order_moves(ctx, T, depth, seat, dd.representatives(legal, in_play), hint_suit, hint_index)
 
 
+@hot
+def _rest_rank(ctx, least):
+    """The rank of the first of the family's other players' scores (CTX_REST) at least
+    ``least``; how many there are if none is."""
+    n = ctx[CTX_N_REST]
+    r = 0
+    while r < n and ctx[U64(CTX_REST + r)] < least:
+        r += 1
+    return r
+
+
 @JIT
 def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, ctx):
     """Store a trick-start node's bound for its pattern; returns the cards the pattern fixes."""
+    reached = result >= beta
+    if extra & FAMILY_FLAG:  # in the family's units (see _trick_start)
+        need = (extra >> (9 + 4 * ctx[CTX_FAVOURED])) & 15
+        beta = _rest_rank(ctx, ctx[U64(CTX_SCORES + beta)] - ctx[U64(CTX_MINE + (1 if need == 0 else 0))])
+        n_scores = ctx[CTX_N_REST]
     for s in range(4):
         ctx[U64(s)] = np.int64(H[U64(s)])
     left = popcount(H[0])
@@ -415,7 +457,7 @@ def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, c
         hi_ = popcount((H[0] | H[1] | H[2] | H[3]) & above(cut_card))
     # the pattern (the rank winners) holds for the answer at beta, so the bound stored for every
     # position of the pattern is the answer's, not the searched value
-    if result >= beta:
+    if reached:
         dd.tt_store(T, shape, extra, m0, v0, m1, v1, beta, n_scores - 1, hs, hi_)
     else:
         dd.tt_store(T, shape, extra, m0, v0, m1, v1, 0, beta - 1, hs, hi_)
@@ -719,19 +761,61 @@ def solve_bids_at(hands, trump, leader, trick_cards, n_trick, target, value, won
 
 
 @JIT
-def solve_bids_made(hands, trump, leader, target, value, won, player, T, ctx):
+def solve_bids_made(hands, trump, leader, target, value, won, player, family, T, ctx):
     """:func:`solve_bids` and whether ``player`` is made on a line of best play: among the best
     lines, the player's side prefers one where the player is made, the other side one where
-    they are set. Returns (score, made)."""
+    they are set. Returns (score, made).
+
+    ``family`` (0 .. FAMILIES - 1, or -1 for none): solves of the same family, which have the
+    same values for the other three players (the player's target and value may differ, as
+    they do between a player's candidate bids), share what the table learns where the player
+    is made or set. There a score is the player's part, fixed, plus the others' part; the
+    position is the same game whatever the player's bid, so its bound is kept as a rank among
+    the others' parts, which the family's solves share. The caller gives each family its own
+    number for the table's lifetime (the table is keyed by it)."""
     # One search on the doubled scores: searching the score first and then the tie-break
     # inside its window costs about twice the nodes (the second search starts from an empty
     # table, its bounds being indices into other scores, and repeats the costly last test).
     ctx[CTX_NODES] = 0
-    doubled = _solve(hands, trump, leader, target, value, won, player, T, ctx)
+    start_solve(T, ctx)
+    if family >= 0:
+        _family_scores(value, player, family, ctx)
+    doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, NO_GUESS, T, ctx)
     made = (doubled & 1) == 1
     if not made:
         return doubled // 2, False
     return (doubled - 1) // 2 if (player & 1) == 0 else (doubled + 1) // 2, True
+
+
+@jit(inline="always")  # small: inlined before typing, not one more unit to compile
+def _family_scores(value, player, family, ctx):
+    """The family's units (see :func:`solve_bids_made`): the other players' parts of the doubled
+    scores, ascending and distinct, and the player's part when set and when made (with the
+    tie-break)."""
+    n = 0
+    for m in range(8):
+        sc = np.int64(0)
+        b = 0
+        for p in range(4):
+            if p == player:
+                continue
+            sign = 1 if (p & 1) == 0 else -1
+            sc += 2 * (sign * value[U64(p)] if (m >> b) & 1 else -sign * value[U64(p)])
+            b += 1
+        i = 0
+        while i < n and ctx[U64(CTX_REST + i)] < sc:
+            i += 1
+        if i < n and ctx[U64(CTX_REST + i)] == sc:
+            continue
+        for j in range(n, i, -1):
+            ctx[U64(CTX_REST + j)] = ctx[U64(CTX_REST + j - 1)]
+        ctx[U64(CTX_REST + i)] = sc
+        n += 1
+    ctx[CTX_N_REST] = n
+    sign = 1 if (player & 1) == 0 else -1
+    ctx[CTX_MINE] = -2 * sign * value[U64(player)]
+    ctx[CTX_MINE + 1] = 2 * sign * value[U64(player)] + sign
+    ctx[CTX_FAMILY] = family
 
 
 @JIT
