@@ -8,7 +8,6 @@ three, partner included, minimise them; so solo(p) <= team(p's partnership).
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -274,11 +273,14 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
     other side set) in each of many deals: hands uint64[n, 4], targets and values int64[n, 4],
     seat 1 first. Returns bool[n].
 
-    Deals the top trumps settle are not searched. The others go one at a time to ``threads``
-    workers as each comes free (a few deals take thousands of times the median), each worker
-    with its own table; the answers do not depend on the order. ``done(finished, n)`` is called
-    from this thread about four times a second; an exception it raises (Ctrl-C) cancels the
-    solves not started and is raised once those under way end."""
+    Deals the top trumps settle are not searched. The others go to ``threads`` workers, each with
+    its own table: a worker solves a deal's rows one after the other (a bid analysis's candidate
+    bids, which share the table where the player is made or set: the families of
+    :func:`kernels.core.bids_dd.solve_bids_made`), then takes the next deal, and at the end helps
+    with the rows another worker has not started (a few deals take thousands of times the
+    median); the answers do not depend on the order. ``done(finished, n)`` is called from this
+    thread about four times a second; an exception it raises (Ctrl-C) stops the workers after
+    the solves under way, and is raised once those end."""
     from kernels.core import bids_dd
 
     strain = strain_id(trump)
@@ -288,45 +290,59 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
     tables, contexts = _BIDS_SOLVERS.get(workers)
     settled = bids_dd.settled_players(hands, strain, lead, targets, who, contexts[0])
     made = settled == 1
-    free: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for w in range(workers):
-        free.put(w)
     won = np.zeros(4, dtype=np.int64)
     todo = np.flatnonzero(settled < 0)
     tables, contexts, families = _BIDS_SOLVERS.families(workers, who, values[todo])
-
-    def solve_some(items: list[tuple[int, int]]) -> list[bool]:
-        w = free.get()
-        try:
-            return [bool(bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who, family,
-                                                 tables[w], contexts[w])[1]) for i, family in items]  # fmt: skip
-        finally:
-            free.put(w)
-
-    # the solves of one deal (its rows in a run, as a bid analysis gives them: the candidate bids)
-    # on one worker, one after the other: where the player is made or set they are the same game
-    groups: list[list[tuple[int, int]]] = []
+    # a deal's rows are adjacent (as a bid analysis gives them)
+    deals: list[list[tuple[int, int]]] = []
     for i, family in zip(todo.tolist(), families):
-        if groups and np.array_equal(hands[groups[-1][-1][0]], hands[i]):
-            groups[-1].append((i, family))
+        if deals and np.array_equal(hands[deals[-1][-1][0]], hands[i]):
+            deals[-1].append((i, family))
         else:
-            groups.append([(i, family)])
-    finished = int((settled >= 0).sum())
+            deals.append([(i, family)])
+    lock = threading.Lock()
+    state = {"next": 0, "finished": int((settled >= 0).sum()), "stop": False}
+
+    def take(mine: list[tuple[int, int]] | None) -> tuple[tuple[int, int] | None, list | None]:
+        with lock:
+            if state["stop"]:
+                return None, None
+            if mine:
+                return mine.pop(0), mine
+            if state["next"] < len(deals):
+                state["next"] += 1
+                deal = deals[state["next"] - 1]
+                return deal.pop(0), deal
+            rest = max(deals, key=len, default=[])  # another worker's deal: its last row
+            return (rest.pop(), None) if rest else (None, None)
+
+    def work(w: int) -> None:
+        item, mine = take(None)
+        while item is not None:
+            i, family = item
+            got = bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who, family, tables[w],
+                                          contexts[w])  # fmt: skip
+            with lock:
+                made[i] = bool(got[1])
+                state["finished"] += 1
+            item, mine = take(mine)
+
     with ThreadPoolExecutor(workers) as pool:
-        pending = {pool.submit(solve_some, g): g for g in groups}
+        futures = [pool.submit(work, w) for w in range(workers)]
         try:
             while True:
                 if done:
-                    done(finished, n)
-                if not pending:
+                    done(state["finished"], n)
+                running = [f for f in futures if not f.done()]
+                if not running:
                     break
-                ready, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for f in ready:
-                    group = pending.pop(f)
-                    made[[i for i, _ in group]] = f.result()
-                    finished += len(group)
+                wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
+            for f in futures:
+                f.result()
         except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
+            with lock:
+                state["stop"] = True
+            wait(futures)
             raise
     return made
 
@@ -441,9 +457,10 @@ def compile_search_aside(kernel, search: str = "team"):
 
 def warm_search_parts(search: int = 0, only: tuple[str, ...] | None = None, skip: tuple[str, ...] = ()) -> None:
     """Compile the parts of search number ``search`` of :data:`SEARCH_PARTS` (the helper process
-    of :func:`compile_search_aside`), or those named in ``only``, but none named in ``skip``. A kernel compiles its callees in the order its code calls them, each into the disk
-    cache: meanwhile the helper compiles the parts it reaches last, and the kernel loads them when
-    it gets there (or, if the helper is late, compiles them itself)."""
+    of :func:`compile_search_aside`), or those named in ``only``, but none named in ``skip``. A
+    kernel compiles its callees in the order its code calls them, each into the disk cache:
+    meanwhile the helper compiles the parts it reaches last, and the kernel loads them when it
+    gets there (or, if the helper is late, compiles them itself)."""
     import importlib
 
     from numba.core import sigutils
