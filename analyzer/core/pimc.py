@@ -435,3 +435,11 @@ def warm_review() -> None:
     warm_search_parts(list(SEARCH_PARTS).index("bids"), skip=REVIEW_OWN_PARTS)
     pos = Position([1 << 12 | 1 << 2, 1 << 11 | 1 << 1, 1 << 10 | 1 << 3, 1 << 9 | 1 << 4], bids=(1, 0, 1, 0), trump=4)
     values_with_bids(pos, [pos.hands], pos.legal(), [2, 2, 2, 2], favoured=0, threads=1)
+
+
+def warm_review_own_parts() -> None:
+    """Compile :data:`REVIEW_OWN_PARTS` in the review's own process while its helper compiles
+    the rest (:func:`warm_review`)."""
+    from analyzer.core.solve import SEARCH_PARTS, warm_search_parts
+
+    warm_search_parts(list(SEARCH_PARTS).index("bids"), only=REVIEW_OWN_PARTS)

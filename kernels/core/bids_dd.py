@@ -77,6 +77,7 @@ CTX_SIZE = (CTX_MINE + 2 + 7) // 8 * 8 + 16
 
 # the table's keys ('extra'): the leader, trump and needs, and above them the solve's number or,
 # with the top bit, the family's
+KEY_META = 7  # where _meta's leader and needs start
 SOLVE_SHIFT = 26
 SOLVE_MASK = (1 << (EXTRA_BITS - 1 - SOLVE_SHIFT)) - 1
 FAMILY_FLAG = 1 << (EXTRA_BITS - 1)
@@ -202,6 +203,7 @@ def _after(c, k, led, best, best_seat, seat, trump):
 
 @hot
 def _meta(won, target, leader, left):
+    """The leader (2 bits) and each player's need (4 bits each, capped at ``left`` + 1)."""
     meta = np.int64(leader)
     for p in range(4):
         need = min(max(target[U64(p)] - won[U64(p)], 0), left + 1)
@@ -220,17 +222,22 @@ def _outcome_scores(target, value, scores, favoured):
     decides the player's result on one line of best play."""
     n = 0
     for m in range(16):
-        sc = _outcome_score(m, value, favoured)
-        i = 0
-        while i < n and scores[U64(i)] < sc:
-            i += 1
-        if i < n and scores[U64(i)] == sc:
-            continue
-        for j in range(n, i, -1):
-            scores[U64(j)] = scores[U64(j - 1)]
-        scores[U64(i)] = sc
-        n += 1
+        n = _insert_distinct(scores, n, _outcome_score(m, value, favoured))
     return n
+
+
+@hot
+def _insert_distinct(scores, n, sc):
+    """Insert ``sc`` into the ascending distinct ``scores[:n]``; returns their new count."""
+    i = 0
+    while i < n and scores[U64(i)] < sc:
+        i += 1
+    if i < n and scores[U64(i)] == sc:
+        return n
+    for j in range(n, i, -1):
+        scores[U64(j)] = scores[U64(j - 1)]
+    scores[U64(i)] = sc
+    return n + 1
 
 
 @hot
@@ -316,10 +323,13 @@ def _trick_start(H, won, target, value, scores, n_scores, trump, leader, beta, T
     shape, k0, k1 = dd.shape_and_keys(ctx)
     ctx[U64(dd.KEYS_AT + 2 * left)] = np.int64(k0)
     ctx[U64(dd.KEYS_AT + 2 * left + 1)] = np.int64(k1)
-    extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << 7)
+    extra = np.int64(leader) | (np.int64(trump) << 2) | (_meta(won, target, 0, left) << KEY_META)
     look = ctx[CTX_LOOK : CTX_LOOK + 5]
-    need = target[U64(favoured)] - won[U64(favoured)] if favoured >= 0 else 1
-    family = ctx[CTX_FAMILY] >= 0 and (need <= 0 or need > left)
+    family = False
+    need = np.int64(1)
+    if ctx[CTX_FAMILY] >= 0:  # a family has a favoured player
+        need = target[U64(favoured)] - won[U64(favoured)]
+        family = need <= 0 or need > left
     mine = np.int64(0)
     at = beta
     if family:
@@ -441,7 +451,7 @@ def _store(H, shape, extra, rank_winners, result, beta, n_scores, cut_card, T, c
     """Store a trick-start node's bound for its pattern; returns the cards the pattern fixes."""
     reached = result >= beta
     if extra & FAMILY_FLAG:  # in the family's units (see _trick_start)
-        need = (extra >> (9 + 4 * ctx[CTX_FAVOURED])) & 15
+        need = (extra >> (KEY_META + 2 + 4 * ctx[CTX_FAVOURED])) & 15  # _meta's field
         beta = _rest_rank(ctx, ctx[U64(CTX_SCORES + beta)] - ctx[U64(CTX_MINE + (1 if need == 0 else 0))])
         n_scores = ctx[CTX_N_REST]
     for s in range(4):
@@ -792,29 +802,15 @@ def _family_scores(value, player, family, ctx):
     """The family's units (see :func:`solve_bids_made`): the other players' parts of the doubled
     scores, ascending and distinct, and the player's part when set and when made (with the
     tie-break)."""
-    n = 0
-    for m in range(8):
-        sc = np.int64(0)
-        b = 0
-        for p in range(4):
-            if p == player:
-                continue
-            sign = 1 if (p & 1) == 0 else -1
-            sc += 2 * (sign * value[U64(p)] if (m >> b) & 1 else -sign * value[U64(p)])
-            b += 1
-        i = 0
-        while i < n and ctx[U64(CTX_REST + i)] < sc:
-            i += 1
-        if i < n and ctx[U64(CTX_REST + i)] == sc:
-            continue
-        for j in range(n, i, -1):
-            ctx[U64(CTX_REST + j)] = ctx[U64(CTX_REST + j - 1)]
-        ctx[U64(CTX_REST + i)] = sc
-        n += 1
-    ctx[CTX_N_REST] = n
     sign = 1 if (player & 1) == 0 else -1
     ctx[CTX_MINE] = -2 * sign * value[U64(player)]
     ctx[CTX_MINE + 1] = 2 * sign * value[U64(player)] + sign
+    rest = ctx[CTX_REST : CTX_REST + 8]
+    n = 0
+    for m in range(16):
+        if ((m >> player) & 1) == 0:  # the outcomes with the player set, less the player's part
+            n = _insert_distinct(rest, n, _outcome_score(m, value, player) - ctx[CTX_MINE])
+    ctx[CTX_N_REST] = n
     ctx[CTX_FAMILY] = family
 
 

@@ -85,11 +85,9 @@ def review_hand(record: HandRecord, samples: int | None = None, seed: int = 0, t
         if layouts:
             helper = compile_aside(kpimc.values_with_bids, "analyzer.core.pimc:warm_review")
             if helper is not None:
-                from analyzer.core.pimc import REVIEW_OWN_PARTS
-                from analyzer.core.solve import SEARCH_PARTS, warm_search_parts
+                from analyzer.core.pimc import warm_review_own_parts
 
-                # this core takes one part of the helper's longer tree before the bid analysis
-                warm_search_parts(list(SEARCH_PARTS).index("bids"), only=REVIEW_OWN_PARTS)
+                warm_review_own_parts()  # one part of the helper's longer tree, before the bid analysis
         else:
             helper = compile_aside(bids_dd.solve_bids_at, "analyzer.core.solve:warm_bids_at")
     scores = tuple(record.scores)
@@ -159,14 +157,14 @@ def _play(record: HandRecord, variant, say, by_pimc: bool = False) -> list[dict]
 
     targets = list(record.bids)
     values = [variant.bid_value(b, s) for b, s in zip(record.bids, record.scores)]
-    first = [True]
 
     def value_at(hands, trick, leader, winners):
         won = [winners.count(s) for s in range(1, 5)]
         if not by_pimc:
             return targets_score_at(hands, trick, leader, targets, values, won, trump=int(TRUMP))
-        # one table for the hand's positions: the same bids and values, so the same scores
-        keep, first[0] = not first[0], False
+        # one table for the hand's positions (the same bids and values, so the same scores),
+        # started at the first, where no card is played
+        keep = bool(trick or winners)
         return score_at(hands, trick, leader, targets, values, won, trump=int(TRUMP), keep=keep)
 
     tricks = play_tricks(record, TRUMP, FIRST_LEADER)
