@@ -226,6 +226,9 @@ def fit_lead(deals, seed, out_path, game, as_json):
 @click.option("--deals", type=click.IntRange(100, 10**7), default=100_000, show_default=True,
               help="Played deals whose later leads are replayed card by card (about 1 ms a deal on 2 cores).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option("--iterations", type=click.IntRange(1, 5), default=1, show_default=True,
+              help="Steps of policy iteration: each step's deals are played on by the plan corrected by the "
+              "previous step's model.")  # fmt: skip
 @click.option(
     "--out",
     "out_path",
@@ -234,15 +237,16 @@ def fit_lead(deals, seed, out_path, game, as_json):
     "with --game tarneeb kernels/policies/team_lead_weights.py).",
 )
 @json_option
-def fit_later_lead(game, deals, seed, out_path, as_json):
-    """Regenerate the later-lead model from rollouts of the plan: every lead after the first of
-    played deals replayed with each card held, valued in points (400: standard's leads,
-    kernels/policies/later_lead_weights.py; --game tarneeb: team's,
-    kernels/policies/team_lead_weights.py)."""
+def fit_later_lead(game, deals, seed, iterations, out_path, as_json):
+    """Regenerate the later-lead model from rollouts: every lead after the first of played deals
+    replayed with each card held, valued in points when the plan plays on (400: standard's
+    leads, kernels/policies/later_lead_weights.py; --game tarneeb: team's,
+    kernels/policies/team_lead_weights.py); with --iterations N, N steps of policy iteration,
+    each playing on with the plan corrected by the step before."""
     if out_path:
         outputs(out=out_path)
     with progress_bar("valuing leads", deals, enabled=not as_json) as update:
-        model, default_path, source = registry.get(game).fit_later_lead(deals, seed, update)
+        model, default_path, source = registry.get(game).fit_later_lead(deals, seed, update, iterations)
     path = _write_weights(out_path or default_path, source, model["meta"], as_json)
     if as_json:
         return

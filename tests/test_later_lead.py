@@ -114,8 +114,8 @@ def test_the_fit_values_each_lead_by_playing_the_deal_out_with_the_plan():
     hands, bids = data["hands"], (data["bids"][:, None] >> (8 * np.arange(4))) & 255
     rows = np.zeros((len(hands) * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(len(hands), dtype=np.int64)
-    kv.lead_values(False, hands, data["bids"], data["leaders"], data["trumps"], data["values"], data["net"], rows,
-                   counts)  # fmt: skip
+    kv.lead_values(False, hands, data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
+                   np.zeros(0), rows, counts)  # fmt: skip
     r = random.Random(4)
     for i in range(len(hands)):
         deal = rows[i * kll.ROWS_PER_DEAL : i * kll.ROWS_PER_DEAL + counts[i]]
@@ -162,7 +162,7 @@ def test_tarneebs_data_values_each_lead_by_the_contracts_points_with_the_teams_p
     rows = np.zeros((4 * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(4, dtype=np.int64)
     kv.lead_values(True, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
-                   rows, counts)  # fmt: skip
+                   np.zeros(0), rows, counts)  # fmt: skip
     r = random.Random(6)
     for i in range(4):
         deal = rows[i * kll.ROWS_PER_DEAL : i * kll.ROWS_PER_DEAL + counts[i]]
@@ -181,6 +181,76 @@ def test_tarneebs_data_values_each_lead_by_the_contracts_points_with_the_teams_p
                                        declarer, trump)  # fmt: skip
             net = int(data["net"][i][tricks[declarer] + tricks[declarer ^ 2]])
             assert row[kll.C_POINTS] == (net if leader % 2 == declarer % 2 else -net)
+
+
+@pytest.mark.parametrize("game", ["400", "tarneeb"])
+def test_the_next_step_plays_on_with_the_shipped_player(game):
+    """With a model's weights as the continuation (policy iteration's next step) the deals are
+    played on by the plan corrected by that model: with the shipped weights, by ``standard`` or
+    ``team`` itself. The row of the card the shipped player leads holds the points of the whole
+    deal as that player plays it, at every lead of 8 deals."""
+    from analyzer.core.layouts import Position
+    from analyzer.games.tarneeb.later_lead import deals_data as tarneeb_data
+    from kernels.policies import team_lead_weights
+
+    team = game == "tarneeb"
+    data, _ = tarneeb_data(8, 3) if team else deals_data(8, 3)
+    n = len(data["hands"])
+    weights = kll.by_context(team_lead_weights.WEIGHTS if team else WEIGHTS)
+    rows = np.zeros((n * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    kv.lead_values(team, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
+                   weights, rows, counts)  # fmt: skip
+    policy = kp.TEAM if team else kp.STANDARD
+    checked = 0
+    for i in range(n):
+        packed, leader, trump = int(data["bids"][i]), int(data["leaders"][i]), int(data["trumps"][i])
+        pos = Position(data["hands"][i], [(packed >> (8 * s)) & 255 for s in range(4)], leader=leader, trump=trump)
+        leads = {}
+        for k in range(52):
+            card = pos.kernel_card(policy)
+            if k % 4 == 0 and 1 <= k // 4 <= 11:
+                leads[k // 4] = (pos.mover, card)
+            pos.play(card)
+        if team:
+            net = int(data["net"][i][pos.taken[leader] + pos.taken[leader ^ 2]])
+            side_points = [net if s % 2 == leader % 2 else -net for s in range(4)]
+        else:
+            made = [int(data["values"][i][s]) * (1 if pos.taken[s] >= pos.bids[s] else -1) for s in range(4)]
+            side_points = [sum(m if q % 2 == s % 2 else -m for q, m in enumerate(made)) for s in range(4)]
+        deal = rows[i * kll.ROWS_PER_DEAL : i * kll.ROWS_PER_DEAL + counts[i]]
+        for trick, (seat, card) in leads.items():
+            row = deal[(deal[:, kll.C_DECISION] == 16 * i + trick) & (deal[:, kll.C_CARD] == card)]
+            if len(row):  # (a lower card of two equal ones has no row of its own)
+                assert row[0, kll.C_POINTS] == side_points[seat], (i, trick)
+                checked += 1
+    assert checked >= 6 * n
+
+
+def test_two_steps_of_policy_iteration_record_each_step(tmp_path):
+    out = tmp_path / "weights.py"
+    args = ["fit-later-lead", "--game", "tarneeb", "--deals", "100", "--seed", "3", "--iterations", "2", "--out",
+            str(out), "--json"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    meta = runpy.run_path(str(out))["META"]
+    assert meta["command"] == "t400 fit-later-lead --game tarneeb --deals 100 --seed 3 --iterations 2"
+    assert meta["iterations"] == 2 and len(meta["steps"]) == 2
+    assert meta["steps"][1]["held_out_gain_per_deal"] == meta["held_out_gain_per_deal"]
+    one = tmp_path / "one.py"
+    args = ["fit-later-lead", "--game", "tarneeb", "--deals", "100", "--seed", "3", "--out", str(one), "--json"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    first = runpy.run_path(str(one))["META"]
+    assert first["steps"][0] == meta["steps"][0]  # the first step is a single step's fit
+    assert first["held_out_gain_per_deal"] != meta["held_out_gain_per_deal"]
+
+
+@pytest.mark.parametrize("iterations", ["0", "6"])
+def test_fit_later_lead_rejects_a_bad_iteration_count(iterations, tmp_path):
+    out = tmp_path / "w.py"
+    result = CliRunner().invoke(cli, ["fit-later-lead", "--deals", "100", "--iterations", iterations, "--out", str(out)])
+    assert result.exit_code == 2
+    assert "--iterations" in result.output and not out.exists()
 
 
 @pytest.mark.parametrize("deals", ["5", "x"])

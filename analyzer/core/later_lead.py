@@ -19,6 +19,11 @@ model's leads gain over the plan's on those deals, one lead at a time against th
 continuation (the one-step gain); the weights are then refitted on all deals. The model is
 regenerated when its inputs change (the features, the data's rollouts) and records the bidder
 model its deals were bid with.
+
+With ``iterations`` above one the step is repeated (policy iteration): the next fit's deals are
+played, and its leads valued, by the plan corrected by the previous fit's weights, so that each
+step improves the player the last one made rather than the plan. The first step's weights are
+those of a single step with the same deals.
 """
 
 from __future__ import annotations
@@ -94,12 +99,53 @@ def check_deals(deals: int) -> None:
         raise T400Error(f"--deals {deals}: at least 100 deals are needed")
 
 
-def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Value every later lead of ``data``'s deals and fit the weights; returns what
-    :func:`weights_source` writes. ``data``: the arrays of
-    :func:`kernels.policies.lead_rollouts.lead_values` by name (hands, bids, leaders, trumps,
-    values, net); ``team``: a team contract's plan and points; ``meta``: what the weights
-    record of how they were made (command, game, deals, seed, bidder model).
+def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int], None] | None = None,
+              iterations: int = 1) -> dict:
+    """Value every later lead of ``data``'s deals and fit the weights, ``iterations`` steps of
+    policy iteration (each continuing with the last step's model); returns what
+    :func:`weights_source` writes, each step's held-out gain in the meta's ``steps``. ``data``:
+    the arrays of :func:`kernels.policies.lead_rollouts.lead_values` by name (hands, bids,
+    leaders, trumps, values, net); ``team``: a team contract's plan and points; ``meta``: what
+    the weights record of how they were made (command, game, deals, seed, bidder model).
+    ``progress(done, total)`` counts the deals valued in all steps."""
+    check_iterations(iterations)
+    steps: list[dict] = []
+    weights = np.zeros(0)
+    model: dict = {}
+    n_deals = len(data["hands"])
+    per_step = n_deals + len(range(4, n_deals, 5))  # the deals, then the held-out ones again
+    for step in range(iterations):
+        def step_progress(done, total, step=step):
+            if progress:
+                progress(step * per_step + done, iterations * per_step)
+
+        model = _fit_step(data, team, meta, step_progress, weights)
+        steps.append({k: model["meta"][k] for k in model["meta"] if k.startswith("held_out")})
+        weights = kll.by_context(model["weights"])
+    model["meta"] = {**model["meta"], "iterations": iterations, "steps": steps}
+    return model
+
+
+#: The most steps of policy iteration ``t400 fit-later-lead --iterations`` takes.
+MAX_ITERATIONS = 5
+
+
+def check_iterations(iterations: int) -> None:
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise T400Error(f"--iterations {iterations}: expected 1 to {MAX_ITERATIONS}")
+
+
+def with_iterations(meta: dict, iterations: int) -> dict:
+    """``meta`` whose command says ``--iterations`` (when above one, the option's default)."""
+    if iterations == 1:
+        return meta
+    return {**meta, "command": f"{meta['command']} --iterations {iterations}"}
+
+
+def _fit_step(data: dict, team: bool, meta: dict, progress: Callable[[int, int], None] | None,
+              weights: np.ndarray) -> dict:  # fmt: skip
+    """One step of :func:`fit_model`, the deals played on by the plan corrected by ``weights``
+    (float64, :func:`kernels.policies.later_lead.by_context`'s layout; empty: the plan).
 
     Memory stays flat in the number of deals: the rows are made and summed into the normal
     equations :data:`BATCH` deals at a time, and the held-out deals' rows are made again for
@@ -110,7 +156,7 @@ def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
     held_deals = np.arange(4, n_deals, 5)  # every fifth deal
     total = n_deals + len(held_deals)
     for start in range(0, n_deals, BATCH):
-        rows = _rows(data, team, np.arange(start, min(start + BATCH, n_deals)))
+        rows = _rows(data, team, np.arange(start, min(start + BATCH, n_deals)), weights)
         held = (rows[:, kll.C_DECISION] // 16) % 5 == 4
         for name, subset in (("fit", rows[~held]), ("all", rows)):
             design, y = _centred(*_design(subset))
@@ -129,7 +175,7 @@ def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
         w = np.rint(solve("fit") * SCALE) / SCALE
         per_deal, changed, decisions = [], 0, 0
         for start in range(0, len(held_deals), BATCH):
-            rows = _rows(data, team, held_deals[start : start + BATCH])
+            rows = _rows(data, team, held_deals[start : start + BATCH], weights)
             gains, n_changed = _gains(rows, w)
             per_deal.append(gains)
             changed += n_changed
@@ -148,14 +194,15 @@ def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
     return {"meta": meta, "weights": np.rint(solve("all") * SCALE).astype(np.int64)}
 
 
-def _rows(data: dict, team: bool, deals: np.ndarray) -> np.ndarray:
-    """The rows of the deals numbered ``deals`` (their decisions numbered ``16 * deal + trick``)."""
+def _rows(data: dict, team: bool, deals: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The rows of the deals numbered ``deals`` (their decisions numbered ``16 * deal + trick``),
+    played on by the plan corrected by ``weights`` (empty: the plan)."""
     part = {k: np.ascontiguousarray(v[deals]) for k, v in data.items()}
     n = len(deals)
     rows = np.zeros((n * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(n, dtype=np.int64)
     kv.lead_values(team, part["hands"], part["bids"], part["leaders"], part["trumps"], part["values"],
-                   part["net"], rows, counts)  # fmt: skip
+                   part["net"], np.ascontiguousarray(weights, dtype=np.float64), rows, counts)  # fmt: skip
     keep = (np.arange(kll.ROWS_PER_DEAL)[None, :] < counts[:, None]).ravel()
     rows = rows[keep]
     # The kernel numbers a batch's deals from 0: renumber them as ``deals``.

@@ -306,9 +306,9 @@ class Game:
         model = module.fit_model(deals=deals, seed=seed, iterations=iterations, threads=threads, progress=progress)
         return model, str(resources.files("analyzer.data") / module.MODEL_FILE)
 
-    def fit_later_lead(self, deals, seed, progress):
-        """``t400 fit-later-lead``: the later-lead model refitted; returns (model, default path, the
-        weights module's text)."""
+    def fit_later_lead(self, deals, seed, progress, iterations=1):
+        """``t400 fit-later-lead``: the later-lead model refitted (``iterations`` steps of policy
+        iteration); returns (model, default path, the weights module's text)."""
         raise self.unsupported("a later-lead model")
 
     def fit_opening_lead(self, deals, seed, progress):

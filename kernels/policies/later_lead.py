@@ -21,8 +21,10 @@ minus failed, the other side's failed minus made, in 400; the contract's points 
 least-squares fit of those points on the
 features, within each decision, estimates what a card is worth from what the leader can know;
 leading the best estimate is then a better policy than the plan against the same opponents (the
-policy-improvement theorem, up to the fit's error). Everything read here is public to the
-leader: its hand, the cards played, the voids shown, the bids and the tricks taken.
+policy-improvement theorem, up to the fit's error). The shipped weights are a second step: the
+deals played on by the plan corrected by the first step's model, so that the step improves that
+player rather than the plan (``t400 fit-later-lead --iterations 2``). Everything read here is
+public to the leader: its hand, the cards played, the voids shown, the bids and the tricks taken.
 """
 
 import numpy as np

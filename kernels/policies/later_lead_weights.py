@@ -5,35 +5,50 @@ thousandths of a point, a row per card feature, a column per context."""
 import numpy as np
 
 META = {
-    "command": "t400 fit-later-lead --deals 100000 --seed 2026",
+    "command": "t400 fit-later-lead --deals 100000 --seed 2026 --iterations 2",
     "game": "400",
     "deals": 100000,
     "seed": 2026,
-    "bidder_model": "8f38712f7ce5e478",
-    "features": "446fd3a20136dab7",
+    "bidder_model": "7837f7f366f2889e",
+    "features": "1b42988095f5424f",
     "held_out_deals": 20000,
-    "held_out_gain_per_deal": 0.7453,
-    "held_out_gain_se": 0.1009,
-    "held_out_leads_changed": 0.524,
+    "held_out_gain_per_deal": 0.8614,
+    "held_out_gain_se": 0.1051,
+    "held_out_leads_changed": 0.546,
+    "iterations": 2,
+    "steps": [
+        {
+            "held_out_deals": 20000,
+            "held_out_gain_per_deal": 0.8332,
+            "held_out_gain_se": 0.106,
+            "held_out_leads_changed": 0.5309
+        },
+        {
+            "held_out_deals": 20000,
+            "held_out_gain_per_deal": 0.8614,
+            "held_out_gain_se": 0.1051,
+            "held_out_leads_changed": 0.546
+        }
+    ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -234, 96, 0, 116, 210, -29, -77, -8, -16, 42, 99,  # the plan's card
-    -3973, -839, -293, -133, 281, 562, 834, 22, 818, 168, -827,  # trump
-    -1254, 5, -305, 189, 408, -36, -106, 97, 175, 118, -264,  # side master
-    -131, 258, -579, 512, 599, -41, -518, 22, -383, 167, 631,  # trump master
-    362, -146, -20, 353, 238, -24, -95, -11, -224, -25, 361,  # knock-out top of a sequence
-    97, -198, -3, -29, 57, 33, -65, -4, 71, -23, 187,  # lowest of a side suit
-    962, -210, -64, -78, -63, -54, -88, 17, 307, -119, -143,  # lowest trump
-    269, -188, -27, -287, -48, -49, 34, 23, 89, -10, 205,  # top of its suit, not a master
-    -28, -131, -4, 127, 47, -10, 55, -7, -64, 11, -36,  # side suit's length
-    -222, -28, -6, -30, -15, 20, 48, 7, 102, 1, -26,  # side suit's unseen cards
-    1722, 228, 106, -179, -172, -203, -91, -77, 84, -153, -217,  # an opponent ruffs the suit
-    -645, 133, 204, 29, 26, -134, 119, 48, 300, 23, 845,  # partner ruffs the suit
-    1501, -411, 145, -320, 4, -1, -6, -63, -151, -117, 502,  # a side suit with a master
-    -30, -33, -9, 32, 94, 24, -59, -6, -63, 13, 24,  # rank (2 = 0 .. ace = 12)
-    9, -26, -38, 65, 131, 22, -84, -6, -131, 25, 23,  # unseen cards above it
-    1256, -326, 44, 172, 252, -68, 133, -33, -496, -74, -281,  # side singleton
-    554, -106, -7, -37, -6, 0, 81, -17, -47, -56, -74,  # side doubleton
-    411, -338, -73, -146, 396, -57, -111, 27, -340, 37, 271,  # low from a suit without a master under an honour
+    -239, 92, -62, 87, 213, -2, -89, -9, -101, 55, 119,  # the plan's card
+    -2687, -690, -153, 204, 93, 468, 597, 3, 701, 32, -268,  # trump
+    -852, 331, -307, -17, 272, -44, -108, 87, 197, 97, -205,  # side master
+    89, 308, -510, 408, 514, -136, -381, -14, -228, 161, 541,  # trump master
+    745, -75, -107, 176, 205, -47, -100, -16, -228, -34, 203,  # knock-out top of a sequence
+    86, -219, -40, 30, 54, 60, -47, -10, 50, -23, 52,  # lowest of a side suit
+    505, -336, -156, -93, -53, -56, 17, 38, 439, -83, -425,  # lowest trump
+    285, -171, -51, -248, -16, -28, 33, 9, 62, -2, -38,  # top of its suit, not a master
+    -66, -81, 11, 169, 50, -3, 34, -12, -35, 7, 103,  # side suit's length
+    -192, -29, -6, -33, -24, 23, 42, 7, 88, 1, 0,  # side suit's unseen cards
+    1782, 67, 98, -150, -24, -179, -155, -82, 38, -149, 306,  # an opponent ruffs the suit
+    -555, 69, 126, -45, -46, -129, 127, 63, 269, 35, 372,  # partner ruffs the suit
+    929, -384, 72, -108, 35, 54, 42, -57, -205, -79, 208,  # a side suit with a master
+    -41, -16, -21, 48, 78, 25, -52, -7, -63, 12, 9,  # rank (2 = 0 .. ace = 12)
+    -3, 13, -44, 72, 108, 13, -73, -7, -119, 23, -9,  # unseen cards above it
+    1170, -219, 61, 426, 229, -29, 79, -61, -403, -101, 137,  # side singleton
+    329, -103, 43, 156, 10, 19, 71, -29, -10, -58, 7,  # side doubleton
+    385, -315, -85, -137, 414, -37, -115, 15, -310, 42, 175,  # low from a suit without a master under an honour
 ], dtype=np.int64)

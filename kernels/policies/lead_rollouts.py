@@ -3,9 +3,11 @@ each card the leader holds and valued in points by playing the deal out with the
 
 For each lead of tricks 2 to 12 and each distinct card (of two held cards with no unseen card
 between them only the higher, each lead counting once): the points of the leader's side when the
-card is led and the plan plays the rest at all four seats, with the model's inputs
-(:mod:`kernels.policies.later_lead`). The plan is 400's ``standard1`` (``standard`` without the
-model), or for a team contract ``team`` with the plan's leads. Points: in 400 each seat scores
+card is led and the continuation plays the rest at all four seats, with the model's inputs
+(:mod:`kernels.policies.later_lead`). The plan, which every decision's inputs name, is 400's
+``standard1`` (``standard`` without the model), or for a team contract ``team`` with the plan's
+leads; the continuation is the plan, or the plan with its later leads corrected by given weights
+(a previous fit's: the next step of policy iteration). Points: in 400 each seat scores
 its bid's value if it takes at least its bid, minus it if not (``values``); in a team contract
 the declaring side scores ``net[its tricks]`` and the other side the opposite. See
 :mod:`analyzer.core.later_lead` for the fit.
@@ -28,10 +30,11 @@ from kernels.policies.later_lead import (
     N_CONTEXT,
     ROWS_PER_DEAL,
     card_features,
+    later_lead,
     lead_contexts,
     same_as_higher,
 )
-from kernels.policies.standard import standard_card
+from kernels.policies.standard import OWN_PLAN_BID, short_of, standard_card
 from kernels.policies.team import side_taken, side_targets, team_card
 
 U64 = np.uint64
@@ -47,9 +50,26 @@ def _plan_card(team, seat, hand, played, voids, bids, taken, leader, k, led, bes
 
 
 @jit
-def _trick(team, hands, played, voids, bids, taken, leader, trump, first):
-    """Play one trick from ``leader`` by the plan, the lead being ``first`` if >= 0; ``hands``
-    (uint64[4]) lose the cards. Returns (played, voids, taken, next leader)."""
+def _continuation_card(team, weights, seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump):
+    """The continuation's card: the plan's, its leads after the first trick corrected by the
+    later-lead model with ``weights`` (in :func:`kernels.policies.later_lead.by_context`'s
+    layout; none: the plan alone), as ``standard`` and ``team`` correct theirs."""
+    plan = _plan_card(team, seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump)
+    if k != 0 or played == 0 or len(weights) == 0:
+        return plan
+    if team:  # the model reads the sides' targets and tricks (kernels.policies.team)
+        pooled = side_taken(taken)
+        return later_lead(seat, hand, played, voids, side_targets(bids, pooled), pooled, trump, plan, weights)
+    if ((bids >> (8 * seat)) & 255) >= OWN_PLAN_BID and short_of(bids, taken, seat):
+        return plan
+    return later_lead(seat, hand, played, voids, bids, taken, trump, plan, weights)
+
+
+@jit
+def _trick(team, weights, hands, played, voids, bids, taken, leader, trump, first):
+    """Play one trick from ``leader`` by the continuation (see :func:`_continuation_card`), the
+    lead being ``first`` if >= 0; ``hands`` (uint64[4]) lose the cards. Returns (played, voids,
+    taken, next leader)."""
     best = 0
     best_pos = 0
     best_power = 0
@@ -59,8 +79,8 @@ def _trick(team, hands, played, voids, bids, taken, leader, trump, first):
         if k == 0 and first >= 0:
             card = first
         else:
-            card = _plan_card(team, seat, hands[seat], played, voids, bids, taken, leader, k, led, best, best_pos,
-                              trump)  # fmt: skip
+            card = _continuation_card(team, weights, seat, hands[seat], played, voids, bids, taken, leader, k, led,
+                                      best, best_pos, trump)  # fmt: skip
         bit = _ONE << U64(card)
         played |= bit
         hands[seat] &= ~bit
@@ -93,14 +113,15 @@ def _side_points(team, bids, taken, values, net, declarer, seat):
 
 
 @PJIT
-def lead_values(team, hands, bids, leaders, trumps, values, net, rows, counts):
+def lead_values(team, hands, bids, leaders, trumps, values, net, weights, rows, counts):
     """Fill ``rows`` (int64[n * ROWS_PER_DEAL, N_COLUMNS], the columns of
     :mod:`kernels.policies.later_lead`; deal ``i`` from row ``i * ROWS_PER_DEAL``, ``counts[i]``
     rows) for the deals ``hands`` (uint64[n, 4]): ``bids`` int64[n] (8 bits a seat: 400's bids,
     or :func:`kernels.tarneeb.hand.team_bids`), ``leaders`` and ``trumps`` int64[n] (the opening
     leader: the declarer of a team contract), ``values`` int64[n, 4] (400: each bid's value),
-    ``net`` int64[n, 14] (team: the declaring side's points by its tricks). The decision column
-    is ``16 * i + trick``."""
+    ``net`` int64[n, 14] (team: the declaring side's points by its tricks), ``weights`` float64
+    (the continuation's later-lead weights, :func:`kernels.policies.later_lead.by_context`'s
+    layout; empty: the plan plays on). The decision column is ``16 * i + trick``."""
     for i in prange(hands.shape[0]):
         hh = hands[i].copy()
         scratch = np.empty(4, dtype=np.uint64)
@@ -128,9 +149,9 @@ def lead_values(team, hands, bids, leaders, trumps, values, net, rows, counts):
                     if c != plan and same_as_higher(hand, played, c):
                         continue
                     scratch[:] = hh
-                    p2, v2, t2, l2 = _trick(team, scratch, played, voids, b, taken, leader, trump, c)
+                    p2, v2, t2, l2 = _trick(team, weights, scratch, played, voids, b, taken, leader, trump, c)
                     while popcount(scratch[0]):
-                        p2, v2, t2, l2 = _trick(team, scratch, p2, v2, b, t2, l2, trump, -1)
+                        p2, v2, t2, l2 = _trick(team, weights, scratch, p2, v2, b, t2, l2, trump, -1)
                     row = rows[r]
                     row[C_DECISION] = 16 * i + t
                     row[C_CARD] = c
@@ -142,5 +163,5 @@ def lead_values(team, hands, bids, leaders, trumps, values, net, rows, counts):
                     for k in range(N_CONTEXT):
                         row[C_CONTEXTS + k] = x[k]
                     r += 1
-            played, voids, taken, leader = _trick(team, hh, played, voids, b, taken, leader, trump, -1)
+            played, voids, taken, leader = _trick(team, weights, hh, played, voids, b, taken, leader, trump, -1)
         counts[i] = r - i * ROWS_PER_DEAL

@@ -5,35 +5,50 @@ thousandths of a point, a row per card feature, a column per context."""
 import numpy as np
 
 META = {
-    "command": "t400 fit-later-lead --game tarneeb --deals 100000 --seed 2026",
+    "command": "t400 fit-later-lead --game tarneeb --deals 300000 --seed 2026 --iterations 2",
     "game": "tarneeb",
-    "deals": 100000,
+    "deals": 300000,
     "seed": 2026,
-    "tarneeb_bidder_model": "74dfa3a6c17055aa",
-    "features": "446fd3a20136dab7",
-    "held_out_deals": 20000,
-    "held_out_gain_per_deal": 0.5915,
-    "held_out_gain_se": 0.0998,
-    "held_out_leads_changed": 0.428,
+    "tarneeb_bidder_model": "d6b3768be072edc1",
+    "features": "1b42988095f5424f",
+    "held_out_deals": 60000,
+    "held_out_gain_per_deal": 0.9255,
+    "held_out_gain_se": 0.058,
+    "held_out_leads_changed": 0.4392,
+    "iterations": 2,
+    "steps": [
+        {
+            "held_out_deals": 60000,
+            "held_out_gain_per_deal": 0.6234,
+            "held_out_gain_se": 0.0564,
+            "held_out_leads_changed": 0.4378
+        },
+        {
+            "held_out_deals": 60000,
+            "held_out_gain_per_deal": 0.9255,
+            "held_out_gain_se": 0.058,
+            "held_out_leads_changed": 0.4392
+        }
+    ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -15, -15, -15, -15, 2, 2, 111, -5, 8, 42, -108,  # the plan's card
-    -782, -782, -782, -782, 139, 139, 527, -127, -524, 83, 1183,  # trump
-    -139, -139, -139, -139, 12, 12, -43, 81, 284, 84, 3,  # side master
-    176, 176, 176, 176, 16, 16, -21, -37, 389, 49, -733,  # trump master
-    335, 335, 335, 335, -25, -25, 1, -20, -37, -99, -148,  # knock-out top of a sequence
-    -27, -27, -27, -27, 30, 30, -4, -25, -88, 7, -134,  # lowest of a side suit
-    116, 116, 116, 116, 36, 36, -234, 121, 731, -35, -1043,  # lowest trump
-    -116, -116, -116, -116, -1, -1, 73, 10, -160, 55, -18,  # top of its suit, not a master
-    85, 85, 85, 85, -21, -21, 51, -23, -195, -22, 109,  # side suit's length
-    -42, -42, -42, -42, 3, 3, 16, 7, 26, 6, -9,  # side suit's unseen cards
-    531, 531, 531, 531, -14, -14, -102, -185, 86, -144, -208,  # an opponent ruffs the suit
-    -288, -288, -288, -288, 37, 37, 201, 25, 108, 106, -108,  # partner ruffs the suit
-    364, 364, 364, 364, -7, -7, 40, -89, -325, -132, -158,  # a side suit with a master
-    12, 12, 12, 12, 14, 14, -9, -15, 20, 4, -90,  # rank (2 = 0 .. ace = 12)
-    23, 23, 23, 23, 14, 14, -2, -15, -1, 12, -124,  # unseen cards above it
-    541, 541, 541, 541, -50, -50, 181, -64, -472, -186, 65,  # side singleton
-    81, 81, 81, 81, -2, -2, 92, -21, -112, -58, 164,  # side doubleton
-    341, 341, 341, 341, -29, -29, 11, -46, -307, -68, -200,  # low from a suit without a master under an honour
+    -27, -27, -27, -27, 2, 2, 109, -15, 8, 36, -23,  # the plan's card
+    -933, -933, -933, -933, 178, 178, 401, -91, -102, 187, 1098,  # trump
+    -112, -112, -112, -112, 15, 15, -60, 72, 335, 88, -178,  # side master
+    375, 375, 375, 375, 23, 23, -91, -54, 122, 19, -865,  # trump master
+    493, 493, 493, 493, -45, -45, -53, -43, -170, -114, -179,  # knock-out top of a sequence
+    -5, -5, -5, -5, 22, 22, -17, -24, -132, -7, -35,  # lowest of a side suit
+    159, 159, 159, 159, 9, 9, -211, 129, 605, -44, -1030,  # lowest trump
+    -125, -125, -125, -125, 17, 17, 49, 8, -193, 55, -126,  # top of its suit, not a master
+    66, 66, 66, 66, -8, -8, 59, -24, -127, -1, 31,  # side suit's length
+    -65, -65, -65, -65, 6, 6, 13, 11, 60, 12, -9,  # side suit's unseen cards
+    487, 487, 487, 487, -53, -53, -76, -135, 73, -139, -22,  # an opponent ruffs the suit
+    -186, -186, -186, -186, 45, 45, 152, -6, 41, 105, -412,  # partner ruffs the suit
+    339, 339, 339, 339, 10, 10, -9, -92, -422, -111, -164,  # a side suit with a master
+    46, 46, 46, 46, 7, 7, -15, -20, -12, -8, -35,  # rank (2 = 0 .. ace = 12)
+    71, 71, 71, 71, 6, 6, -10, -25, -50, -2, -81,  # unseen cards above it
+    563, 563, 563, 563, -30, -30, 152, -84, -387, -133, -117,  # side singleton
+    38, 38, 38, 38, 16, 16, 88, -19, -14, -20, 61,  # side doubleton
+    345, 345, 345, 345, -26, -26, -6, -58, -418, -64, -129,  # low from a suit without a master under an honour
 ], dtype=np.int64)

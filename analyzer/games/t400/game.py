@@ -240,11 +240,11 @@ class FourHundred(Game):
         return player["bid_verdict"]
 
     # -- data made by commands ------------------------------------------------------------
-    def fit_later_lead(self, deals, seed, progress):
+    def fit_later_lead(self, deals, seed, progress, iterations=1):
         from analyzer.core.later_lead import weights_file, weights_source
         from analyzer.games.t400.later_lead import fit_model
 
-        model = fit_model(deals, seed, progress=progress)
+        model = fit_model(deals, seed, progress=progress, iterations=iterations)
         return model, str(weights_file("later_lead_weights.py")), weights_source(model, "400")
 
     def fit_opening_lead(self, deals, seed, progress):

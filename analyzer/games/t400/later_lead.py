@@ -12,11 +12,14 @@ from analyzer.core import later_lead as fit
 from kernels.t400 import rules as kt
 
 
-def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Deal ``deals`` live deals from ``seed``, value their later leads and fit the weights."""
+def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None,
+              iterations: int = 1) -> dict:  # fmt: skip
+    """Deal ``deals`` live deals from ``seed``, value their later leads and fit the weights
+    (``iterations`` steps of policy iteration)."""
     fit.check_deals(deals)
+    fit.check_iterations(iterations)
     data, meta = deals_data(deals, seed)
-    return fit.fit_model(data, False, meta, progress)
+    return fit.fit_model(data, False, fit.with_iterations(meta, iterations), progress, iterations)
 
 
 def deals_data(deals: int, seed: int) -> tuple[dict, dict]:

@@ -249,11 +249,11 @@ class Tarneeb(Game):
         return f"{player['costly_calls']} costly of {player['calls']}"
 
     # -- data made by commands ------------------------------------------------------------
-    def fit_later_lead(self, deals, seed, progress):
+    def fit_later_lead(self, deals, seed, progress, iterations=1):
         from analyzer.core.later_lead import weights_file, weights_source
         from analyzer.games.tarneeb.later_lead import fit_model
 
-        model = fit_model(deals, seed, progress=progress)
+        model = fit_model(deals, seed, progress=progress, iterations=iterations)
         return (
             model,
             str(weights_file("team_lead_weights.py")),

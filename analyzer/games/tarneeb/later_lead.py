@@ -17,11 +17,14 @@ from kernels.tarneeb import hand as kh
 from kernels.tarneeb import rules as kr
 
 
-def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Deal until ``deals`` contracts are played from ``seed``, value their later leads and fit."""
+def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None,
+              iterations: int = 1) -> dict:  # fmt: skip
+    """Deal until ``deals`` contracts are played from ``seed``, value their later leads and fit
+    (``iterations`` steps of policy iteration)."""
     fit.check_deals(deals)
+    fit.check_iterations(iterations)
     data, meta = deals_data(deals, seed)
-    return fit.fit_model(data, True, meta, progress)
+    return fit.fit_model(data, True, fit.with_iterations(meta, iterations), progress, iterations)
 
 
 def deals_data(deals: int, seed: int) -> tuple[dict, dict]:
