@@ -206,3 +206,16 @@ def test_the_tarneeb_objective_row_is_the_stored_result():
     assert stored["date"] in row and stored["deals"] == 300 and stored["layouts"] == 32
     # the command of the row is the one that wrote the file, less its --json
     assert stored["command"].replace(" --json", "") in row
+
+
+def test_the_tarneeb_pimc_leads_row_is_the_stored_result():
+    """docs/card-play.md's row on pimc's later leads inside team's play, from
+    benchmarks/results/tarneeb_pimc_leads.json."""
+    stored = json.loads((ROOT / "benchmarks" / "results" / "tarneeb_pimc_leads.json").read_text())
+    row = next(line for line in _doc("docs/card-play.md").splitlines() if "tarneeb_pimc_leads.py" in line)
+    m = stored["pimc_leads_vs_team"]
+    assert f"{m['margin_per_hand']:+.3f} points a deal [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}], {m['deals']} deals" in row
+    assert f"ahead on {m['a_better']}, behind on {m['b_better']}" in row
+    assert f"{stored['pimc_seconds_per_lead']:.3f} s a lead" in row
+    assert f"`{stored['command']}`" in row and stored["date"] in row
+    assert f"(+{m['margin_per_hand']:.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}])" in _flat(_doc("docs/card-play.md"))
