@@ -203,6 +203,54 @@ def test_the_batch_gives_each_deals_answer_whatever_the_workers():
     assert seen[-1] == (len(rows), len(rows))
 
 
+def test_a_bid_worth_more_than_the_others_is_searched_alone_with_the_same_answers():
+    """Where the player's value exceeds the others' open values, the batch searches the player's
+    bid alone (the others' targets dropped) and answers a deal's further such bids from the
+    first ones (forced tricks only fall as the bid rises); every answer equals the full search
+    of that row on its own. Rows as a bid analysis gives them: a deal's candidate bids adjacent."""
+    from analyzer.core import solve as solve_module
+
+    r = random.Random(25)
+    player = 2
+    rows = []
+    for _ in range(60):
+        size = r.choice([4, 5, 6])
+        bits = random_ending(r, size)
+        others = [r.randint(0, size) for _ in range(4)]
+        values = [r.choice([2, 3, 4, 10]) for _ in range(4)]
+        table = r.choice([[0, 2, 3, 4, 10, 12, 14, 16], [0, 3, 8, 10, 12, 14, 16, 27]])  # values of the bids 0..7
+        bids = range(1, size + 2)
+        for bid in reversed(bids) if r.random() < 0.5 else bids:  # the answers do not depend on the order
+            targets = list(others)
+            targets[player] = bid
+            values = list(values)
+            values[player] = table[bid]
+            rows.append((bits, targets, values))
+    hands = np.array([row[0] for row in rows], dtype=np.uint64)
+    targets, values = (np.array([row[i] for row in rows], dtype=np.int64) for i in (1, 2))
+    zeros = np.zeros(4, dtype=np.int64)
+    expected = [bool(bids_dd.solve_bids_made(h, 1, 0, t, v, zeros, player, -1, TABLE, CONTEXT)[1])
+                for h, t, v in zip(hands, targets, values)]  # fmt: skip
+    _, _, alone = solve_module._player_alone(hands, 1, 0, targets, values, player, CONTEXT)
+    assert 0 < alone.sum() < len(rows)
+    searched = []
+    real = bids_dd.solve_bids_made
+
+    def counted(*args):
+        searched.append(1)
+        return real(*args)
+
+    for workers in (1, 2):
+        searched.clear()
+        bids_dd.solve_bids_made = counted
+        try:
+            made = made_on_best_lines(hands, targets, values, player=3, trump="hearts", leader=1, threads=workers)
+        finally:
+            bids_dd.solve_bids_made = real
+        assert made.tolist() == expected
+        assert len(searched) < len(rows) - 20  # further bids of a deal answered without a search
+
+
 def test_the_score_is_within_its_bounds_and_antisymmetric():
     r = random.Random(16)
     for k in range(60):
