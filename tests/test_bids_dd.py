@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import naive
-from analyzer.core.solve import made_on_best_lines, solve
+from analyzer.core.bids_made import made_on_best_lines
+from analyzer.core.solve import solve
 from kernels.core import bids_dd
 
 TABLE, CONTEXT = bids_dd.new_table()
@@ -208,7 +209,7 @@ def test_a_bid_worth_more_than_the_others_is_searched_alone_with_the_same_answer
     bid alone (the others' targets dropped) and answers a deal's further such bids from the
     first ones (forced tricks only fall as the bid rises); every answer equals the full search
     of that row on its own. Rows as a bid analysis gives them: a deal's candidate bids adjacent."""
-    from analyzer.core import solve as solve_module
+    from analyzer.core import bids_made
 
     r = random.Random(25)
     player = 2
@@ -231,7 +232,7 @@ def test_a_bid_worth_more_than_the_others_is_searched_alone_with_the_same_answer
     zeros = np.zeros(4, dtype=np.int64)
     expected = [bool(bids_dd.solve_bids_made(h, 1, 0, t, v, zeros, player, -1, TABLE, CONTEXT)[1])
                 for h, t, v in zip(hands, targets, values)]  # fmt: skip
-    _, _, alone = solve_module._player_alone(hands, 1, 0, targets, values, player, CONTEXT)
+    _, _, alone = bids_made._player_alone(hands, 1, 0, targets, values, player, CONTEXT)
     assert 0 < alone.sum() < len(rows)
     searched = []
     real = bids_dd.solve_bids_made

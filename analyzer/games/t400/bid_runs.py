@@ -111,7 +111,7 @@ def compile_query(q: Query, model: str) -> float:
         kr.score_solved(rules, hands, weights, later, np.zeros(1, dtype=np.int64), np.zeros((1, m), dtype=np.bool_),
                         seat, scores, candidates, 1, 1)  # fmt: skip
         if model == "dd":
-            from analyzer.core.solve import warm_made_on_best_lines
+            from analyzer.core.bids_made import warm_made_on_best_lines
 
             kr.hands_to_solve(rules, weights, later, scores)
             if helper is not None:
@@ -285,7 +285,7 @@ def _bids_dd_results(q: Query, rules, hands, weights, later, scores, threads, do
     of best play of 400 double dummy with the bids (the later seats' bids are the bots', for that
     candidate; dead hands are not solved); the "tricks" of a deal are the highest bid the player
     makes on it (one below the lowest candidate if none)."""
-    from analyzer.core.solve import made_on_best_lines
+    from analyzer.core.bids_made import made_on_best_lines
 
     deals, cands, values = kr.hands_to_solve(rules, weights, later, scores)
     made = np.zeros((len(weights), len(q.candidates)), dtype=np.bool_)
