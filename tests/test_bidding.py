@@ -120,7 +120,8 @@ def test_the_dd_model_is_the_bids_solver_on_every_deal_and_candidate_bid():
             if weights[k] == 0 or sum(bids) < v.table_minimum((0, 0, 0, 0)):
                 continue
             values = np.array([v.bid_value(b, 0) for b in bids], dtype=np.int64)
-            _, ok = bids_dd.solve_bids_made(hands[k], 1, 0, np.array(bids), values, zeros, 1, -1, table, context)
+            _, ok, _ = bids_dd.solve_bids_made(hands[k], 1, 0, np.array(bids), values, zeros, 1, -1, table, context,
+                                               bids_dd.NO_GUESS)  # fmt: skip
             searched += 1
             alive += weights[k]
             made += weights[k] * ok

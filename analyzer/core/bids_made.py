@@ -63,6 +63,8 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
     # per deal, for the rows searched alone: the highest bid forced and the lowest not forced
     forced = np.zeros(len(deals), dtype=np.int64)
     not_forced = np.full(len(deals), 99, dtype=np.int64)
+    # per deal and family, the others' part of the last solve's score: where the next starts
+    rests: dict[tuple[int, int], int] = {}
     lock = threading.Lock()
     state = {"next": 0, "finished": int((settled >= 0).sum()), "stop": False}
 
@@ -98,10 +100,13 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
         item, mine = take(None)
         while item is not None:
             i, family, deal = item
+            with lock:
+                guess = rests.get((deal, family), bids_dd.NO_GUESS) if family >= 0 else bids_dd.NO_GUESS
             got = bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who, family, tables[w],
-                                          contexts[w])  # fmt: skip
+                                          contexts[w], guess)  # fmt: skip
             with lock:
                 made[i] = bool(got[1])
+                rests[(deal, family)] = int(got[2])
                 state["finished"] += 1
                 if alone[i] and made[i]:
                     forced[deal] = max(forced[deal], targets[i, who])

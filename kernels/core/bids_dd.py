@@ -33,7 +33,8 @@ Technique: zero-window searches driven MTD(f)-style, with the team solver's mach
   a bid analysis's candidate bids): where the player is made or set, the position is the same
   game whatever the player's bid, so its bounds are stored as ranks among the other players'
   parts of the score, keyed by the family instead of the solve, and later solves of the
-  family find them.
+  family find them; a deal's next solve of the family also starts MTD(f) at the last one's
+  part of the score for the other players, with the player set.
 
 Hands are uint64 in the layout of :mod:`kernels.core.cards`; ``trump`` is a suit index or 4 for
 no trump; seats are indices 0..3.
@@ -771,10 +772,14 @@ def solve_bids_at(hands, trump, leader, trick_cards, n_trick, target, value, won
 
 
 @JIT
-def solve_bids_made(hands, trump, leader, target, value, won, player, family, T, ctx):
+def solve_bids_made(hands, trump, leader, target, value, won, player, family, T, ctx, rest_guess):
     """:func:`solve_bids` and whether ``player`` is made on a line of best play: among the best
     lines, the player's side prefers one where the player is made, the other side one where
-    they are set. Returns (score, made).
+    they are set. Returns (score, made, rest): ``rest`` is the other players' part of the doubled
+    score, which a later solve of the same deal and family may pass as ``rest_guess``
+    (:data:`NO_GUESS`: none): MTD(f) then starts there with the player set, the likelier outcome
+    of the next higher bid (a guess only moves where the zero-window tests start, never the
+    answer).
 
     ``family`` (0 .. FAMILIES - 1, or -1 for none): solves of the same family, which have the
     same values for the other three players (the player's target and value may differ, as
@@ -790,11 +795,15 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, family, T,
     start_solve(T, ctx)
     if family >= 0:
         _family_scores(value, player, family, ctx)
-    doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, NO_GUESS, T, ctx)
+    sign = 1 if (player & 1) == 0 else -1
+    mine_set = -2 * sign * value[U64(player)]  # the player's part of a doubled score (see _family_scores)
+    guess = NO_GUESS if rest_guess == NO_GUESS else rest_guess + mine_set
+    doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx)
     made = (doubled & 1) == 1
     if not made:
-        return doubled // 2, False
-    return (doubled - 1) // 2 if (player & 1) == 0 else (doubled + 1) // 2, True
+        return doubled // 2, False, doubled - mine_set
+    score = (doubled - 1) // 2 if (player & 1) == 0 else (doubled + 1) // 2
+    return score, True, doubled - (2 * sign * value[U64(player)] + sign)
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
