@@ -101,7 +101,7 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
         while item is not None:
             i, family, deal = item
             with lock:
-                guess = rests.get((deal, family), bids_dd.NO_GUESS) if family >= 0 else bids_dd.NO_GUESS
+                guess = rests.get((deal, family), bids_dd.NO_GUESS)
             got = bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who, family, tables[w],
                                           contexts[w], guess)  # fmt: skip
             with lock:

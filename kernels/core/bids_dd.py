@@ -795,15 +795,21 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, family, T,
     start_solve(T, ctx)
     if family >= 0:
         _family_scores(value, player, family, ctx)
-    sign = 1 if (player & 1) == 0 else -1
-    mine_set = -2 * sign * value[U64(player)]  # the player's part of a doubled score (see _family_scores)
+    mine_set, mine_made = _player_parts(value, player)
     guess = NO_GUESS if rest_guess == NO_GUESS else rest_guess + mine_set
     doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx)
     made = (doubled & 1) == 1
     if not made:
         return doubled // 2, False, doubled - mine_set
     score = (doubled - 1) // 2 if (player & 1) == 0 else (doubled + 1) // 2
-    return score, True, doubled - (2 * sign * value[U64(player)] + sign)
+    return score, True, doubled - mine_made
+
+
+@jit(inline="always")  # small: inlined before typing, not one more unit to compile
+def _player_parts(value, player):
+    """The player's part of a doubled score when set and when made (with the tie-break bit)."""
+    sign = 1 if (player & 1) == 0 else -1
+    return -2 * sign * value[U64(player)], 2 * sign * value[U64(player)] + sign
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
@@ -811,9 +817,7 @@ def _family_scores(value, player, family, ctx):
     """The family's units (see :func:`solve_bids_made`): the other players' parts of the doubled
     scores, ascending and distinct, and the player's part when set and when made (with the
     tie-break)."""
-    sign = 1 if (player & 1) == 0 else -1
-    ctx[CTX_MINE] = -2 * sign * value[U64(player)]
-    ctx[CTX_MINE + 1] = 2 * sign * value[U64(player)] + sign
+    ctx[CTX_MINE], ctx[CTX_MINE + 1] = _player_parts(value, player)
     rest = ctx[CTX_REST : CTX_REST + 8]
     n = 0
     for m in range(16):
