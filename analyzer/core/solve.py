@@ -240,9 +240,8 @@ class _BidsSolvers(threading.local):
         from kernels.core import bids_dd
 
         if self.tables is None or self.tables.shape[0] != workers:
-            pairs = [bids_dd.new_table() for _ in range(workers)]
-            self.tables = np.stack([t for t, _ in pairs])
-            self.contexts = np.stack([c for _, c in pairs])
+            # not stacked from single tables: a copy would lose their cache-line alignment
+            self.tables, self.contexts = bids_dd.new_tables(workers)
             self.families_seen = {}
         self.contexts[:, dd.STOP_AT] = STOP_ADDRESS
         return self.tables, self.contexts

@@ -90,10 +90,17 @@ FAMILIES = SOLVE_MASK + 1
 NO_GUESS = -(1 << 40)
 
 
+def new_tables(count):
+    """``count`` transposition tables (the team solver's: int64[count, dd.T_SIZE], each on a cache
+    line as :func:`kernels.core.dd.new_tables` makes them) and their contexts
+    (int64[count, CTX_SIZE])."""
+    return dd.new_tables(count), np.zeros((count, CTX_SIZE), dtype=np.int64)
+
+
 def new_table():
-    """A transposition table (the team solver's: int64[dd.T_SIZE], ``dd.TT_MEMORY_BYTES``) and its context
-    (int64[CTX_SIZE])."""
-    return dd.new_table(), np.zeros(CTX_SIZE, dtype=np.int64)
+    """One table and its context (:func:`new_tables`)."""
+    tables, contexts = new_tables(1)
+    return tables[0], contexts[0]
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
