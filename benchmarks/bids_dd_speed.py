@@ -52,7 +52,8 @@ def time_rows(rows, table, context, player=None):
         if player is None:
             bids_dd.solve_bids(hands, HEARTS, 0, bids, values, won, table, context)
         else:
-            bids_dd.solve_bids_made(hands, HEARTS, 0, bids, values, won, player, -1, table, context, bids_dd.NO_GUESS)
+            bids_dd.solve_bids_made(hands, HEARTS, 0, bids, values, won, player, -1, table, context, bids_dd.NO_GUESS,
+                                    False)
         times.append(time.perf_counter() - t0)
         nodes.append(int(context[bids_dd.CTX_NODES]))
     return {"median_s": statistics.median(times), "mean_s": statistics.fmean(times), "max_s": max(times),

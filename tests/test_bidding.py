@@ -121,7 +121,7 @@ def test_the_dd_model_is_the_bids_solver_on_every_deal_and_candidate_bid():
                 continue
             values = np.array([v.bid_value(b, 0) for b in bids], dtype=np.int64)
             _, ok, _ = bids_dd.solve_bids_made(hands[k], 1, 0, np.array(bids), values, zeros, 1, -1, table, context,
-                                               bids_dd.NO_GUESS)  # fmt: skip
+                                               bids_dd.NO_GUESS, True)  # fmt: skip
             searched += 1
             alive += weights[k]
             made += weights[k] * ok

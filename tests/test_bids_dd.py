@@ -104,6 +104,7 @@ def test_bids_mode_equals_brute_force_on_300_endings_of_4_to_6_cards():
 def test_a_players_result_on_a_best_line_equals_brute_force():
     # among the lines of best score, the player's side prefers the player made, the other side set
     r = random.Random(20)
+    nodes = {True: 0, False: 0}
     for k in range(120):
         size = r.choice([2, 3, 3, 4, 4])
         bits = random_ending(r, size)
@@ -116,17 +117,26 @@ def test_a_players_result_on_a_best_line_equals_brute_force():
         expected = naive.minimax_bids(hands, leader, trump, bids, values, won, favoured=player)
         # a guess of the others' part of the score only moves where MTD(f) starts, any guess
         guess = bids_dd.NO_GUESS if k % 2 else r.randint(-60, 60)
-        score, made, _ = bids_dd.solve_bids_made(np.array(bits, dtype=np.uint64), trump, leader, np.array(bids),
-                                                 np.array(values), np.array(won), player, -1, TABLE, CONTEXT,
-                                                 guess)  # fmt: skip
-        assert (int(score), bool(made)) == expected, (pbn(bits), leader, trump, bids, values, won, player, guess)
+        for exact in (True, False):
+            score, made, _ = bids_dd.solve_bids_made(np.array(bits, dtype=np.uint64), trump, leader, np.array(bids),
+                                                     np.array(values), np.array(won), player, -1, TABLE, CONTEXT,
+                                                     guess, exact)  # fmt: skip
+            nodes[exact] += int(CONTEXT[bids_dd.CTX_NODES])
+            said = (pbn(bits), leader, trump, bids, values, won, player, guess, exact)
+            if exact:
+                assert (int(score), bool(made)) == expected, said
+            else:  # the same result; the score a lower bound of the best score
+                assert bool(made) == expected[1] and score <= expected[0], said
+    # a search for the result only stops sooner
+    assert nodes[False] < 0.9 * nodes[True], nodes
 
 
-def test_a_family_keeps_its_bounds_across_the_players_bids_and_deals():
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_family_keeps_its_bounds_across_the_players_bids_and_deals(exact):
     """The solves of one family (the other players' values the same; the player's bid and value
     differ, as between candidate bids) share the table where the player is made or set: on one
-    table kept across deals and bids, each answer equals brute force, and the family saves nodes
-    against solves on their own."""
+    table kept across deals and bids, each answer equals brute force (the score too, for an
+    exact search), and the family saves nodes against solves on their own."""
     r = random.Random(24)
     table, context = bids_dd.new_table()
     others = [[r.choice([2, 3, 4, 10, 12, 14, 16, 27, 40]) for _ in range(4)] for _ in range(3)]
@@ -147,10 +157,11 @@ def test_a_family_keeps_its_bounds_across_the_players_bids_and_deals():
             family = families.setdefault(key, len(families))
             expected = naive.minimax_bids(hands, leader, trump, bids, values, won, favoured=player)
             args = (np.array(bits, dtype=np.uint64), trump, leader, np.array(bids), np.array(values), np.array(won), player)
-            score, made, rest = bids_dd.solve_bids_made(*args, family, table, context, rest)
-            assert (int(score), bool(made)) == expected, (pbn(bits), leader, trump, bids, values, won, player)
+            score, made, rest = bids_dd.solve_bids_made(*args, family, table, context, rest, exact)
+            assert bool(made) == expected[1], (pbn(bits), leader, trump, bids, values, won, player)
+            assert int(score) == expected[0] if exact else score <= expected[0]
             shared += int(context[bids_dd.CTX_NODES])
-            bids_dd.solve_bids_made(*args, -1, TABLE, CONTEXT, bids_dd.NO_GUESS)
+            bids_dd.solve_bids_made(*args, -1, TABLE, CONTEXT, bids_dd.NO_GUESS, exact)
             alone += int(CONTEXT[bids_dd.CTX_NODES])
     assert shared < alone
 
@@ -191,7 +202,7 @@ def test_the_batch_gives_each_deals_answer_whatever_the_workers():
         bool(
             bids_dd.solve_bids_made(
                 np.array(b, dtype=np.uint64), 1, 0, np.array(t), np.array(v), np.array(w), 2, -1, TABLE, CONTEXT,
-                bids_dd.NO_GUESS,
+                bids_dd.NO_GUESS, True,
             )[1]
         )  # fmt: skip
         for b, t, v, w in rows
@@ -235,7 +246,7 @@ def test_a_bid_worth_more_than_the_others_is_searched_alone_with_the_same_answer
     hands = np.array([row[0] for row in rows], dtype=np.uint64)
     targets, values = (np.array([row[i] for row in rows], dtype=np.int64) for i in (1, 2))
     zeros = np.zeros(4, dtype=np.int64)
-    expected = [bool(bids_dd.solve_bids_made(h, 1, 0, t, v, zeros, player, -1, TABLE, CONTEXT, bids_dd.NO_GUESS)[1])
+    expected = [bool(bids_dd.solve_bids_made(h, 1, 0, t, v, zeros, player, -1, TABLE, CONTEXT, bids_dd.NO_GUESS, True)[1])
                 for h, t, v in zip(hands, targets, values)]  # fmt: skip
     _, _, alone = bids_made._player_alone(hands, 1, 0, targets, values, player, CONTEXT)
     assert 0 < alone.sum() < len(rows)

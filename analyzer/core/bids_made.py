@@ -103,7 +103,7 @@ def made_on_best_lines(hands: np.ndarray, targets: np.ndarray, values: np.ndarra
             with lock:
                 guess = rests.get((deal, family), bids_dd.NO_GUESS)
             got = bids_dd.solve_bids_made(hands[i], strain, lead, targets[i], values[i], won, who, family, tables[w],
-                                          contexts[w], guess)  # fmt: skip
+                                          contexts[w], guess, False)  # fmt: skip
             with lock:
                 made[i] = bool(got[1])
                 rests[(deal, family)] = int(got[2])

@@ -34,7 +34,9 @@ Technique: zero-window searches driven MTD(f)-style, with the team solver's mach
   game whatever the player's bid, so its bounds are stored as ranks among the other players'
   parts of the score, keyed by the family instead of the solve, and later solves of the
   family find them; a deal's next solve of the family also starts MTD(f) at the last one's
-  part of the score for the other players, with the player set.
+  part of the score for the other players, with the player set;
+* a bid analysis asks only the player's result: its zero-window tests aim at the edges between
+  runs of scores with the same tie-break bit, and it stops once the bounds hold one result.
 
 Hands are uint64 in the layout of :mod:`kernels.core.cards`; ``trump`` is a suit index or 4 for
 no trump; seats are indices 0..3.
@@ -72,9 +74,11 @@ CTX_FAMILY = CTX_SOLVE + 1  # the solve's family (-1: none; see solve_bids_made)
 CTX_REST = CTX_FAMILY + 1  # the family's scores of the other players' outcomes, ascending (8)
 CTX_N_REST = CTX_REST + 8
 CTX_MINE = CTX_N_REST + 1  # the favoured player's part of a score: set, made
+# 1: the solve stops once the favoured player's result is known (solve_bids_made's exact=False)
+CTX_RESULT_ONLY = CTX_MINE + 2
 # whole cache lines and two spare ones: workers' contexts are rows of one array, and the words
 # written at every node end a row, next to the next worker's hands (false sharing between cores)
-CTX_SIZE = (CTX_MINE + 2 + 7) // 8 * 8 + 16
+CTX_SIZE = (CTX_RESULT_ONLY + 1 + 7) // 8 * 8 + 16
 
 # the table's keys ('extra'): the leader, trump and needs, and above them the solve's number or,
 # with the top bit, the family's
@@ -120,6 +124,7 @@ def start_solve(T, ctx):
         T[dd.CUT_BASE + i] = 0
     ctx[CTX_SOLVE] = n
     ctx[CTX_FAMILY] = -1
+    ctx[CTX_RESULT_ONLY] = 0
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
@@ -733,12 +738,25 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
     else:
         g = _index_at_most(scores, n_scores, guess)
     g = min(max(g, lower), upper)
+    result_only = ctx[CTX_RESULT_ONLY] != 0
     while lower < upper:
         # MTD(f): zero-window tests "index >= beta?" until the bounds meet. Only a test's answer
         # moves a bound: the value a test returns is exact for the lines it searched, but a card
         # skipped as equivalent (the rank winners, the cards of a suit below them) was
         # equivalent for the answer at this beta only; the value only guides the next test
         beta = g + 1 if g == lower else g
+        if result_only:
+            # the favoured player's result is a score's tie-break bit: test at an edge of the
+            # run of scores around g with g's bit, where one answer may leave only that run
+            # (or only the scores beyond it); a test off the true score cuts sooner
+            bit = scores[U64(g)] & 1
+            a = g
+            while a > lower and (scores[U64(a - 1)] & 1) == bit:
+                a -= 1
+            b = g
+            while b < upper and (scores[U64(b + 1)] & 1) == bit:
+                b += 1
+            beta = a if a > lower else b + 1
         v, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
                       beta, T, ctx)  # fmt: skip
         if stop_requested(ctx):
@@ -748,7 +766,19 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
         else:
             lower = beta
         g = min(max(v, lower), upper)
+        if result_only and _one_result(scores, lower, upper):
+            break
     return scores[U64(lower)]
+
+
+@jit(inline="always")  # small: inlined before typing, not one more unit to compile
+def _one_result(scores, lower, upper):
+    """Whether the scores ``lower .. upper`` (indices) all have the same tie-break bit: the same
+    result for the favoured player."""
+    for i in range(lower + 1, upper + 1):
+        if (scores[U64(i)] & 1) != (scores[U64(lower)] & 1):
+            return False
+    return True
 
 
 @jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
@@ -779,7 +809,7 @@ def solve_bids_at(hands, trump, leader, trick_cards, n_trick, target, value, won
 
 
 @JIT
-def solve_bids_made(hands, trump, leader, target, value, won, player, family, T, ctx, rest_guess):
+def solve_bids_made(hands, trump, leader, target, value, won, player, family, T, ctx, rest_guess, exact):
     """:func:`solve_bids` and whether ``player`` is made on a line of best play: among the best
     lines, the player's side prefers one where the player is made, the other side one where
     they are set. Returns (score, made, rest): ``rest`` is the other players' part of the doubled
@@ -787,6 +817,11 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, family, T,
     (:data:`NO_GUESS`: none): MTD(f) then starts there with the player set, the likelier outcome
     of the next higher bid (a guess only moves where the zero-window tests start, never the
     answer).
+
+    ``exact`` False: the search stops as soon as the player's result is known, which is all a
+    bid analysis asks (its tests aim at the edges between scores of the two results rather
+    than at the score itself). ``made`` is the same; ``score`` is then only a lower bound, the
+    lowest score still possible (one with that result), and ``rest`` its part, a guess.
 
     ``family`` (0 .. FAMILIES - 1, or -1 for none): solves of the same family, which have the
     same values for the other three players (the player's target and value may differ, as
@@ -804,7 +839,9 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, family, T,
         _family_scores(value, player, family, ctx)
     mine_set, mine_made = _player_parts(value, player)
     guess = NO_GUESS if rest_guess == NO_GUESS else rest_guess + mine_set
+    ctx[CTX_RESULT_ONLY] = 0 if exact else 1
     doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx)
+    ctx[CTX_RESULT_ONLY] = 0
     made = (doubled & 1) == 1
     if not made:
         return doubled // 2, False, doubled - mine_set
