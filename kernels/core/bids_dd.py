@@ -74,11 +74,9 @@ CTX_FAMILY = CTX_SOLVE + 1  # the solve's family (-1: none; see solve_bids_made)
 CTX_REST = CTX_FAMILY + 1  # the family's scores of the other players' outcomes, ascending (8)
 CTX_N_REST = CTX_REST + 8
 CTX_MINE = CTX_N_REST + 1  # the favoured player's part of a score: set, made
-# 1: the solve stops once the favoured player's result is known (solve_bids_made's exact=False)
-CTX_RESULT_ONLY = CTX_MINE + 2
 # whole cache lines and two spare ones: workers' contexts are rows of one array, and the words
 # written at every node end a row, next to the next worker's hands (false sharing between cores)
-CTX_SIZE = (CTX_RESULT_ONLY + 1 + 7) // 8 * 8 + 16
+CTX_SIZE = (CTX_MINE + 2 + 7) // 8 * 8 + 16
 
 # the table's keys ('extra'): the leader, trump and needs, and above them the solve's number or,
 # with the top bit, the family's
@@ -124,7 +122,6 @@ def start_solve(T, ctx):
         T[dd.CUT_BASE + i] = 0
     ctx[CTX_SOLVE] = n
     ctx[CTX_FAMILY] = -1
-    ctx[CTX_RESULT_ONLY] = 0
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
@@ -699,19 +696,22 @@ def search(H, won, target, value, scores, n_scores, trump, leader, k, led, best,
 @jit(inline="always")  # a wrapper: inlined before typing, so it is not one more unit to compile
 def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
     """The best score (doubled, with the tie-break, for a ``favoured`` player >= 0)."""
-    return _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, favoured, True, NO_GUESS, T, ctx)
+    return _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, favoured, True, NO_GUESS, T, ctx,
+                     False)
 
 
 @jit(inline="always")  # small: inlined before typing, so the whole search is not one more unit to compile
 def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, clear, guess,
-              T, ctx):  # fmt: skip
+              T, ctx, result_only):  # fmt: skip
     """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
     ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them). ``clear``: start a
     new solve (:func:`start_solve`: what the table holds no longer counts); a caller that solves
     several positions with the same targets, values and ``favoured`` (the same scores, so the
     same meaning of the bounds stored) may keep the table's, after one :func:`start_solve`.
     ``guess``: a likely answer (a sibling position's; :data:`NO_GUESS` for none), where MTD(f)
-    starts: a right guess answers in one or two zero-window tests."""
+    starts: a right guess answers in one or two zero-window tests. ``result_only`` (a constant
+    of each caller, so the others compile none of it): stop once the ``favoured`` player's result
+    is known (:func:`solve_bids_made`)."""
     if clear:
         start_solve(T, ctx)
     # views without a reference count (kernels.core.dd.bits.unmanaged) of the arguments, and of
@@ -738,7 +738,6 @@ def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target,
     else:
         g = _index_at_most(scores, n_scores, guess)
     g = min(max(g, lower), upper)
-    result_only = ctx[CTX_RESULT_ONLY] != 0
     while lower < upper:
         # MTD(f): zero-window tests "index >= beta?" until the bounds meet. Only a test's answer
         # moves a bound: the value a test returns is exact for the lines it searched, but a card
@@ -805,7 +804,7 @@ def solve_bids_at(hands, trump, leader, trick_cards, n_trick, target, value, won
         trick_bits |= _ONE << U64(c)
     ctx[CTX_NODES] = 0
     return _solve_at(hands, trump, leader, n_trick, led, best, best_seat, trick_bits, target, value, won, -1, True,
-                     NO_GUESS, T, ctx)  # fmt: skip
+                     NO_GUESS, T, ctx, False)  # fmt: skip
 
 
 @JIT
@@ -839,9 +838,8 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, family, T,
         _family_scores(value, player, family, ctx)
     mine_set, mine_made = _player_parts(value, player)
     guess = NO_GUESS if rest_guess == NO_GUESS else rest_guess + mine_set
-    ctx[CTX_RESULT_ONLY] = 0 if exact else 1
-    doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx)
-    ctx[CTX_RESULT_ONLY] = 0
+    doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx,
+                        not exact)
     made = (doubled & 1) == 1
     if not made:
         return doubled // 2, False, doubled - mine_set

@@ -93,7 +93,7 @@ def values_with_bids(layouts, trump, leader, trick_cards, n_trick, cards, target
             else:
                 lead, k, trick = leader, n_trick + 1, bits | (_ONE << U64(c))
             out[i, j] = bids_dd._solve_at(H, trump, lead, k, l2, b2, s2, trick, target, value, w, favoured, False, guess,
-                                          T, ctx)  # fmt: skip
+                                          T, ctx, False)  # fmt: skip
 
 
 @JIT
