@@ -700,74 +700,86 @@ def _solve(hands, trump, leader, target, value, won, favoured, T, ctx):
                      False)
 
 
-@jit(inline="always")  # small: inlined before typing, so the whole search is not one more unit to compile
-def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, clear, guess,
-              T, ctx, result_only):  # fmt: skip
-    """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
-    ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them). ``clear``: start a
-    new solve (:func:`start_solve`: what the table holds no longer counts); a caller that solves
-    several positions with the same targets, values and ``favoured`` (the same scores, so the
-    same meaning of the bounds stored) may keep the table's, after one :func:`start_solve`.
-    ``guess``: a likely answer (a sibling position's; :data:`NO_GUESS` for none), where MTD(f)
-    starts: a right guess answers in one or two zero-window tests. ``result_only`` (a constant
-    of each caller, so the others compile none of it): stop once the ``favoured`` player's result
-    is known (:func:`solve_bids_made`)."""
-    if clear:
-        start_solve(T, ctx)
-    # views without a reference count (kernels.core.dd.bits.unmanaged) of the arguments, and of
-    # the context's slots for the position: the search hands them to its parts at every node
-    T = unmanaged(T)
-    ctx = unmanaged(ctx)
-    target = unmanaged(target)
-    value = unmanaged(value)
-    ctx[dd.TRUMP] = trump
-    ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
-    ctx[CTX_FAVOURED] = favoured
-    H = unmanaged_uint64(ctx, CTX_HANDS, 4)
-    w = ctx[CTX_WON : CTX_WON + 4]
-    _set_position(H, w, hands, won)
-    scores = ctx[CTX_SCORES : CTX_SCORES + 16]
-    n_scores = _outcome_scores(target, value, scores, favoured)
-    # the tricks still to play, the current one included: the last to play to it has all of them
-    lo, hi = bounds(w, target, value, popcount(H[U64((leader + 3) & 3)]))
-    scale = ctx[CTX_SCALE]
-    lower = _index_at_most(scores, n_scores, scale * lo - (scale - 1))
-    upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
-    if guess == NO_GUESS:
-        g = _index_at_most(scores, n_scores, scale * max(lo, min(hi, 0)))
-    else:
-        g = _index_at_most(scores, n_scores, guess)
-    g = min(max(g, lower), upper)
-    while lower < upper:
-        # MTD(f): zero-window tests "index >= beta?" until the bounds meet. Only a test's answer
-        # moves a bound: the value a test returns is exact for the lines it searched, but a card
-        # skipped as equivalent (the rank winners, the cards of a suit below them) was
-        # equivalent for the answer at this beta only; the value only guides the next test
-        beta = g + 1 if g == lower else g
-        if result_only:
-            # the favoured player's result is a score's tie-break bit: test at an edge of the
-            # run of scores around g with g's bit, where one answer may leave only that run
-            # (or only the scores beyond it); a test off the true score cuts sooner
-            bit = scores[U64(g)] & 1
-            a = g
-            while a > lower and (scores[U64(a - 1)] & 1) == bit:
-                a -= 1
-            b = g
-            while b < upper and (scores[U64(b + 1)] & 1) == bit:
-                b += 1
-            beta = a if a > lower else b + 1
-        v, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
-                      beta, T, ctx)  # fmt: skip
-        if stop_requested(ctx):
-            break
-        if v < beta:
-            upper = beta - 1
+def _mtd(settles):
+    """MTD(f) from a position (:func:`_solve_at`), one copy of the source for two functions:
+    with ``settles`` (``_made_at``: :func:`solve_bids_made`'s) it may stop once the favoured
+    player's result is known; without (``_solve_at``: every other caller's), ``settles`` is a
+    constant False of the closure, so Numba prunes that code before typing and those callers
+    compile none of it (as an argument it cost ``t400 card``'s first run time and memory)."""
+
+    @jit(inline="always")  # small: inlined before typing, so the whole search is not one more unit to compile
+    def _solve_at(hands, trump, leader, k, led, best, best_seat, trick_bits, target, value, won, favoured, clear, guess,
+                  T, ctx, result_only):  # fmt: skip
+        """:func:`_solve` from a position with ``k`` cards of the current trick played (``led``,
+        ``best``, ``best_seat`` and ``trick_bits`` as :func:`search` takes them). ``clear``: start a
+        new solve (:func:`start_solve`: what the table holds no longer counts); a caller that solves
+        several positions with the same targets, values and ``favoured`` (the same scores, so the
+        same meaning of the bounds stored) may keep the table's, after one :func:`start_solve`.
+        ``guess``: a likely answer (a sibling position's; :data:`NO_GUESS` for none), where MTD(f)
+        starts: a right guess answers in one or two zero-window tests. ``result_only`` (read only
+        with ``settles``): stop once the ``favoured`` player's result is known."""
+        if clear:
+            start_solve(T, ctx)
+        # views without a reference count (kernels.core.dd.bits.unmanaged) of the arguments, and of
+        # the context's slots for the position: the search hands them to its parts at every node
+        T = unmanaged(T)
+        ctx = unmanaged(ctx)
+        target = unmanaged(target)
+        value = unmanaged(value)
+        ctx[dd.TRUMP] = trump
+        ctx[CTX_SCALE] = 2 if favoured >= 0 else 1
+        ctx[CTX_FAVOURED] = favoured
+        H = unmanaged_uint64(ctx, CTX_HANDS, 4)
+        w = ctx[CTX_WON : CTX_WON + 4]
+        _set_position(H, w, hands, won)
+        scores = ctx[CTX_SCORES : CTX_SCORES + 16]
+        n_scores = _outcome_scores(target, value, scores, favoured)
+        # the tricks still to play, the current one included: the last to play to it has all of them
+        lo, hi = bounds(w, target, value, popcount(H[U64((leader + 3) & 3)]))
+        scale = ctx[CTX_SCALE]
+        lower = _index_at_most(scores, n_scores, scale * lo - (scale - 1))
+        upper = _index_at_least(scores, n_scores, scale * hi + (scale - 1))
+        if guess == NO_GUESS:
+            g = _index_at_most(scores, n_scores, scale * max(lo, min(hi, 0)))
         else:
-            lower = beta
-        g = min(max(v, lower), upper)
-        if result_only and _one_result(scores, lower, upper):
-            break
-    return scores[U64(lower)]
+            g = _index_at_most(scores, n_scores, guess)
+        g = min(max(g, lower), upper)
+        while lower < upper:
+            # MTD(f): zero-window tests "index >= beta?" until the bounds meet. Only a test's answer
+            # moves a bound: the value a test returns is exact for the lines it searched, but a card
+            # skipped as equivalent (the rank winners, the cards of a suit below them) was
+            # equivalent for the answer at this beta only; the value only guides the next test
+            beta = g + 1 if g == lower else g
+            if settles and result_only:
+                # the favoured player's result is a score's tie-break bit: test at an edge of the
+                # run of scores around g with g's bit, where one answer may leave only that run
+                # (or only the scores beyond it); a test off the true score cuts sooner
+                bit = scores[U64(g)] & 1
+                a = g
+                while a > lower and (scores[U64(a - 1)] & 1) == bit:
+                    a -= 1
+                b = g
+                while b < upper and (scores[U64(b + 1)] & 1) == bit:
+                    b += 1
+                beta = a if a > lower else b + 1
+            v, _ = search(H, w, target, value, scores, n_scores, trump, leader, k, led, best, best_seat, trick_bits,
+                          beta, T, ctx)  # fmt: skip
+            if stop_requested(ctx):
+                break
+            if v < beta:
+                upper = beta - 1
+            else:
+                lower = beta
+            g = min(max(v, lower), upper)
+            if settles and result_only and _one_result(scores, lower, upper):
+                break
+        return scores[U64(lower)]
+
+    return _solve_at
+
+
+_solve_at = _mtd(False)
+_made_at = _mtd(True)
 
 
 @jit(inline="always")  # small: inlined before typing, not one more unit to compile
@@ -838,8 +850,8 @@ def solve_bids_made(hands, trump, leader, target, value, won, player, family, T,
         _family_scores(value, player, family, ctx)
     mine_set, mine_made = _player_parts(value, player)
     guess = NO_GUESS if rest_guess == NO_GUESS else rest_guess + mine_set
-    doubled = _solve_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx,
-                        not exact)
+    doubled = _made_at(hands, trump, leader, 0, 0, 0, 0, U64(0), target, value, won, player, False, guess, T, ctx,
+                       not exact)
     made = (doubled & 1) == 1
     if not made:
         return doubled // 2, False, doubled - mine_set
