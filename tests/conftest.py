@@ -39,3 +39,14 @@ def random_deal(rng_: random.Random, size: int = 13) -> list[int]:
     deck = [16 * s + r for s in range(4) for r in range(13)]
     rng_.shuffle(deck)
     return [sum(1 << c for c in deck[k * size : (k + 1) * size]) for k in range(4)]
+
+
+def swap_one_card(rng_: random.Random, bits: list[int]) -> tuple[int, int, list[int]]:
+    """Two players ``a`` and ``b`` and the deal with one random card of each swapped between them."""
+    a, b = rng_.sample(range(4), 2)
+    ca = rng_.choice(sorted(c for c in range(64) if (bits[a] >> c) & 1))
+    cb = rng_.choice(sorted(c for c in range(64) if (bits[b] >> c) & 1))
+    swapped = list(bits)
+    swapped[a] = bits[a] ^ (1 << ca) | (1 << cb)
+    swapped[b] = bits[b] ^ (1 << cb) | (1 << ca)
+    return a, b, swapped

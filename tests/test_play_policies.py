@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import POLICY_IDS, random_deal
+from conftest import POLICY_IDS, random_deal, swap_one_card
 
 import naive
 from analyzer.games.t400 import simulate
@@ -216,12 +216,7 @@ def test_swapping_hidden_cards_changes_no_decision_of_a_player_who_cannot_see_th
     checked = 0
     for _ in range(600):
         bits = random_deal(r)
-        a, b = r.sample(range(4), 2)
-        ca = r.choice(sorted(naive.cards_of(bits[a])))
-        cb = r.choice(sorted(naive.cards_of(bits[b])))
-        swapped = list(bits)
-        swapped[a] = bits[a] ^ (1 << naive.index_of(ca)) | (1 << naive.index_of(cb))
-        swapped[b] = bits[b] ^ (1 << naive.index_of(cb)) | (1 << naive.index_of(ca))
+        a, b, swapped = swap_one_card(r, bits)
         bids = [r.randint(2, 6) for _ in range(4)]
         seqs = []
         for deal in (bits, swapped):

@@ -183,6 +183,20 @@ def discard_card(hand, trump, unseen, keep_suit):
 
 
 @hot
+def plan_discard(hand, trump, unseen, me_need):
+    """The plan's card out of the suit led when it does not ruff: :func:`discard_card`, keeping
+    the longest side suit of four or more while the player needs tricks (its long cards may
+    become masters)."""
+    keep = -1
+    keep_len = 3
+    for s in range(4):
+        if s != trump and popcount(hand & lane(s)) > keep_len:
+            keep_len = popcount(hand & lane(s))
+            keep = s
+    return discard_card(hand, trump, unseen, keep if me_need else -1)
+
+
+@hot
 def bigger_need(bids, taken, seat):
     """Whether ``seat`` bid 6 or more, more than partner, and is at least as far from its bid:
     its tricks are then worth more to the side than partner's (a bid of 6 swings 12 points)."""
@@ -202,13 +216,7 @@ def _follow(seat, hand, played, voids, bids, taken, leader, n_played, led, best,
     wins = winning_cards(legal, best, led, trump)
     me_need = needs(need, seat)
     partner_need = needs(need, partner)
-    keep = -1
-    keep_len = 3
-    for s in range(4):
-        if s != trump and popcount(hand & lane(s)) > keep_len:
-            keep_len = popcount(hand & lane(s))
-            keep = s
-    low = lowest_bit(led_cards) if led_cards else discard_card(hand, trump, unseen, keep if me_need else -1)
+    low = lowest_bit(led_cards) if led_cards else plan_discard(hand, trump, unseen, me_need)
 
     if best_seat == partner:
         safe = not beatable(best, led, trump, seat, leader, n_played, unseen, voids)
