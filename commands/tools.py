@@ -1,4 +1,4 @@
-"""Tools: ``t400 bench``, ``compile``, ``fit-bidder``, ``fit-lead``, ``fit-later-lead``, ``equity``, ``report`` and ``serve``."""
+"""Tools: ``t400 bench``, ``compile``, ``fit-bidder``, ``fit-lead``, ``fit-later-lead``, ``fit-follow``, ``equity``, ``report`` and ``serve``."""
 
 from __future__ import annotations
 
@@ -257,6 +257,41 @@ def fit_later_lead(game, deals, seed, iterations, out_path, as_json):
 
 
 # ---------------------------------------------------------------------------------------------
+# t400 fit-follow
+
+
+@click.command("fit-follow", context_settings=CONTEXT)
+@game_option(help_text="Whose play: classic Tarneeb's partnerships in a contract (--game tarneeb; 400 has no model).")
+@click.option("--deals", type=click.IntRange(100, 10**7), default=1_000_000, show_default=True,
+              help="Played contracts whose second- and third-hand decisions are played out both ways (about "
+              "0.1 ms a deal on 2 cores).")  # fmt: skip
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
+@click.option("--iterations", type=click.IntRange(1, 5), default=1, show_default=True,
+              help="Steps of policy iteration: each step's deals are played by team with the previous step's "
+              "model.")  # fmt: skip
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="Where to write the weights module (default: kernels/policies/team_follow_weights.py).")  # fmt: skip
+@json_option
+def fit_follow(game, deals, seed, iterations, out_path, as_json):
+    """Regenerate the take-or-leave model of Tarneeb's team from rollouts: at every decision of
+    the second and third hands between taking the trick and leaving it (ruff or discard, win or
+    duck), both options are played out by team, and the difference in points fitted on public
+    features for each kind, side and hand (kernels/policies/team_follow_weights.py)."""
+    if out_path:
+        outputs(out=out_path)
+    with progress_bar("valuing follows", deals * iterations, enabled=not as_json) as update:
+        model, default_path, source = registry.get(game).fit_follow(deals, seed, update, iterations)
+    path = _write_weights(out_path or default_path, source, model["meta"], as_json)
+    if as_json:
+        return
+    meta = model["meta"]
+    click.echo(f"wrote {path}: {deals:,} deals; on {meta['held_out_deals']:,} held-out deals the model's choices "
+               f"gain the declaring side {meta['held_out_declaring_gain_per_deal']:+.3f} +- "
+               f"{meta['held_out_declaring_gain_se']:.3f} points a deal and the defenders "
+               f"{meta['held_out_defending_gain_per_deal']:+.3f} +- {meta['held_out_defending_gain_se']:.3f}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
 # t400 equity
 
 
@@ -426,6 +461,7 @@ COMMANDS = (
     fit_bidder,
     fit_lead,
     fit_later_lead,
+    fit_follow,
     equity,
     report,
     serve,

@@ -1104,7 +1104,7 @@ def win_bid_reference(variant, grid, values, cum, seat, scores, prior) -> int:
 
 
 def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump, trump_lead=False,
-                declarer=None, leads=True):  # fmt: skip
+                declarer=None, leads=True, follows=None):  # fmt: skip
     """The card ``team`` plays in a partnership contract: ``targets`` holds each seat's side target
     (the contract for the declaring side, the tricks that set it for the defenders), ``taken`` the
     tricks by seat; the declarer must open with a trump under ``trump_lead`` (the ace if held,
@@ -1112,7 +1112,10 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     target raised to 13 once reached (every further trick still scores), the defenders (the side
     not of ``declarer``) defending and the later leads corrected by Tarneeb's model (not with
     ``leads`` False) and the declarer opening by the table of lead kinds, not with a trump;
-    ``declarer`` None: ``team1``, the declarers' plan for both, its leads, its trump opening."""
+    ``declarer`` None: ``team1``, the declarers' plan for both, its leads, its trump opening.
+    With a ``declarer``, the second and third hands take the trick or leave it by the model of
+    kernels/policies/team_follow.py with ``follows`` (None: the shipped weights, but the plan's
+    choice with ``leads`` False; empty: the plan's choice)."""
     if trump_lead and not played and trump < 4:
         trumps = [c for c in hand if c[0] == trump]
         if trumps:
@@ -1121,9 +1124,91 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
     side = [taken[s] + taken[s ^ 2] for s in range(4)]
     goals = [13 if side[s] >= targets[s] else targets[s] for s in range(4)]
     defending = declarer is not None and (seat - declarer) % 2 == 1
-    return standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False,
+    plan = standard_choice(seat, hand, played, voids, goals, side, leader, trick, trump, fitted_lead=False,
                            defending=defending, team_leads=leads and declarer is not None,
                            trump_opening=declarer is None)  # fmt: skip
+    kind = follow_kind(hand, trick, trump)
+    no_model = (follows is None and not leads) or (follows is not None and not len(follows))
+    if declarer is None or kind is None or no_model:
+        return plan  # team1; no decision; the plan (no models), or no weights
+    if follows is None:
+        from kernels.policies.team_follow_weights import WEIGHTS as follows
+    take, leave = take_leave(kind, seat, hand, played, voids, goals, side, leader, trick, trump, plan)
+    f = follow_features(seat, hand, played, voids, targets, side, leader, trick, trump, take)
+    row = 4 * (kind == "follow") + (0 if seat % 2 == declarer % 2 else 2) + len(trick) - 1
+    score = follow_score(f, follows, row)
+    return take if score > 0 else leave if score < 0 else plan
+
+
+# -- Tarneeb's take-or-leave model (kernels/policies/team_follow.py) ---------------------------------
+
+
+def follow_kind(hand, trick, trump):
+    """"ruff" (second or third hand out of the suit led, holding a trump that wins the trick and
+    another suit), "follow" (holding the suit led, a card that wins the trick and one that does
+    not), or None."""
+    if len(trick) not in (1, 2):
+        return None
+    led = trick[0][0]
+    wins = {c for c in hand if trick_winner([*trick, c], trump) == len(trick)}
+    led_cards = _suit(hand, led)
+    if led_cards:
+        return "follow" if (wins & led_cards) and (led_cards - wins) else None
+    if trump > 3:
+        return None
+    return "ruff" if (wins & _suit(hand, trump)) and (hand - _suit(hand, trump)) else None
+
+
+def _cheapest_safe(wins, led, trump, seat, leader, n_played, unseen, voids):
+    return next((c for c in sorted(wins, key=index_of) if not _beatable(c, led, trump, seat, leader, n_played,
+                                                                         unseen, voids)), None)  # fmt: skip
+
+
+def take_leave(kind, seat, hand, played, voids, goals, side, leader, trick, trump, plan):
+    """(take, leave): the plan's card for the option it chose; a ruff: the cheapest trump that wins
+    and no opponent still to play can beat, else the lowest that wins, and the plan's discard; a
+    follow: the cheapest winner no opponent can beat, else the highest winner, and the lowest card
+    of the suit led."""
+    unseen = DECK - hand - played
+    led = trick[0][0]
+    wins = {c for c in hand if trick_winner([*trick, c], trump) == len(trick)}
+    if kind == "ruff":
+        if plan[0] == trump:
+            long_side = [s for s in range(4) if s != trump and len(_suit(hand, s)) >= 4]
+            keep = max(long_side, key=lambda s: (len(_suit(hand, s)), -s)) if long_side else -1
+            return plan, _discard(hand, trump, unseen, keep if side[seat] < goals[seat] else -1)
+        safe = _cheapest_safe(wins, led, trump, seat, leader, len(trick), unseen, voids)
+        return (safe or min(wins, key=index_of)), plan
+    led_cards = _suit(hand, led)
+    if plan in wins:
+        return plan, min(led_cards, key=lambda c: c[1])
+    wins &= led_cards
+    safe = _cheapest_safe(wins, led, trump, seat, leader, len(trick), unseen, voids)
+    return (safe or max(wins, key=index_of)), plan
+
+
+def follow_features(seat, hand, played, voids, targets, side, leader, trick, trump, take):
+    """The model's FOLLOW_FEATURES, as stated there (``targets``: the sides' contract targets,
+    ``side``: the tricks of each seat's side)."""
+    unseen = DECK - hand - played
+    led = trick[0][0]
+    best_pos = trick_winner(trick, trump)
+    best = trick[best_pos]
+    n = len(trick)
+    return [len(played) // 4, len(_suit(hand, trump)), len(_suit(unseen, trump)), best[1],
+            len(_above(best, unseen)), len(_suit(unseen, led)), int(_void_known(voids, seat ^ 2, led, unseen)),
+            int(_void_known(voids, (seat + 1) % 4, led, unseen)), side[seat], max(0, targets[seat] - side[seat]),
+            take[1], int((leader + best_pos) % 4 == seat ^ 2), int(best[0] == trump and led != trump),
+            len(_suit(hand, led)), len(_above(take, unseen)),
+            int(_beatable(best, led, trump, seat, leader, n, unseen, voids)),
+            int(_beatable(take, led, trump, seat, leader, n, unseen, voids))]  # fmt: skip
+
+
+def follow_score(f, weights, row):
+    """The constant, each feature and each product of two (i < j), by the row's weights."""
+    n = len(f)
+    terms = [1, *f] + [f[i] * f[j] for i in range(n) for j in range(i + 1, n)]
+    return sum(int(weights[row * len(terms) + k]) * t for k, t in enumerate(terms))
 
 
 # -- Tarneeb's call analysis (kernels/tarneeb/advice.call_rollout), one deal -------------------------

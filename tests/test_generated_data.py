@@ -108,3 +108,26 @@ def test_shipped_reports_hold_what_t400_report_wrote():
         listed = set(json.loads((folder / MARKER).read_text())["files"])
         assert owned_files(folder) == listed, f"{folder}: files changed since t400 report wrote them"
         assert user_files(folder) == [], f"{folder}: files that t400 report did not write"
+
+
+def test_shipped_take_or_leave_model_reads_todays_features_and_data():
+    from analyzer.games.tarneeb.follow import features_fingerprint
+    from kernels.policies.team_follow_weights import META
+
+    assert META.get("features") == features_fingerprint(), (
+        "kernels/policies/team_follow.py or kernels/policies/follow_rollouts.py changed since the take-or-leave "
+        f"model was fitted: regenerate it with `{META['command']}`"
+    )
+
+
+def test_tarneebs_take_or_leave_model_was_fitted_with_todays_later_leads():
+    """The take-or-leave data is played by ``team``, whose later leads are Tarneeb's later-lead
+    model: refitting that model makes the take-or-leave weights stale. (The later-lead data is
+    played by the plan, without either model, so the dependence goes one way.)"""
+    from analyzer.games.tarneeb.follow import lead_model_fingerprint
+    from kernels.policies.team_follow_weights import META
+
+    assert META.get("team_lead_model") == lead_model_fingerprint(), (
+        f"Tarneeb's later-lead model changed since the take-or-leave model was fitted: regenerate it with "
+        f"`{META['command']}`"
+    )

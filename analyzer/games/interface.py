@@ -309,12 +309,18 @@ class Game:
     def fit_later_lead(self, deals, seed, progress, iterations=1):
         """``t400 fit-later-lead``: the later-lead model refitted (``iterations`` steps of policy
         iteration); returns (model, default path, the weights module's text)."""
-        raise self.unsupported("a later-lead model")
+        raise self.unsupported("later-lead model")
+
+    def fit_follow(self, deals, seed, progress, iterations=1):
+        """``t400 fit-follow``: the second and third hands' take-or-leave model refitted
+        (``iterations`` steps of policy iteration); returns (model, default path, the weights
+        module's text)."""
+        raise self.unsupported("take-or-leave model")
 
     def fit_opening_lead(self, deals, seed, progress):
         """``t400 fit-lead``: the opening-lead model refitted; returns (model, default path, the
         weights module's text)."""
-        raise self.unsupported("an opening-lead model")
+        raise self.unsupported("opening-lead model")
 
     def equity_table_path(self, variant) -> str | None:
         """Where the match-equity table of ``variant`` ships (``None``: it does not)."""

@@ -31,13 +31,19 @@ more in duplicate against the trump opening, and its opening leads cost fewer do
 Both sides' leads after the first are the plan's corrected by the model fitted on rollouts of
 Tarneeb's contracts (:mod:`kernels.policies.later_lead`, ``t400 fit-later-lead --game tarneeb``);
 ``team1`` keeps the plan's leads.
+
+Both sides' second and third hands, where they can take the trick or leave it (ruff or discard,
+win or duck), choose by a model fitted on rollouts (:mod:`kernels.policies.team_follow`, ``t400
+fit-follow --game tarneeb``); ``team1`` keeps the plan's choice.
 """
 
 import numpy as np
 
 from kernels.config import jit
 from kernels.core.cards import highest_bit, lane, lowest_bit
+from kernels.policies import team_follow_weights
 from kernels.policies.standard import standard_card
+from kernels.policies.team_follow import follow_kind, take_or_leave
 
 U64 = np.uint64
 hot = jit(forceinline=True)
@@ -45,6 +51,8 @@ hot = jit(forceinline=True)
 TARGET_MASK = 15
 TRUMP_LEAD_BIT = 16
 DECLARING_BIT = 32
+#: The shipped take-or-leave weights (:mod:`kernels.policies.team_follow`), ``team``'s.
+FOLLOW_WEIGHTS = np.ascontiguousarray(team_follow_weights.WEIGHTS, dtype=np.int64)
 
 
 @hot
@@ -72,13 +80,17 @@ def side_taken(taken):
 @hot
 def team_card(
     seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence=True,
-    leads=True,
+    leads=True, follows=None,
 ):
     """The card ``seat`` plays in a team contract, from what that seat can know. ``defence``:
     the defenders play as defenders (False: ``team1``, the declarers' plan on both sides);
     ``leads``: the leads after the first are corrected by the model fitted on Tarneeb's contracts
     (:mod:`kernels.policies.later_lead`; False: the plan's leads, ``team1`` and the model's data).
-    With ``defence`` the declarer also opens by the table of lead kinds, not with a trump."""
+    With ``defence`` the declarer also opens by the table of lead kinds, not with a trump.
+    With ``defence`` the second and third hands choose between taking the trick and leaving it by
+    the model of :mod:`kernels.policies.team_follow` with ``follows``: None, the shipped
+    :data:`FOLLOW_WEIGHTS`, except with ``leads`` False (the plan, which the later-lead model's
+    data plays), the plan's choice; empty, the plan's choice; other weights, the model's data's."""
     if n_played == 0 and played == 0 and trump < 4 and (bids >> (8 * seat)) & TRUMP_LEAD_BIT:
         trumps = hand & lane(trump)
         if trumps:
@@ -88,22 +100,20 @@ def team_card(
     defending = defence and not (bids >> (8 * seat)) & DECLARING_BIT
     pooled = side_taken(taken)
     targets = side_targets(bids, pooled)
-    return standard_card(
-        seat,
-        hand,
-        played,
-        voids,
-        targets,
-        pooled,
-        leader,
-        n_played,
-        led,
-        best,
-        best_pos,
-        trump,
-        False,
-        defending,
-        False,
-        leads,
-        not defence,
-    )
+    card = standard_card(
+        seat, hand, played, voids, targets, pooled, leader, n_played, led, best, best_pos, trump, False,
+        defending, False, leads, not defence,
+    )  # fmt: skip
+    if not defence or (follows is None and not leads):  # team1, and the plan without its models
+        return card
+    kind = follow_kind(hand, n_played, led, best, trump)
+    if kind < 0:
+        return card
+    declaring = (bids >> (8 * seat)) & DECLARING_BIT != 0
+    if follows is None:  # pruned while compiling: one of the two calls is typed
+        return take_or_leave(kind, seat, hand, played, voids, bids, pooled, targets, leader, n_played, led, best,
+                             best_pos, trump, card, FOLLOW_WEIGHTS, declaring)  # fmt: skip
+    if len(follows) == 0:
+        return card
+    return take_or_leave(kind, seat, hand, played, voids, bids, pooled, targets, leader, n_played, led, best,
+                         best_pos, trump, card, follows, declaring)  # fmt: skip

@@ -260,5 +260,11 @@ class Tarneeb(Game):
             weights_source(model, "Tarneeb team contracts"),
         )
 
+    def fit_follow(self, deals, seed, progress, iterations=1):
+        from analyzer.games.tarneeb import follow
+
+        model = follow.fit_model(deals, seed, progress=progress, iterations=iterations)
+        return model, str(follow.weights_file()), follow.weights_source(model)
+
 
 GAME = Tarneeb()
