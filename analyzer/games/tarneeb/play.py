@@ -78,7 +78,7 @@ def play_tarneeb_hand(
 
     >>> h = play_tarneeb_hand("AKQJT98765432.-.-.- -.AKQJT98765432.-.- -.-.AKQJT98765432.- -.-.-.AKQJT98765432")
     >>> h.calls, h.contract.declarer, h.trump.letter, h.declarer_tricks
-    (('7', '8', '9', '10', '11', '12', '13'), 3, 'D', 13)
+    (('7', '8', '9', '10', '11', '13'), 2, 'H', 13)
     """
     d = as_deal(deal, full=True)
     v = as_tarneeb_variant(variant) if not isinstance(variant, str) else TarneebVariant.parse_spec(variant)
