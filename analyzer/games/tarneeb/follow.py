@@ -28,13 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.errors import T400Error
+from analyzer.core import later_lead
 from kernels.policies import follow_rollouts as kv
 from kernels.policies import team_follow as kr
 
 SCALE = 1000  # weights are kept in thousandths of a point
 BATCH = 20_000  # deals per kernel call
-MAX_ITERATIONS = 5
 SIDES = ("declaring", "defending")
 
 
@@ -70,13 +69,6 @@ def terms(features: np.ndarray) -> np.ndarray:
     return np.hstack([np.ones((len(f), 1)), f, f[:, i] * f[:, j]])
 
 
-def check(deals: int, iterations: int) -> None:
-    if deals < 100:
-        raise T400Error(f"--deals {deals}: at least 100 deals are needed")
-    if not 1 <= iterations <= MAX_ITERATIONS:
-        raise T400Error(f"--iterations {iterations}: expected 1 to {MAX_ITERATIONS}")
-
-
 def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None,
               iterations: int = 1) -> dict:  # fmt: skip
     """Deal until ``deals`` contracts are played from ``seed``, value their take-or-leave
@@ -85,7 +77,8 @@ def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None
     valued in all steps."""
     from analyzer.games.tarneeb.later_lead import deals_data
 
-    check(deals, iterations)
+    later_lead.check_deals(deals)
+    later_lead.check_iterations(iterations)
     data, meta = deals_data(deals, seed)
     command = f"t400 fit-follow --game tarneeb --deals {deals} --seed {seed}"
     if iterations > 1:
