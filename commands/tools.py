@@ -262,9 +262,10 @@ def fit_later_lead(game, deals, seed, iterations, out_path, as_json):
 
 @click.command("fit-follow", context_settings=CONTEXT)
 @game_option(help_text="Whose play: classic Tarneeb's partnerships in a contract (--game tarneeb; 400 has no model).")
-@click.option("--deals", type=click.IntRange(100, 10**7), default=1_000_000, show_default=True,
+@click.option("--deals", type=click.IntRange(100, 2_000_000), default=1_000_000, show_default=True,
               help="Played contracts whose second- and third-hand decisions are played out both ways (about "
-              "0.1 ms a deal on 2 cores).")  # fmt: skip
+              "0.2 ms a deal on 2 cores; the fit holds every decision in memory, about 8 MB a thousand "
+              "deals).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
 @click.option("--iterations", type=click.IntRange(1, 5), default=1, show_default=True,
               help="Steps of policy iteration: each step's deals are played by team with the previous step's "
