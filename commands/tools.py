@@ -261,23 +261,22 @@ def fit_later_lead(game, deals, seed, iterations, out_path, as_json):
 
 
 @click.command("fit-follow", context_settings=CONTEXT)
-@game_option(help_text="Whose play: classic Tarneeb's partnerships in a contract (--game tarneeb; 400 has no model).")
+@game_option(help_text="Whose play: 400's standard, or classic Tarneeb's partnerships in a contract (--game tarneeb).")
 @click.option("--deals", type=click.IntRange(100, 2_000_000), default=1_000_000, show_default=True,
-              help="Played contracts whose second- and third-hand decisions are played out both ways (about "
-              "0.2 ms a deal on 2 cores; the fit holds every decision in memory, about 8 MB a thousand "
-              "deals).")  # fmt: skip
+              help="Deals whose second- and third-hand decisions are played out both ways (about 0.2 ms a deal "
+              "on 2 cores; the fit holds every decision in memory, 3 to 4 MB a thousand deals).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
 @click.option("--iterations", type=click.IntRange(1, 5), default=1, show_default=True,
-              help="Steps of policy iteration: each step's deals are played by team with the previous step's "
-              "model.")  # fmt: skip
+              help="Steps of policy iteration: each step's deals are played with the previous step's model.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
-              help="Where to write the weights module (default: kernels/policies/team_follow_weights.py).")  # fmt: skip
+              help="Where to write the weights module (default: kernels/policies/standard_follow_weights.py, "
+              "or team_follow_weights.py for Tarneeb).")  # fmt: skip
 @json_option
 def fit_follow(game, deals, seed, iterations, out_path, as_json):
-    """Regenerate the take-or-leave model of Tarneeb's team from rollouts: at every decision of
-    the second and third hands between taking the trick and leaving it (ruff or discard, win or
-    duck), both options are played out by team, and the difference in points fitted on public
-    features for each kind, side and hand (kernels/policies/team_follow_weights.py)."""
+    """Regenerate the take-or-leave model of 400's standard (or Tarneeb's team) from rollouts: at
+    every decision of the second and third hands between taking the trick and leaving it (ruff or
+    discard, win or duck), both options are played out by the player, and the difference in points
+    fitted on public features for each kind, side and hand."""
     if out_path:
         outputs(out=out_path)
     with progress_bar("valuing follows", deals * iterations, enabled=not as_json) as update:
@@ -286,10 +285,13 @@ def fit_follow(game, deals, seed, iterations, out_path, as_json):
     if as_json:
         return
     meta = model["meta"]
+    gains = [f"{name.replace('_', ' ')} {meta[f'held_out_{key}_gain_per_deal']:+.3f} +- "
+             f"{meta[f'held_out_{key}_gain_se']:.3f}"
+             for key, name in (("declaring", "the declaring side"), ("defending", "the defenders"),
+                               ("short", "a player short of its bid"), ("made", "one whose bid is made"))
+             if f"held_out_{key}_gain_per_deal" in meta]  # fmt: skip
     click.echo(f"wrote {path}: {deals:,} deals; on {meta['held_out_deals']:,} held-out deals the model's choices "
-               f"gain the declaring side {meta['held_out_declaring_gain_per_deal']:+.3f} +- "
-               f"{meta['held_out_declaring_gain_se']:.3f} points a deal and the defenders "
-               f"{meta['held_out_defending_gain_per_deal']:+.3f} +- {meta['held_out_defending_gain_se']:.3f}")  # fmt: skip
+               f"gain {' and '.join(gains)} points a deal")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------

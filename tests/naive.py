@@ -831,8 +831,44 @@ def _passive_lead(hand, trump, unseen, my_trumps):
 
 
 def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True,
-                    defending=False, plan_only=False, team_leads=False, trump_opening=True):  # fmt: skip
-    """The card ``standard`` plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
+                    defending=False, plan_only=False, team_leads=False, trump_opening=True, follows=None):  # fmt: skip
+    """The card ``standard`` plays: the plan (:func:`_standard_plan_choice`, which says what the
+    arguments are), and in 400 (``fitted_lead``, not ``plan_only``) the second and third hands
+    take the trick or leave it by the model of kernels/policies/standard_follow.py with
+    ``follows`` (None: the shipped weights; empty: the plan's choice)."""
+    plan = _standard_plan_choice(seat, hand, played, voids, bids, taken, leader, trick, trump, fitted_lead,
+                                 defending, plan_only, team_leads, trump_opening)  # fmt: skip
+    kind = follow_kind(hand, trick, trump)
+    if not fitted_lead or plan_only or kind is None:
+        return plan
+    if follows is None:
+        from kernels.policies.standard_follow_weights import WEIGHTS as follows
+    if not len(follows):
+        return plan
+    take, leave = take_leave(kind, seat, hand, played, voids, bids, taken, leader, trick, trump, plan)
+    f = follow_features(seat, hand, played, voids, bids, taken, leader, trick, trump, take)
+    f += standard_follow_features(seat, hand, played, bids, taken, leader, trick, trump)
+    short = [max(0, bids[s] - taken[s]) for s in range(4)]
+    row = 4 * (kind == "follow") + (0 if short[seat] else 2) + len(trick) - 1
+    score = follow_score(f, follows, row)
+    return take if score > 0 else leave if score < 0 else plan
+
+
+def standard_follow_features(seat, hand, played, bids, taken, leader, trick, trump):
+    """What 400's model reads beyond Tarneeb's (kernels/policies/standard_follow.py): the tricks
+    partner, the opponents, the trick's winner and the next hand still need, the mover's bid, its
+    sure tricks (masters from the top of each suit) and partner's bid."""
+    short = [max(0, bids[s] - taken[s]) for s in range(4)]
+    unseen = DECK - hand - played
+    winner = (leader + trick_winner(trick, trump)) % 4
+    sure = sum(_masters_from_top(_suit(hand, s), unseen) for s in range(4))
+    return [short[seat ^ 2], short[seat ^ 1] + short[seat ^ 3], bids[seat], short[winner], short[(seat + 1) % 4],
+            sure, bids[seat ^ 2]]  # fmt: skip
+
+
+def _standard_plan_choice(seat, hand, played, voids, bids, taken, leader, trick, trump=HEARTS, fitted_lead=True,
+                          defending=False, plan_only=False, team_leads=False, trump_opening=True):  # fmt: skip
+    """The card ``standard``'s plan plays: ``hand`` and ``played`` are sets of cards (``played`` holds the
     current trick too), ``voids`` a set of (seat, suit) shown out, ``bids`` and ``taken`` four each,
     ``trick`` the cards played to this trick from ``leader``; ``fitted_lead``: open with the fitted
     model (400) rather than the table of lead kinds (classic Tarneeb), and lead later by the plan

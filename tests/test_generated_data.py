@@ -110,24 +110,28 @@ def test_shipped_reports_hold_what_t400_report_wrote():
         assert user_files(folder) == [], f"{folder}: files that t400 report did not write"
 
 
-def test_shipped_take_or_leave_model_reads_todays_features_and_data():
-    from analyzer.games.tarneeb.follow import features_fingerprint
-    from kernels.policies.team_follow_weights import META
+@pytest.mark.parametrize("game", ["tarneeb", "t400"])
+def test_shipped_take_or_leave_models_read_todays_features_and_data(game):
+    import importlib
 
-    assert META.get("features") == features_fingerprint(), (
-        "kernels/policies/team_follow.py or kernels/policies/follow_rollouts.py changed since the take-or-leave "
-        f"model was fitted: regenerate it with `{META['command']}`"
+    model = importlib.import_module(f"analyzer.games.{game}.follow").MODEL
+    meta = importlib.import_module(f"kernels.policies.{model.file_name[:-3]}").META
+    assert meta.get("features") == model.features_fingerprint(), (
+        f"kernels/policies/{model.kernel.__name__.split('.')[-1]}.py or kernels/policies/follow_rollouts.py "
+        f"changed since the take-or-leave model was fitted: regenerate it with `{meta['command']}`"
     )
 
 
-def test_tarneebs_take_or_leave_model_was_fitted_with_todays_later_leads():
-    """The take-or-leave data is played by ``team``, whose later leads are Tarneeb's later-lead
-    model: refitting that model makes the take-or-leave weights stale. (The later-lead data is
-    played by the plan, without either model, so the dependence goes one way.)"""
-    from analyzer.games.tarneeb.follow import lead_model_fingerprint
-    from kernels.policies.team_follow_weights import META
+@pytest.mark.parametrize("game", ["tarneeb", "t400"])
+def test_take_or_leave_models_were_fitted_with_todays_later_leads(game):
+    """The take-or-leave data is played by the game's player, whose later leads are the game's
+    later-lead model: refitting that model makes the take-or-leave weights stale. (The later-lead
+    data is played by the plan, without either model, so the dependence goes one way.)"""
+    import importlib
 
-    assert META.get("team_lead_model") == lead_model_fingerprint(), (
-        f"Tarneeb's later-lead model changed since the take-or-leave model was fitted: regenerate it with "
-        f"`{META['command']}`"
+    model = importlib.import_module(f"analyzer.games.{game}.follow").MODEL
+    meta = importlib.import_module(f"kernels.policies.{model.file_name[:-3]}").META
+    assert meta.get("lead_model") == model.lead_model_fingerprint(), (
+        f"{model.game}'s later-lead model changed since the take-or-leave model was fitted: regenerate it with "
+        f"`{meta['command']}`"
     )

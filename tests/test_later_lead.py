@@ -186,11 +186,10 @@ def test_tarneebs_data_values_each_lead_by_the_contracts_points_with_the_teams_p
 @pytest.mark.parametrize("game", ["400", "tarneeb"])
 def test_the_next_step_plays_on_with_the_shipped_player(game):
     """With a model's weights as the continuation (policy iteration's next step) the deals are
-    played on by the plan corrected by that model: with the shipped weights, by ``standard``
-    itself, or by ``team`` without its take-or-leave model (the plan's follows: the later-lead
-    data leaves that model out, which is fitted after it). The row of the card that player leads
+    played on by the plan corrected by that model: with the shipped weights, by ``standard`` or
+    ``team`` without its take-or-leave model (the plan's follows: the later-lead data leaves that
+    model out, which is fitted after it). The row of the card that player leads
     holds the points of the whole deal as that player plays it, at every lead of 8 deals."""
-    from analyzer.core.layouts import Position
     from analyzer.games.tarneeb.later_lead import deals_data as tarneeb_data
     from kernels.policies import team_lead_weights
 
@@ -202,11 +201,9 @@ def test_the_next_step_plays_on_with_the_shipped_player(game):
     counts = np.zeros(n, dtype=np.int64)
     kv.lead_values(team, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
                    weights, rows, counts)  # fmt: skip
-    policy = kp.TEAM if team else kp.STANDARD
     checked = 0
     for i in range(n):
         packed, leader, trump = int(data["bids"][i]), int(data["leaders"][i]), int(data["trumps"][i])
-        pos = Position(data["hands"][i], [(packed >> (8 * s)) & 255 for s in range(4)], leader=leader, trump=trump)
         leads = {}
         if team:
             targets = [(packed >> (8 * s)) & 15 for s in range(4)]
@@ -223,12 +220,17 @@ def test_the_next_step_plays_on_with_the_shipped_player(game):
             net = int(data["net"][i][tricks[leader] + tricks[leader ^ 2]])
             side_points = [net if s % 2 == leader % 2 else -net for s in range(4)]
         else:
-            for k in range(52):
-                card = pos.kernel_card(policy)
-                if k % 4 == 0 and 1 <= k // 4 <= 11:
-                    leads[k // 4] = (pos.mover, card)
-                pos.play(card)
-            made = [int(data["values"][i][s]) * (1 if pos.taken[s] >= pos.bids[s] else -1) for s in range(4)]
+            bids = [(packed >> (8 * s)) & 255 for s in range(4)]
+
+            def plan(seat, hand, played, voids, taken, lead_seat, trick, bids=bids, trump=trump, leads=leads):
+                card = naive.standard_choice(seat, hand, played, voids, bids, taken, lead_seat, trick, trump,
+                                             follows=[])  # fmt: skip
+                if not trick and 1 <= len(played) // 4 <= 11:
+                    leads[len(played) // 4] = (seat, naive.index_of(card))
+                return card
+
+            tricks = naive.play_along([naive.cards_of(int(x)) for x in data["hands"][i]], leader, trump, plan)
+            made = [int(data["values"][i][s]) * (1 if tricks[s] >= bids[s] else -1) for s in range(4)]
             side_points = [sum(m if q % 2 == s % 2 else -m for q, m in enumerate(made)) for s in range(4)]
         deal = rows[i * kll.ROWS_PER_DEAL : i * kll.ROWS_PER_DEAL + counts[i]]
         for trick, (seat, card) in leads.items():

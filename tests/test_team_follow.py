@@ -12,7 +12,8 @@ from conftest import swap_one_card
 from test_tarneeb_play import random_deal, side_bytes
 
 import naive
-from analyzer.games.tarneeb import follow as fit
+from analyzer.core import follow as fit
+from analyzer.games.tarneeb.follow import MODEL
 from cli import cli
 from kernels.core.kit import Kit
 from kernels.policies import follow_rollouts as kv
@@ -106,12 +107,12 @@ def test_the_fits_terms_are_the_kernels_terms():
     r = np.random.default_rng(2)
     features = r.integers(0, 13, size=(40, kf.N_FEATURES))
     weights = r.integers(-5000, 5000, size=kf.N_ROWS * kf.N_WEIGHTS)
-    rows = np.zeros((40, kv.N_COLUMNS), dtype=np.int64)
+    rows = np.zeros((40, kv.C_FEATURES + kf.N_FEATURES), dtype=np.int64)
     rows[:, kv.C_FEATURES :] = features
     rows[:, kv.C_KIND] = r.integers(0, 2, 40)
     rows[:, kv.C_DECLARING] = r.integers(0, 2, 40)
     rows[:, kv.C_POSITION] = r.integers(1, 3, 40)
-    got = fit.scores(rows, weights)
+    got = fit.scores(MODEL, rows, weights)
     for row, score in zip(rows, got):
         w_row = kf.row(int(row[kv.C_KIND]), bool(row[kv.C_DECLARING]), int(row[kv.C_POSITION]))
         f = tuple(int(x) for x in row[kv.C_FEATURES :])
@@ -174,8 +175,8 @@ def test_the_data_plays_each_option_out_with_the_player_of_its_weights():
     n = len(data["hands"])
     rows = np.zeros((n * kv.ROWS_PER_DEAL, kv.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(n, dtype=np.int64)
-    kv.follow_values(data["hands"], data["bids"], data["leaders"], data["trumps"], data["net"],
-                     np.ascontiguousarray(WEIGHTS), rows, counts)  # fmt: skip
+    kv.follow_values(True, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"],
+                     data["net"], np.ascontiguousarray(WEIGHTS), rows, counts)  # fmt: skip
     checked = 0
     for i in range(n):
         packed, declarer, trump = int(data["bids"][i]), int(data["leaders"][i]), int(data["trumps"][i])
@@ -211,7 +212,7 @@ def test_fit_follow_writes_a_weights_module_that_records_how_it_was_made(tmp_pat
     module = runpy.run_path(str(out))
     meta = module["META"]
     assert meta["command"] == "t400 fit-follow --game tarneeb --deals 300 --seed 3"
-    assert meta["features"] == fit.features_fingerprint() and meta["held_out_deals"] == 60
+    assert meta["features"] == MODEL.features_fingerprint() and meta["held_out_deals"] == 60
     assert module["WEIGHTS"].shape == (kf.N_ROWS * kf.N_WEIGHTS,)
     assert set(meta["held_out_declaring_ruff_second_hand"]) == {"decisions", "gain_per_deal", "changed",
                                                                  "model_takes"}  # fmt: skip
@@ -221,12 +222,12 @@ def test_the_shipped_model_gained_on_held_out_deals():
     """The shipped weights record their step's held-out gain for both sides, above zero by more
     than three standard errors (the fit's own check that the model improves on the plan)."""
     assert META["held_out_deals"] >= 100_000
-    for side in fit.SIDES:
+    for side in MODEL.sides:
         assert META[f"held_out_{side}_gain_per_deal"] > 3 * META[f"held_out_{side}_gain_se"]
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--deals", "300"], "Error: 400 has no take-or-leave model (yet)"),
+    (["--game", "400", "--deals", "5"], "--deals"),
     (["--game", "tarneeb", "--deals", "5"], "--deals"),
     (["--game", "tarneeb", "--deals", "300", "--iterations", "6"], "--iterations"),
 ])  # fmt: skip

@@ -37,7 +37,8 @@ from kernels.core.rng import below, stream
 from kernels.core.tricks import power
 from kernels.policies.basic import basic_card
 from kernels.policies.greedy import greedy_card
-from kernels.policies.standard import need_bits, standard_card
+from kernels.policies.standard import need_bits
+from kernels.policies.standard_follow import standard_follow_card
 from kernels.policies.team import team_card
 
 U64 = np.uint64
@@ -106,10 +107,9 @@ def _policy_card(fixed):
         def card(
             kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
         ):
-            return standard_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
-                True, False, plan_only,
-            )  # fmt: skip
+            return standard_follow_card(
+                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, plan_only
+            )
 
     else:
 
@@ -141,9 +141,9 @@ def _policy_card(fixed):
                     defend,
                     defend,
                 )
-            return standard_card(
+            return standard_follow_card(
                 seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
-                True, False, policy == STANDARD1,
+                policy == STANDARD1,
             )  # fmt: skip
 
     return card

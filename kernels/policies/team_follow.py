@@ -130,13 +130,15 @@ def follow_features(seat, hand, played, voids, bids, pooled, trump, leader, n_pl
 @hot
 def follow_score(f, weights, offset):
     """The model's value of taking minus leaving (thousandths of a point): ``weights[offset]``
-    plus each feature times its weight plus each product ``f_i * f_j`` (i < j) times its weight."""
+    plus each feature times its weight plus each product ``f_i * f_j`` (i < j) times its weight
+    (any number of features: 400's model reads more, :mod:`kernels.policies.standard_follow`)."""
+    n = len(f)
     total = weights[offset]
-    for i in range(N_FEATURES):
+    for i in range(n):
         total += weights[offset + 1 + i] * f[i]
-    k = offset + 1 + N_FEATURES
-    for i in range(N_FEATURES):
-        for j in range(i + 1, N_FEATURES):
+    k = offset + 1 + n
+    for i in range(n):
+        for j in range(i + 1, n):
             total += weights[k] * f[i] * f[j]
             k += 1
     return total

@@ -5,266 +5,266 @@ row for each kind, side and hand (kernels.policies.team_follow.row)."""
 import numpy as np
 
 META = {
-    "command": "t400 fit-follow --game tarneeb --deals 1000000 --seed 2026",
     "game": "tarneeb",
     "deals": 1000000,
     "seed": 2026,
-    "tarneeb_bidder_model": "4c38e5a90c04dc8d",
-    "team_lead_model": "46ddf9cf131596cf",
-    "features": "810b47852d87fada",
+    "tarneeb_bidder_model": "8c75b96edd6ae3b3",
+    "command": "t400 fit-follow --game tarneeb --deals 1000000 --seed 2026",
+    "lead_model": "46ddf9cf131596cf",
+    "features": "6a7a0a0ce2297911",
     "held_out_deals": 200000,
-    "held_out_declaring_gain_per_deal": 0.3762,
-    "held_out_declaring_gain_se": 0.0135,
+    "held_out_declaring_gain_per_deal": 0.3682,
+    "held_out_declaring_gain_se": 0.0136,
     "held_out_declaring_ruff_second_hand": {
-        "decisions": 178920,
-        "gain_per_deal": 0.2039,
-        "changed": 0.2777,
-        "model_takes": 0.7223
+        "decisions": 178770,
+        "gain_per_deal": 0.2101,
+        "changed": 0.2903,
+        "model_takes": 0.7097
     },
     "held_out_declaring_ruff_third_hand": {
-        "decisions": 199907,
-        "gain_per_deal": 0.079,
-        "changed": 0.128,
-        "model_takes": 0.5458
+        "decisions": 200984,
+        "gain_per_deal": 0.0738,
+        "changed": 0.1252,
+        "model_takes": 0.5523
     },
     "held_out_declaring_follow_second_hand": {
-        "decisions": 93692,
-        "gain_per_deal": 0.0558,
-        "changed": 0.2675,
-        "model_takes": 0.4918
+        "decisions": 94359,
+        "gain_per_deal": 0.0526,
+        "changed": 0.2545,
+        "model_takes": 0.4769
     },
     "held_out_declaring_follow_third_hand": {
-        "decisions": 246407,
-        "gain_per_deal": 0.0375,
-        "changed": 0.1315,
-        "model_takes": 0.8225
+        "decisions": 246014,
+        "gain_per_deal": 0.0318,
+        "changed": 0.1366,
+        "model_takes": 0.8148
     },
-    "held_out_defending_gain_per_deal": 0.43,
-    "held_out_defending_gain_se": 0.0132,
+    "held_out_defending_gain_per_deal": 0.4084,
+    "held_out_defending_gain_se": 0.0133,
     "held_out_defending_ruff_second_hand": {
-        "decisions": 86899,
-        "gain_per_deal": 0.1356,
-        "changed": 0.3574,
-        "model_takes": 0.4937
+        "decisions": 87628,
+        "gain_per_deal": 0.1318,
+        "changed": 0.3615,
+        "model_takes": 0.4954
     },
     "held_out_defending_ruff_third_hand": {
-        "decisions": 81344,
-        "gain_per_deal": 0.1466,
-        "changed": 0.2008,
-        "model_takes": 0.5794
+        "decisions": 81181,
+        "gain_per_deal": 0.1424,
+        "changed": 0.1953,
+        "model_takes": 0.5889
     },
     "held_out_defending_follow_second_hand": {
-        "decisions": 262663,
-        "gain_per_deal": 0.1214,
-        "changed": 0.2825,
-        "model_takes": 0.3242
+        "decisions": 262777,
+        "gain_per_deal": 0.1087,
+        "changed": 0.3129,
+        "model_takes": 0.3705
     },
     "held_out_defending_follow_third_hand": {
-        "decisions": 83020,
-        "gain_per_deal": 0.0265,
-        "changed": 0.1717,
-        "model_takes": 0.823
+        "decisions": 82941,
+        "gain_per_deal": 0.0255,
+        "changed": 0.1659,
+        "model_takes": 0.8328
     },
     "iterations": 1,
     "steps": [
         {
             "held_out_deals": 200000,
-            "held_out_declaring_gain_per_deal": 0.3762,
-            "held_out_declaring_gain_se": 0.0135,
+            "held_out_declaring_gain_per_deal": 0.3682,
+            "held_out_declaring_gain_se": 0.0136,
             "held_out_declaring_ruff_second_hand": {
-                "decisions": 178920,
-                "gain_per_deal": 0.2039,
-                "changed": 0.2777,
-                "model_takes": 0.7223
+                "decisions": 178770,
+                "gain_per_deal": 0.2101,
+                "changed": 0.2903,
+                "model_takes": 0.7097
             },
             "held_out_declaring_ruff_third_hand": {
-                "decisions": 199907,
-                "gain_per_deal": 0.079,
-                "changed": 0.128,
-                "model_takes": 0.5458
+                "decisions": 200984,
+                "gain_per_deal": 0.0738,
+                "changed": 0.1252,
+                "model_takes": 0.5523
             },
             "held_out_declaring_follow_second_hand": {
-                "decisions": 93692,
-                "gain_per_deal": 0.0558,
-                "changed": 0.2675,
-                "model_takes": 0.4918
+                "decisions": 94359,
+                "gain_per_deal": 0.0526,
+                "changed": 0.2545,
+                "model_takes": 0.4769
             },
             "held_out_declaring_follow_third_hand": {
-                "decisions": 246407,
-                "gain_per_deal": 0.0375,
-                "changed": 0.1315,
-                "model_takes": 0.8225
+                "decisions": 246014,
+                "gain_per_deal": 0.0318,
+                "changed": 0.1366,
+                "model_takes": 0.8148
             },
-            "held_out_defending_gain_per_deal": 0.43,
-            "held_out_defending_gain_se": 0.0132,
+            "held_out_defending_gain_per_deal": 0.4084,
+            "held_out_defending_gain_se": 0.0133,
             "held_out_defending_ruff_second_hand": {
-                "decisions": 86899,
-                "gain_per_deal": 0.1356,
-                "changed": 0.3574,
-                "model_takes": 0.4937
+                "decisions": 87628,
+                "gain_per_deal": 0.1318,
+                "changed": 0.3615,
+                "model_takes": 0.4954
             },
             "held_out_defending_ruff_third_hand": {
-                "decisions": 81344,
-                "gain_per_deal": 0.1466,
-                "changed": 0.2008,
-                "model_takes": 0.5794
+                "decisions": 81181,
+                "gain_per_deal": 0.1424,
+                "changed": 0.1953,
+                "model_takes": 0.5889
             },
             "held_out_defending_follow_second_hand": {
-                "decisions": 262663,
-                "gain_per_deal": 0.1214,
-                "changed": 0.2825,
-                "model_takes": 0.3242
+                "decisions": 262777,
+                "gain_per_deal": 0.1087,
+                "changed": 0.3129,
+                "model_takes": 0.3705
             },
             "held_out_defending_follow_third_hand": {
-                "decisions": 83020,
-                "gain_per_deal": 0.0265,
-                "changed": 0.1717,
-                "model_takes": 0.823
+                "decisions": 82941,
+                "gain_per_deal": 0.0255,
+                "changed": 0.1659,
+                "model_takes": 0.8328
             }
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    6831,  # ruff or discard, declaring side, second hand: one
-    -83,  # ruff or discard, declaring side, second hand: trick number (0 .. 12)
-    -1373,  # ruff or discard, declaring side, second hand: trumps held
-    9,  # ruff or discard, declaring side, second hand: trumps unseen
-    285,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -2340,  # ruff or discard, declaring side, second hand: unseen cards above the winning card
-    -935,  # ruff or discard, declaring side, second hand: unseen cards of the suit led
-    2580,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen)
-    -3347,  # ruff or discard, declaring side, second hand: the next hand cannot follow
-    -2909,  # ruff or discard, declaring side, second hand: the side's tricks
-    -480,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached)
-    -178,  # ruff or discard, declaring side, second hand: rank of the card that takes
+    6057,  # ruff or discard, declaring side, second hand: one
+    -60,  # ruff or discard, declaring side, second hand: trick number (0 .. 12)
+    -1393,  # ruff or discard, declaring side, second hand: trumps held
+    73,  # ruff or discard, declaring side, second hand: trumps unseen
+    358,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -2229,  # ruff or discard, declaring side, second hand: unseen cards above the winning card
+    -922,  # ruff or discard, declaring side, second hand: unseen cards of the suit led
+    2531,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen)
+    -2959,  # ruff or discard, declaring side, second hand: the next hand cannot follow
+    -2873,  # ruff or discard, declaring side, second hand: the side's tricks
+    -398,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached)
+    -198,  # ruff or discard, declaring side, second hand: rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led
-    325,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes
-    -570,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card
-    1086,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the card that takes
-    99,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps held
-    -62,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps unseen
-    -34,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -61,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    130,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -134,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    274,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
-    205,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the side's tricks
-    -29,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    308,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes
+    -382,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card
+    1043,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the card that takes
+    100,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps held
+    -66,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps unseen
+    -36,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -60,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    129,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -136,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    240,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
+    206,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the side's tricks
+    -26,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
     -4,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
     -4,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -281,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -142,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -89,  # ruff or discard, declaring side, second hand: trumps held x trumps unseen
-    26,  # ruff or discard, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    53,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the winning card
-    50,  # ruff or discard, declaring side, second hand: trumps held x unseen cards of the suit led
-    -485,  # ruff or discard, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    366,  # ruff or discard, declaring side, second hand: trumps held x the next hand cannot follow
+    -306,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -80,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -93,  # ruff or discard, declaring side, second hand: trumps held x trumps unseen
+    27,  # ruff or discard, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    56,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the winning card
+    49,  # ruff or discard, declaring side, second hand: trumps held x unseen cards of the suit led
+    -456,  # ruff or discard, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    319,  # ruff or discard, declaring side, second hand: trumps held x the next hand cannot follow
     1,  # ruff or discard, declaring side, second hand: trumps held x the side's tricks
-    100,  # ruff or discard, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -8,  # ruff or discard, declaring side, second hand: trumps held x rank of the card that takes
+    101,  # ruff or discard, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -5,  # ruff or discard, declaring side, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trumps held x cards held in the suit led
-    42,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the card that takes
-    73,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
-    -235,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
-    7,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    7,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the winning card
-    -14,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards of the suit led
-    -474,  # ruff or discard, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    43,  # ruff or discard, declaring side, second hand: trumps unseen x the next hand cannot follow
-    20,  # ruff or discard, declaring side, second hand: trumps unseen x the side's tricks
-    69,  # ruff or discard, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -2,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the card that takes
+    43,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the card that takes
+    65,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
+    -207,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
+    6,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    8,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the winning card
+    -10,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards of the suit led
+    -492,  # ruff or discard, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    45,  # ruff or discard, declaring side, second hand: trumps unseen x the next hand cannot follow
+    17,  # ruff or discard, declaring side, second hand: trumps unseen x the side's tricks
+    59,  # ruff or discard, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trumps unseen x cards held in the suit led
     13,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the card that takes
-    284,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
-    149,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -33,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -31,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -187,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -26,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    25,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -28,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    8,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    278,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
+    178,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -32,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -34,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -195,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -27,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    20,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -35,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    7,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -5,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    76,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    61,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -47,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
-    303,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -853,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
-    61,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the side's tricks
-    -66,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    7,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
+    -7,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    74,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    69,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -49,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
+    280,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -900,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
+    55,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the side's tricks
+    -72,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
-    -3,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    2815,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -249,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -141,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    40,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
-    -15,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the side's tricks
-    116,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    14,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
+    -7,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    2751,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -217,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -144,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    50,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
+    -10,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the side's tricks
+    119,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    13,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
-    30,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    34,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -103,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    46,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    227,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    424,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -143,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    27,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    30,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -93,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    38,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    236,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    417,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -132,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -14,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    1099,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -1701,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    6,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the side's tricks
-    69,  # ruff or discard, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    52,  # ruff or discard, declaring side, second hand: the next hand cannot follow x rank of the card that takes
+    20,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    1081,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -1690,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    16,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the side's tricks
+    68,  # ruff or discard, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    44,  # ruff or discard, declaring side, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x cards held in the suit led
-    -155,  # ruff or discard, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
-    115,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    1086,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    278,  # ruff or discard, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    20,  # ruff or discard, declaring side, second hand: the side's tricks x rank of the card that takes
+    -193,  # ruff or discard, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
+    97,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    1043,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    271,  # ruff or discard, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    23,  # ruff or discard, declaring side, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: the side's tricks x cards held in the suit led
-    11,  # ruff or discard, declaring side, second hand: the side's tricks x unseen cards above the card that takes
-    159,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -98,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -8,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    18,  # ruff or discard, declaring side, second hand: the side's tricks x unseen cards above the card that takes
+    176,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -187,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -4,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -96,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -378,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -3,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -89,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -392,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -37,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x cards held in the suit led
-    25,  # ruff or discard, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
-    1,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -33,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    22,  # ruff or discard, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
+    5,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -43,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x unseen cards above the card that takes
@@ -277,302 +277,302 @@ WEIGHTS = np.array([
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -64,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -198,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    1086,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    3370,  # ruff or discard, declaring side, third hand: one
-    62,  # ruff or discard, declaring side, third hand: trick number (0 .. 12)
-    -295,  # ruff or discard, declaring side, third hand: trumps held
-    234,  # ruff or discard, declaring side, third hand: trumps unseen
-    225,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -377,  # ruff or discard, declaring side, third hand: unseen cards above the winning card
-    146,  # ruff or discard, declaring side, third hand: unseen cards of the suit led
-    881,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen)
-    1543,  # ruff or discard, declaring side, third hand: the next hand cannot follow
-    -1796,  # ruff or discard, declaring side, third hand: the side's tricks
-    -786,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached)
-    -189,  # ruff or discard, declaring side, third hand: rank of the card that takes
-    3954,  # ruff or discard, declaring side, third hand: partner's card is winning
-    -1393,  # ruff or discard, declaring side, third hand: the trick is ruffed already
+    -55,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -195,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    1043,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    3111,  # ruff or discard, declaring side, third hand: one
+    69,  # ruff or discard, declaring side, third hand: trick number (0 .. 12)
+    -335,  # ruff or discard, declaring side, third hand: trumps held
+    293,  # ruff or discard, declaring side, third hand: trumps unseen
+    229,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -417,  # ruff or discard, declaring side, third hand: unseen cards above the winning card
+    153,  # ruff or discard, declaring side, third hand: unseen cards of the suit led
+    744,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen)
+    1726,  # ruff or discard, declaring side, third hand: the next hand cannot follow
+    -1770,  # ruff or discard, declaring side, third hand: the side's tricks
+    -721,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached)
+    -197,  # ruff or discard, declaring side, third hand: rank of the card that takes
+    3983,  # ruff or discard, declaring side, third hand: partner's card is winning
+    -1092,  # ruff or discard, declaring side, third hand: the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led
-    102,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes
-    -3552,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card
-    497,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the card that takes
-    -126,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps held
-    -35,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps unseen
-    -12,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    20,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -19,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -72,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -102,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
+    72,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes
+    -3468,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card
+    488,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the card that takes
+    -117,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps held
+    -36,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps unseen
+    -11,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    24,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -21,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -67,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -114,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
     119,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the side's tricks
-    167,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    12,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
-    -755,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
-    69,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
+    157,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    13,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
+    -757,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
+    76,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
-    65,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    526,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -408,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -131,  # ruff or discard, declaring side, third hand: trumps held x trumps unseen
+    67,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    515,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -384,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -125,  # ruff or discard, declaring side, third hand: trumps held x trumps unseen
     26,  # ruff or discard, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
     66,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the winning card
-    -2,  # ruff or discard, declaring side, third hand: trumps held x unseen cards of the suit led
-    -17,  # ruff or discard, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    252,  # ruff or discard, declaring side, third hand: trumps held x the next hand cannot follow
-    181,  # ruff or discard, declaring side, third hand: trumps held x the side's tricks
-    94,  # ruff or discard, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    18,  # ruff or discard, declaring side, third hand: trumps held x rank of the card that takes
-    226,  # ruff or discard, declaring side, third hand: trumps held x partner's card is winning
-    -131,  # ruff or discard, declaring side, third hand: trumps held x the trick is ruffed already
+    2,  # ruff or discard, declaring side, third hand: trumps held x unseen cards of the suit led
+    -18,  # ruff or discard, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    276,  # ruff or discard, declaring side, third hand: trumps held x the next hand cannot follow
+    174,  # ruff or discard, declaring side, third hand: trumps held x the side's tricks
+    92,  # ruff or discard, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    16,  # ruff or discard, declaring side, third hand: trumps held x rank of the card that takes
+    229,  # ruff or discard, declaring side, third hand: trumps held x partner's card is winning
+    -114,  # ruff or discard, declaring side, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trumps held x cards held in the suit led
-    25,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the card that takes
-    -451,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
-    106,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
-    -5,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    21,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the card that takes
+    -457,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
+    120,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
+    -6,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
     24,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the winning card
-    -32,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards of the suit led
-    -195,  # ruff or discard, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    425,  # ruff or discard, declaring side, third hand: trumps unseen x the next hand cannot follow
-    114,  # ruff or discard, declaring side, third hand: trumps unseen x the side's tricks
-    121,  # ruff or discard, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -31,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards of the suit led
+    -199,  # ruff or discard, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    420,  # ruff or discard, declaring side, third hand: trumps unseen x the next hand cannot follow
+    107,  # ruff or discard, declaring side, third hand: trumps unseen x the side's tricks
+    107,  # ruff or discard, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     -34,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the card that takes
-    165,  # ruff or discard, declaring side, third hand: trumps unseen x partner's card is winning
-    -139,  # ruff or discard, declaring side, third hand: trumps unseen x the trick is ruffed already
+    168,  # ruff or discard, declaring side, third hand: trumps unseen x partner's card is winning
+    -134,  # ruff or discard, declaring side, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trumps unseen x cards held in the suit led
-    -25,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the card that takes
-    -113,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
-    29,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    21,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -14,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -22,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -80,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -1,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -27,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the card that takes
+    -117,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
+    63,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    20,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -13,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -17,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -81,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -2,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     -52,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    6,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -31,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    -89,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    5,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -37,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -83,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    3,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -25,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    62,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    5,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -23,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    54,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
     -16,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
-    -22,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -11,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
-    -19,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the side's tricks
-    -34,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    14,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
-    329,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner's card is winning
-    -108,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
+    -63,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -7,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
+    -17,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the side's tricks
+    -29,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    12,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
+    319,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner's card is winning
+    -78,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
     -15,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    124,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -285,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    136,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -280,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -135,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
-    38,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the side's tricks
-    32,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -6,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
+    -150,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
+    37,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the side's tricks
+    28,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -5,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
     -72,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner's card is winning
-    -46,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
+    -44,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
-    22,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -114,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -68,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    881,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -126,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -290,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    57,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    441,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    285,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    20,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -111,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -50,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    744,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -102,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -272,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    55,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    429,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    427,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    200,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -236,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -136,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    113,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the side's tricks
-    -240,  # ruff or discard, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    210,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -200,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -92,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    99,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the side's tricks
+    -256,  # ruff or discard, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
     -38,  # ruff or discard, declaring side, third hand: the next hand cannot follow x rank of the card that takes
-    -559,  # ruff or discard, declaring side, third hand: the next hand cannot follow x partner's card is winning
-    -1351,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
+    -538,  # ruff or discard, declaring side, third hand: the next hand cannot follow x partner's card is winning
+    -1438,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: the next hand cannot follow x cards held in the suit led
-    -167,  # ruff or discard, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -1851,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    497,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -5,  # ruff or discard, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, declaring side, third hand: the side's tricks x rank of the card that takes
-    225,  # ruff or discard, declaring side, third hand: the side's tricks x partner's card is winning
-    179,  # ruff or discard, declaring side, third hand: the side's tricks x the trick is ruffed already
+    -179,  # ruff or discard, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -1837,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    488,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    3,  # ruff or discard, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    6,  # ruff or discard, declaring side, third hand: the side's tricks x rank of the card that takes
+    235,  # ruff or discard, declaring side, third hand: the side's tricks x partner's card is winning
+    146,  # ruff or discard, declaring side, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: the side's tricks x cards held in the suit led
-    -114,  # ruff or discard, declaring side, third hand: the side's tricks x unseen cards above the card that takes
-    -63,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
-    332,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    10,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -1183,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    328,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    -112,  # ruff or discard, declaring side, third hand: the side's tricks x unseen cards above the card that takes
+    -67,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
+    301,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    14,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -1179,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    272,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -37,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    842,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -13,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -22,  # ruff or discard, declaring side, third hand: rank of the card that takes x partner's card is winning
-    40,  # ruff or discard, declaring side, third hand: rank of the card that takes x the trick is ruffed already
+    -27,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    830,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -40,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -27,  # ruff or discard, declaring side, third hand: rank of the card that takes x partner's card is winning
+    21,  # ruff or discard, declaring side, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: rank of the card that takes x cards held in the suit led
     30,  # ruff or discard, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
-    -68,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    101,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -65,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    100,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: partner's card is winning x cards held in the suit led
-    -210,  # ruff or discard, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
-    1892,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -1531,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -220,  # ruff or discard, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
+    1897,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -1538,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: the trick is ruffed already x cards held in the suit led
-    437,  # ruff or discard, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
-    954,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    487,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    409,  # ruff or discard, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
+    1032,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    395,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    141,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -520,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    497,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    10724,  # ruff or discard, defenders, second hand: one
-    -411,  # ruff or discard, defenders, second hand: trick number (0 .. 12)
-    -1662,  # ruff or discard, defenders, second hand: trumps held
-    -887,  # ruff or discard, defenders, second hand: trumps unseen
-    420,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -2603,  # ruff or discard, defenders, second hand: unseen cards above the winning card
-    -644,  # ruff or discard, defenders, second hand: unseen cards of the suit led
-    4055,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen)
-    -1091,  # ruff or discard, defenders, second hand: the next hand cannot follow
-    -1359,  # ruff or discard, defenders, second hand: the side's tricks
-    -1292,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached)
-    -727,  # ruff or discard, defenders, second hand: rank of the card that takes
+    156,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -549,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    488,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    9938,  # ruff or discard, defenders, second hand: one
+    -368,  # ruff or discard, defenders, second hand: trick number (0 .. 12)
+    -1489,  # ruff or discard, defenders, second hand: trumps held
+    -878,  # ruff or discard, defenders, second hand: trumps unseen
+    456,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -2456,  # ruff or discard, defenders, second hand: unseen cards above the winning card
+    -698,  # ruff or discard, defenders, second hand: unseen cards of the suit led
+    4233,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen)
+    -1081,  # ruff or discard, defenders, second hand: the next hand cannot follow
+    -1313,  # ruff or discard, defenders, second hand: the side's tricks
+    -1266,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached)
+    -679,  # ruff or discard, defenders, second hand: rank of the card that takes
     0,  # ruff or discard, defenders, second hand: partner's card is winning
     0,  # ruff or discard, defenders, second hand: the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: cards held in the suit led
-    528,  # ruff or discard, defenders, second hand: unseen cards above the card that takes
-    -3335,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card
-    -684,  # ruff or discard, defenders, second hand: an opponent still to play may beat the card that takes
-    141,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps held
-    -53,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps unseen
-    -35,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    585,  # ruff or discard, defenders, second hand: unseen cards above the card that takes
+    -3431,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card
+    -633,  # ruff or discard, defenders, second hand: an opponent still to play may beat the card that takes
+    139,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps held
+    -54,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps unseen
+    -37,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
     -5,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    44,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    131,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    199,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
+    45,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    118,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    222,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
     94,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the side's tricks
-    42,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    23,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
+    44,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    20,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
-    -9,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    38,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    42,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -41,  # ruff or discard, defenders, second hand: trumps held x trumps unseen
-    12,  # ruff or discard, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    37,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the winning card
-    34,  # ruff or discard, defenders, second hand: trumps held x unseen cards of the suit led
-    -465,  # ruff or discard, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -105,  # ruff or discard, defenders, second hand: trumps held x the next hand cannot follow
-    -5,  # ruff or discard, defenders, second hand: trumps held x the side's tricks
-    156,  # ruff or discard, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -10,  # ruff or discard, defenders, second hand: trumps held x rank of the card that takes
+    -10,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    18,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    32,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -35,  # ruff or discard, defenders, second hand: trumps held x trumps unseen
+    8,  # ruff or discard, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    32,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the winning card
+    37,  # ruff or discard, defenders, second hand: trumps held x unseen cards of the suit led
+    -453,  # ruff or discard, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -93,  # ruff or discard, defenders, second hand: trumps held x the next hand cannot follow
+    -8,  # ruff or discard, defenders, second hand: trumps held x the side's tricks
+    152,  # ruff or discard, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -26,  # ruff or discard, defenders, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trumps held x cards held in the suit led
-    48,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the card that takes
-    -388,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the winning card
-    115,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
+    29,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the card that takes
+    -380,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the winning card
+    82,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
     -7,  # ruff or discard, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    13,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the winning card
-    18,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards of the suit led
-    -345,  # ruff or discard, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    29,  # ruff or discard, defenders, second hand: trumps unseen x the next hand cannot follow
-    78,  # ruff or discard, defenders, second hand: trumps unseen x the side's tricks
+    14,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the winning card
+    20,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards of the suit led
+    -350,  # ruff or discard, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    63,  # ruff or discard, defenders, second hand: trumps unseen x the next hand cannot follow
+    74,  # ruff or discard, defenders, second hand: trumps unseen x the side's tricks
     119,  # ruff or discard, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     50,  # ruff or discard, defenders, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trumps unseen x cards held in the suit led
-    3,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the card that takes
-    180,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
-    145,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -47,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    2,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the card that takes
+    165,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
+    123,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -48,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
     5,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -88,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -16,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    9,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -36,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -93,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -8,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    6,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -40,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     3,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    4,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    90,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -16,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -8,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
-    457,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -550,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
-    -26,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the side's tricks
-    2,  # ruff or discard, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -12,  # ruff or discard, defenders, second hand: unseen cards above the winning card x rank of the card that takes
+    5,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    93,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -19,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -10,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
+    440,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -540,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
+    -41,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the side's tricks
+    -13,  # ruff or discard, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -10,  # ruff or discard, defenders, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x cards held in the suit led
-    -10,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    2761,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    197,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -189,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    118,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
-    77,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the side's tricks
-    43,  # ruff or discard, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    2,  # ruff or discard, defenders, second hand: unseen cards of the suit led x rank of the card that takes
+    -6,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    2710,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    169,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -185,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    114,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
+    80,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the side's tricks
+    50,  # ruff or discard, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    1,  # ruff or discard, defenders, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x cards held in the suit led
-    1,  # ruff or discard, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -11,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -156,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -874,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -667,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -254,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -27,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -2,  # ruff or discard, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -5,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -157,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -895,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -678,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -259,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -22,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    167,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    517,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -292,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -13,  # ruff or discard, defenders, second hand: the next hand cannot follow x the side's tricks
-    192,  # ruff or discard, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -67,  # ruff or discard, defenders, second hand: the next hand cannot follow x rank of the card that takes
+    164,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    530,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -284,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -51,  # ruff or discard, defenders, second hand: the next hand cannot follow x the side's tricks
+    146,  # ruff or discard, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -74,  # ruff or discard, defenders, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x cards held in the suit led
-    13,  # ruff or discard, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
-    366,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -684,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    2,  # ruff or discard, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -13,  # ruff or discard, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
+    365,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -633,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    3,  # ruff or discard, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
     16,  # ruff or discard, defenders, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, defenders, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: the side's tricks x cards held in the suit led
-    44,  # ruff or discard, defenders, second hand: the side's tricks x unseen cards above the card that takes
-    131,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -139,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    42,  # ruff or discard, defenders, second hand: the side's tricks x unseen cards above the card that takes
+    172,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -147,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
     61,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -75,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    287,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -34,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -77,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    317,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -31,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x cards held in the suit led
     25,  # ruff or discard, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
     -41,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    206,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    214,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, defenders, second hand: partner's card is winning x unseen cards above the card that takes
@@ -585,302 +585,302 @@ WEIGHTS = np.array([
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    2,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -122,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -684,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    7587,  # ruff or discard, defenders, third hand: one
-    -57,  # ruff or discard, defenders, third hand: trick number (0 .. 12)
-    -2014,  # ruff or discard, defenders, third hand: trumps held
-    495,  # ruff or discard, defenders, third hand: trumps unseen
-    -109,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    445,  # ruff or discard, defenders, third hand: unseen cards above the winning card
-    25,  # ruff or discard, defenders, third hand: unseen cards of the suit led
-    -1534,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen)
-    1265,  # ruff or discard, defenders, third hand: the next hand cannot follow
-    -1480,  # ruff or discard, defenders, third hand: the side's tricks
-    -1414,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached)
-    -127,  # ruff or discard, defenders, third hand: rank of the card that takes
-    -7829,  # ruff or discard, defenders, third hand: partner's card is winning
-    -2353,  # ruff or discard, defenders, third hand: the trick is ruffed already
+    8,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -97,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -633,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    5721,  # ruff or discard, defenders, third hand: one
+    53,  # ruff or discard, defenders, third hand: trick number (0 .. 12)
+    -1836,  # ruff or discard, defenders, third hand: trumps held
+    568,  # ruff or discard, defenders, third hand: trumps unseen
+    -105,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    418,  # ruff or discard, defenders, third hand: unseen cards above the winning card
+    75,  # ruff or discard, defenders, third hand: unseen cards of the suit led
+    -1434,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen)
+    1436,  # ruff or discard, defenders, third hand: the next hand cannot follow
+    -1278,  # ruff or discard, defenders, third hand: the side's tricks
+    -1212,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached)
+    -38,  # ruff or discard, defenders, third hand: rank of the card that takes
+    -7713,  # ruff or discard, defenders, third hand: partner's card is winning
+    -1678,  # ruff or discard, defenders, third hand: the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: cards held in the suit led
-    597,  # ruff or discard, defenders, third hand: unseen cards above the card that takes
-    -1115,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card
-    456,  # ruff or discard, defenders, third hand: an opponent still to play may beat the card that takes
-    158,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps held
-    -39,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps unseen
-    12,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    654,  # ruff or discard, defenders, third hand: unseen cards above the card that takes
+    -1689,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card
+    373,  # ruff or discard, defenders, third hand: an opponent still to play may beat the card that takes
+    140,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps held
+    -37,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps unseen
+    15,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
     -1,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -16,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    299,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -98,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
-    67,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the side's tricks
-    37,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -32,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
-    134,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner's card is winning
-    199,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
+    -15,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    317,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -119,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
+    57,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the side's tricks
+    27,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -38,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
+    135,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner's card is winning
+    225,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
-    -51,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    69,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -231,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -53,  # ruff or discard, defenders, third hand: trumps held x trumps unseen
-    -10,  # ruff or discard, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    12,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the winning card
-    45,  # ruff or discard, defenders, third hand: trumps held x unseen cards of the suit led
-    39,  # ruff or discard, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -91,  # ruff or discard, defenders, third hand: trumps held x the next hand cannot follow
-    24,  # ruff or discard, defenders, third hand: trumps held x the side's tricks
+    -56,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    93,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -222,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -65,  # ruff or discard, defenders, third hand: trumps held x trumps unseen
+    -7,  # ruff or discard, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    23,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the winning card
+    33,  # ruff or discard, defenders, third hand: trumps held x unseen cards of the suit led
+    -2,  # ruff or discard, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -68,  # ruff or discard, defenders, third hand: trumps held x the next hand cannot follow
+    33,  # ruff or discard, defenders, third hand: trumps held x the side's tricks
     265,  # ruff or discard, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -20,  # ruff or discard, defenders, third hand: trumps held x rank of the card that takes
-    -128,  # ruff or discard, defenders, third hand: trumps held x partner's card is winning
-    -200,  # ruff or discard, defenders, third hand: trumps held x the trick is ruffed already
+    -21,  # ruff or discard, defenders, third hand: trumps held x rank of the card that takes
+    -131,  # ruff or discard, defenders, third hand: trumps held x partner's card is winning
+    -277,  # ruff or discard, defenders, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trumps held x cards held in the suit led
-    23,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the card that takes
+    24,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the card that takes
     -154,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the winning card
-    36,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
+    25,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
     -17,  # ruff or discard, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    20,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the winning card
-    -9,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards of the suit led
-    62,  # ruff or discard, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    0,  # ruff or discard, defenders, third hand: trumps unseen x the next hand cannot follow
-    41,  # ruff or discard, defenders, third hand: trumps unseen x the side's tricks
-    24,  # ruff or discard, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    0,  # ruff or discard, defenders, third hand: trumps unseen x rank of the card that takes
-    210,  # ruff or discard, defenders, third hand: trumps unseen x partner's card is winning
-    38,  # ruff or discard, defenders, third hand: trumps unseen x the trick is ruffed already
+    15,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the winning card
+    -4,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards of the suit led
+    79,  # ruff or discard, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    5,  # ruff or discard, defenders, third hand: trumps unseen x the next hand cannot follow
+    27,  # ruff or discard, defenders, third hand: trumps unseen x the side's tricks
+    15,  # ruff or discard, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, defenders, third hand: trumps unseen x rank of the card that takes
+    206,  # ruff or discard, defenders, third hand: trumps unseen x partner's card is winning
+    75,  # ruff or discard, defenders, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trumps unseen x cards held in the suit led
-    -66,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the card that takes
-    -86,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
-    272,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -14,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    17,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    3,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    19,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    5,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    28,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -67,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the card that takes
+    -71,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
+    287,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -17,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    22,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    17,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    2,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    0,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    24,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     -8,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -67,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    65,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -81,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    69,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    15,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    54,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -28,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -16,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
-    15,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -79,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
-    -43,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the side's tricks
-    -73,  # ruff or discard, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    1,  # ruff or discard, defenders, third hand: unseen cards above the winning card x rank of the card that takes
-    545,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner's card is winning
-    -301,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
+    16,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    77,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -20,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -14,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
+    18,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -104,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
+    -42,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the side's tricks
+    -69,  # ruff or discard, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    4,  # ruff or discard, defenders, third hand: unseen cards above the winning card x rank of the card that takes
+    503,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner's card is winning
+    -321,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: unseen cards above the winning card x cards held in the suit led
-    -32,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    297,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -402,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -25,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    334,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -412,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    235,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
-    35,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the side's tricks
-    -37,  # ruff or discard, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -10,  # ruff or discard, defenders, third hand: unseen cards of the suit led x rank of the card that takes
-    -308,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner's card is winning
-    136,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
+    257,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
+    28,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the side's tricks
+    -45,  # ruff or discard, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -18,  # ruff or discard, defenders, third hand: unseen cards of the suit led x rank of the card that takes
+    -281,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner's card is winning
+    177,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x cards held in the suit led
-    11,  # ruff or discard, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -71,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -178,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -1534,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    25,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    123,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    35,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    107,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    237,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    3,  # ruff or discard, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -53,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -191,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -1434,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -16,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    93,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    13,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    138,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    317,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    164,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -555,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -380,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    57,  # ruff or discard, defenders, third hand: the next hand cannot follow x the side's tricks
-    -140,  # ruff or discard, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    13,  # ruff or discard, defenders, third hand: the next hand cannot follow x rank of the card that takes
-    -1675,  # ruff or discard, defenders, third hand: the next hand cannot follow x partner's card is winning
-    -683,  # ruff or discard, defenders, third hand: the next hand cannot follow x the trick is ruffed already
+    138,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -579,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -401,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    98,  # ruff or discard, defenders, third hand: the next hand cannot follow x the side's tricks
+    -145,  # ruff or discard, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    6,  # ruff or discard, defenders, third hand: the next hand cannot follow x rank of the card that takes
+    -1665,  # ruff or discard, defenders, third hand: the next hand cannot follow x partner's card is winning
+    -758,  # ruff or discard, defenders, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: the next hand cannot follow x cards held in the suit led
-    -10,  # ruff or discard, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -968,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    456,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    3,  # ruff or discard, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    73,  # ruff or discard, defenders, third hand: the side's tricks x rank of the card that takes
-    445,  # ruff or discard, defenders, third hand: the side's tricks x partner's card is winning
-    281,  # ruff or discard, defenders, third hand: the side's tricks x the trick is ruffed already
+    -35,  # ruff or discard, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -973,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    373,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    6,  # ruff or discard, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    72,  # ruff or discard, defenders, third hand: the side's tricks x rank of the card that takes
+    429,  # ruff or discard, defenders, third hand: the side's tricks x partner's card is winning
+    175,  # ruff or discard, defenders, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: the side's tricks x cards held in the suit led
-    73,  # ruff or discard, defenders, third hand: the side's tricks x unseen cards above the card that takes
-    93,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -174,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    36,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    458,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    700,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    75,  # ruff or discard, defenders, third hand: the side's tricks x unseen cards above the card that takes
+    89,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -155,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    33,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    455,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    617,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -19,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    231,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    33,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -3,  # ruff or discard, defenders, third hand: rank of the card that takes x partner's card is winning
-    -225,  # ruff or discard, defenders, third hand: rank of the card that takes x the trick is ruffed already
+    -20,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    251,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    68,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    1,  # ruff or discard, defenders, third hand: rank of the card that takes x partner's card is winning
+    -256,  # ruff or discard, defenders, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: rank of the card that takes x cards held in the suit led
     44,  # ruff or discard, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
     -47,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    160,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    153,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: partner's card is winning x cards held in the suit led
-    -58,  # ruff or discard, defenders, third hand: partner's card is winning x unseen cards above the card that takes
-    2887,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -317,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -59,  # ruff or discard, defenders, third hand: partner's card is winning x unseen cards above the card that takes
+    2947,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -371,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: the trick is ruffed already x cards held in the suit led
-    267,  # ruff or discard, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
-    391,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    567,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    219,  # ruff or discard, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
+    577,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    502,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    42,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -451,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    456,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -733,  # win or duck, declaring side, second hand: one
-    -67,  # win or duck, declaring side, second hand: trick number (0 .. 12)
-    -278,  # win or duck, declaring side, second hand: trumps held
-    -312,  # win or duck, declaring side, second hand: trumps unseen
-    21,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -774,  # win or duck, declaring side, second hand: unseen cards above the winning card
-    960,  # win or duck, declaring side, second hand: unseen cards of the suit led
-    2377,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen)
-    3448,  # win or duck, declaring side, second hand: the next hand cannot follow
-    -510,  # win or duck, declaring side, second hand: the side's tricks
-    -43,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached)
-    438,  # win or duck, declaring side, second hand: rank of the card that takes
+    37,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -443,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    373,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    51,  # win or duck, declaring side, second hand: one
+    -69,  # win or duck, declaring side, second hand: trick number (0 .. 12)
+    -239,  # win or duck, declaring side, second hand: trumps held
+    -291,  # win or duck, declaring side, second hand: trumps unseen
+    -53,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -736,  # win or duck, declaring side, second hand: unseen cards above the winning card
+    922,  # win or duck, declaring side, second hand: unseen cards of the suit led
+    2011,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen)
+    3485,  # win or duck, declaring side, second hand: the next hand cannot follow
+    -647,  # win or duck, declaring side, second hand: the side's tricks
+    -236,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached)
+    464,  # win or duck, declaring side, second hand: rank of the card that takes
     0,  # win or duck, declaring side, second hand: partner's card is winning
     0,  # win or duck, declaring side, second hand: the trick is ruffed already
-    570,  # win or duck, declaring side, second hand: cards held in the suit led
-    148,  # win or duck, declaring side, second hand: unseen cards above the card that takes
-    -2010,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card
-    -1061,  # win or duck, declaring side, second hand: an opponent still to play may beat the card that takes
-    -6,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps held
-    12,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps unseen
-    -4,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -2,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    -5,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -170,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -203,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
-    47,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the side's tricks
-    -1,  # win or duck, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -1,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
+    539,  # win or duck, declaring side, second hand: cards held in the suit led
+    171,  # win or duck, declaring side, second hand: unseen cards above the card that takes
+    -1795,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card
+    -1263,  # win or duck, declaring side, second hand: an opponent still to play may beat the card that takes
+    -8,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps held
+    11,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps unseen
+    0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    5,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    -6,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -161,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -184,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
+    51,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the side's tricks
+    2,  # win or duck, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -8,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the trick is ruffed already
-    10,  # win or duck, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
-    -11,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -90,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    127,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    14,  # win or duck, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
+    -17,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -96,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    114,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
     13,  # win or duck, declaring side, second hand: trumps held x trumps unseen
     -11,  # win or duck, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -23,  # win or duck, declaring side, second hand: trumps held x unseen cards above the winning card
-    -4,  # win or duck, declaring side, second hand: trumps held x unseen cards of the suit led
-    -213,  # win or duck, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -304,  # win or duck, declaring side, second hand: trumps held x the next hand cannot follow
-    -59,  # win or duck, declaring side, second hand: trumps held x the side's tricks
-    -51,  # win or duck, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    61,  # win or duck, declaring side, second hand: trumps held x rank of the card that takes
+    -21,  # win or duck, declaring side, second hand: trumps held x unseen cards above the winning card
+    -2,  # win or duck, declaring side, second hand: trumps held x unseen cards of the suit led
+    -220,  # win or duck, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -307,  # win or duck, declaring side, second hand: trumps held x the next hand cannot follow
+    -53,  # win or duck, declaring side, second hand: trumps held x the side's tricks
+    -47,  # win or duck, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    54,  # win or duck, declaring side, second hand: trumps held x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trumps held x partner's card is winning
     0,  # win or duck, declaring side, second hand: trumps held x the trick is ruffed already
-    -21,  # win or duck, declaring side, second hand: trumps held x cards held in the suit led
-    55,  # win or duck, declaring side, second hand: trumps held x unseen cards above the card that takes
-    4,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
-    232,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
-    -4,  # win or duck, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -1,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the winning card
-    -17,  # win or duck, declaring side, second hand: trumps unseen x unseen cards of the suit led
-    -243,  # win or duck, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -202,  # win or duck, declaring side, second hand: trumps unseen x the next hand cannot follow
-    16,  # win or duck, declaring side, second hand: trumps unseen x the side's tricks
-    25,  # win or duck, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    19,  # win or duck, declaring side, second hand: trumps unseen x rank of the card that takes
+    -18,  # win or duck, declaring side, second hand: trumps held x cards held in the suit led
+    47,  # win or duck, declaring side, second hand: trumps held x unseen cards above the card that takes
+    -9,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
+    231,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
+    -1,  # win or duck, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    1,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the winning card
+    -14,  # win or duck, declaring side, second hand: trumps unseen x unseen cards of the suit led
+    -239,  # win or duck, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -194,  # win or duck, declaring side, second hand: trumps unseen x the next hand cannot follow
+    17,  # win or duck, declaring side, second hand: trumps unseen x the side's tricks
+    27,  # win or duck, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    12,  # win or duck, declaring side, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, declaring side, second hand: trumps unseen x the trick is ruffed already
-    -8,  # win or duck, declaring side, second hand: trumps unseen x cards held in the suit led
-    13,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the card that takes
-    148,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -82,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -15,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -18,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -30,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -91,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    41,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    36,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    27,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -2,  # win or duck, declaring side, second hand: trumps unseen x cards held in the suit led
+    4,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the card that takes
+    137,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -71,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -16,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -20,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -39,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -99,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    38,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    40,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    29,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -47,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    -46,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
     35,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -387,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    82,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -8,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
-    173,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    128,  # win or duck, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
-    51,  # win or duck, declaring side, second hand: unseen cards above the winning card x the side's tricks
-    36,  # win or duck, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -8,  # win or duck, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
+    -370,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    87,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -12,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
+    143,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    115,  # win or duck, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
+    44,  # win or duck, declaring side, second hand: unseen cards above the winning card x the side's tricks
+    38,  # win or duck, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -4,  # win or duck, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, declaring side, second hand: unseen cards above the winning card x the trick is ruffed already
-    -78,  # win or duck, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
-    -6,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    771,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    48,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -223,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -403,  # win or duck, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
-    42,  # win or duck, declaring side, second hand: unseen cards of the suit led x the side's tricks
-    58,  # win or duck, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -91,  # win or duck, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
+    -76,  # win or duck, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
+    -4,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    676,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    47,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -221,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -395,  # win or duck, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
+    49,  # win or duck, declaring side, second hand: unseen cards of the suit led x the side's tricks
+    61,  # win or duck, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -90,  # win or duck, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, declaring side, second hand: unseen cards of the suit led x the trick is ruffed already
-    -13,  # win or duck, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
-    -64,  # win or duck, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -193,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    75,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    153,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    266,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    246,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -114,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -18,  # win or duck, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
+    -63,  # win or duck, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -176,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    80,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    130,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    302,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    300,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -104,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    21,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     -314,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -23,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    58,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    391,  # win or duck, declaring side, second hand: the next hand cannot follow x the side's tricks
+    -14,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    110,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    375,  # win or duck, declaring side, second hand: the next hand cannot follow x the side's tricks
     361,  # win or duck, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -171,  # win or duck, declaring side, second hand: the next hand cannot follow x rank of the card that takes
+    -170,  # win or duck, declaring side, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, declaring side, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, declaring side, second hand: the next hand cannot follow x the trick is ruffed already
-    -201,  # win or duck, declaring side, second hand: the next hand cannot follow x cards held in the suit led
-    -102,  # win or duck, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
-    151,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    151,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    67,  # win or duck, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -108,  # win or duck, declaring side, second hand: the side's tricks x rank of the card that takes
+    -214,  # win or duck, declaring side, second hand: the next hand cannot follow x cards held in the suit led
+    -99,  # win or duck, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
+    110,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    110,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    71,  # win or duck, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -99,  # win or duck, declaring side, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, declaring side, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, declaring side, second hand: the side's tricks x the trick is ruffed already
-    96,  # win or duck, declaring side, second hand: the side's tricks x cards held in the suit led
-    -58,  # win or duck, declaring side, second hand: the side's tricks x unseen cards above the card that takes
-    464,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -470,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -109,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    92,  # win or duck, declaring side, second hand: the side's tricks x cards held in the suit led
+    -62,  # win or duck, declaring side, second hand: the side's tricks x unseen cards above the card that takes
+    472,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -428,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -101,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    83,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -42,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    282,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -450,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    85,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -43,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    302,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -430,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, declaring side, second hand: rank of the card that takes x the trick is ruffed already
-    -34,  # win or duck, declaring side, second hand: rank of the card that takes x cards held in the suit led
-    63,  # win or duck, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
-    375,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    138,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -32,  # win or duck, declaring side, second hand: rank of the card that takes x cards held in the suit led
+    61,  # win or duck, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
+    344,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    155,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, declaring side, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, declaring side, second hand: partner's card is winning x unseen cards above the card that takes
@@ -890,305 +890,305 @@ WEIGHTS = np.array([
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -59,  # win or duck, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
-    -315,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    200,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    89,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    89,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -1061,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -8761,  # win or duck, declaring side, third hand: one
-    517,  # win or duck, declaring side, third hand: trick number (0 .. 12)
-    -912,  # win or duck, declaring side, third hand: trumps held
-    200,  # win or duck, declaring side, third hand: trumps unseen
-    602,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    1041,  # win or duck, declaring side, third hand: unseen cards above the winning card
-    778,  # win or duck, declaring side, third hand: unseen cards of the suit led
-    561,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen)
-    3590,  # win or duck, declaring side, third hand: the next hand cannot follow
-    -1010,  # win or duck, declaring side, third hand: the side's tricks
-    356,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached)
-    676,  # win or duck, declaring side, third hand: rank of the card that takes
-    1993,  # win or duck, declaring side, third hand: partner's card is winning
+    -55,  # win or duck, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
+    -349,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    193,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    142,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    142,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -1263,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -7907,  # win or duck, declaring side, third hand: one
+    523,  # win or duck, declaring side, third hand: trick number (0 .. 12)
+    -863,  # win or duck, declaring side, third hand: trumps held
+    175,  # win or duck, declaring side, third hand: trumps unseen
+    576,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    995,  # win or duck, declaring side, third hand: unseen cards above the winning card
+    730,  # win or duck, declaring side, third hand: unseen cards of the suit led
+    569,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen)
+    3504,  # win or duck, declaring side, third hand: the next hand cannot follow
+    -1117,  # win or duck, declaring side, third hand: the side's tricks
+    242,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached)
+    631,  # win or duck, declaring side, third hand: rank of the card that takes
+    1967,  # win or duck, declaring side, third hand: partner's card is winning
     0,  # win or duck, declaring side, third hand: the trick is ruffed already
-    1477,  # win or duck, declaring side, third hand: cards held in the suit led
-    -731,  # win or duck, declaring side, third hand: unseen cards above the card that takes
-    -836,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card
-    -690,  # win or duck, declaring side, third hand: an opponent still to play may beat the card that takes
-    -40,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps held
+    1454,  # win or duck, declaring side, third hand: cards held in the suit led
+    -618,  # win or duck, declaring side, third hand: unseen cards above the card that takes
+    -633,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card
+    -756,  # win or duck, declaring side, third hand: an opponent still to play may beat the card that takes
+    -39,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps held
     -1,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps unseen
-    -4,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    70,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -54,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -151,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -100,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
-    53,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the side's tricks
-    41,  # win or duck, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    9,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
-    -474,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
+    -1,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    72,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -52,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -149,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -98,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
+    52,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the side's tricks
+    43,  # win or duck, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    6,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
+    -475,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
-    -29,  # win or duck, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
-    -77,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    184,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -196,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -31,  # win or duck, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
+    -83,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    185,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -183,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
     -5,  # win or duck, declaring side, third hand: trumps held x trumps unseen
-    -40,  # win or duck, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -77,  # win or duck, declaring side, third hand: trumps held x unseen cards above the winning card
-    23,  # win or duck, declaring side, third hand: trumps held x unseen cards of the suit led
-    -210,  # win or duck, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    84,  # win or duck, declaring side, third hand: trumps held x the next hand cannot follow
-    51,  # win or duck, declaring side, third hand: trumps held x the side's tricks
-    35,  # win or duck, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -38,  # win or duck, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -74,  # win or duck, declaring side, third hand: trumps held x unseen cards above the winning card
+    22,  # win or duck, declaring side, third hand: trumps held x unseen cards of the suit led
+    -212,  # win or duck, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    105,  # win or duck, declaring side, third hand: trumps held x the next hand cannot follow
+    43,  # win or duck, declaring side, third hand: trumps held x the side's tricks
+    30,  # win or duck, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
     106,  # win or duck, declaring side, third hand: trumps held x rank of the card that takes
-    -100,  # win or duck, declaring side, third hand: trumps held x partner's card is winning
+    -101,  # win or duck, declaring side, third hand: trumps held x partner's card is winning
     0,  # win or duck, declaring side, third hand: trumps held x the trick is ruffed already
-    -40,  # win or duck, declaring side, third hand: trumps held x cards held in the suit led
-    118,  # win or duck, declaring side, third hand: trumps held x unseen cards above the card that takes
-    -143,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
-    165,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
+    -41,  # win or duck, declaring side, third hand: trumps held x cards held in the suit led
+    116,  # win or duck, declaring side, third hand: trumps held x unseen cards above the card that takes
+    -155,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
+    170,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
     2,  # win or duck, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
     10,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the winning card
-    2,  # win or duck, declaring side, third hand: trumps unseen x unseen cards of the suit led
-    -298,  # win or duck, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -50,  # win or duck, declaring side, third hand: trumps unseen x the next hand cannot follow
+    3,  # win or duck, declaring side, third hand: trumps unseen x unseen cards of the suit led
+    -307,  # win or duck, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -21,  # win or duck, declaring side, third hand: trumps unseen x the next hand cannot follow
     26,  # win or duck, declaring side, third hand: trumps unseen x the side's tricks
     12,  # win or duck, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -31,  # win or duck, declaring side, third hand: trumps unseen x rank of the card that takes
+    -30,  # win or duck, declaring side, third hand: trumps unseen x rank of the card that takes
     47,  # win or duck, declaring side, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, declaring side, third hand: trumps unseen x the trick is ruffed already
-    -4,  # win or duck, declaring side, third hand: trumps unseen x cards held in the suit led
-    -28,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the card that takes
+    -3,  # win or duck, declaring side, third hand: trumps unseen x cards held in the suit led
+    -25,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the card that takes
     206,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -247,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    14,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -78,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    90,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -69,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    8,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -251,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    11,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -75,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    99,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -68,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    5,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     41,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -21,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -94,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -22,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -83,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -82,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    82,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    106,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -322,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -73,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -80,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    83,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    118,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -340,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -74,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -700,  # win or duck, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
+    -641,  # win or duck, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
     -73,  # win or duck, declaring side, third hand: unseen cards above the winning card x the side's tricks
-    55,  # win or duck, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -88,  # win or duck, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
-    279,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner's card is winning
+    58,  # win or duck, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -86,  # win or duck, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
+    291,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
-    -93,  # win or duck, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
-    30,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    308,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -376,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -95,  # win or duck, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
+    32,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    331,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -398,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -191,  # win or duck, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
-    87,  # win or duck, declaring side, third hand: unseen cards of the suit led x the side's tricks
-    15,  # win or duck, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    1,  # win or duck, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
-    -104,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner's card is winning
+    -197,  # win or duck, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
+    83,  # win or duck, declaring side, third hand: unseen cards of the suit led x the side's tricks
+    12,  # win or duck, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    3,  # win or duck, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
+    -100,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
-    -41,  # win or duck, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
-    14,  # win or duck, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -321,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    377,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    561,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    57,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    330,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -130,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -291,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -39,  # win or duck, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
+    16,  # win or duck, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -308,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    388,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    569,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    33,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    274,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -115,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -307,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    439,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    445,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    18,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    18,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    188,  # win or duck, declaring side, third hand: the next hand cannot follow x the side's tricks
+    46,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    46,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    190,  # win or duck, declaring side, third hand: the next hand cannot follow x the side's tricks
     40,  # win or duck, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -99,  # win or duck, declaring side, third hand: the next hand cannot follow x rank of the card that takes
-    -1215,  # win or duck, declaring side, third hand: the next hand cannot follow x partner's card is winning
+    -114,  # win or duck, declaring side, third hand: the next hand cannot follow x rank of the card that takes
+    -1105,  # win or duck, declaring side, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
-    -352,  # win or duck, declaring side, third hand: the next hand cannot follow x cards held in the suit led
-    1116,  # win or duck, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -346,  # win or duck, declaring side, third hand: the next hand cannot follow x cards held in the suit led
+    896,  # win or duck, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
     10,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
     10,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    49,  # win or duck, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -36,  # win or duck, declaring side, third hand: the side's tricks x rank of the card that takes
-    379,  # win or duck, declaring side, third hand: the side's tricks x partner's card is winning
+    47,  # win or duck, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -22,  # win or duck, declaring side, third hand: the side's tricks x rank of the card that takes
+    396,  # win or duck, declaring side, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, declaring side, third hand: the side's tricks x the trick is ruffed already
-    16,  # win or duck, declaring side, third hand: the side's tricks x cards held in the suit led
-    24,  # win or duck, declaring side, third hand: the side's tricks x unseen cards above the card that takes
-    115,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -65,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -85,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -297,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    19,  # win or duck, declaring side, third hand: the side's tricks x cards held in the suit led
+    37,  # win or duck, declaring side, third hand: the side's tricks x unseen cards above the card that takes
+    105,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -63,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -74,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -279,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    20,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -111,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    462,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -399,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -154,  # win or duck, declaring side, third hand: rank of the card that takes x partner's card is winning
+    24,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -108,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    457,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -385,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -173,  # win or duck, declaring side, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, declaring side, third hand: rank of the card that takes x the trick is ruffed already
-    -19,  # win or duck, declaring side, third hand: rank of the card that takes x cards held in the suit led
-    60,  # win or duck, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
-    -301,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    505,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -21,  # win or duck, declaring side, third hand: rank of the card that takes x cards held in the suit led
+    58,  # win or duck, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
+    -331,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    522,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: partner's card is winning x the trick is ruffed already
-    -106,  # win or duck, declaring side, third hand: partner's card is winning x cards held in the suit led
-    -74,  # win or duck, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
-    2143,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -1034,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -104,  # win or duck, declaring side, third hand: partner's card is winning x cards held in the suit led
+    -93,  # win or duck, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
+    2130,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -1049,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -51,  # win or duck, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
-    -194,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    219,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    38,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    38,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -690,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    968,  # win or duck, defenders, second hand: one
-    -484,  # win or duck, defenders, second hand: trick number (0 .. 12)
-    541,  # win or duck, defenders, second hand: trumps held
-    -207,  # win or duck, defenders, second hand: trumps unseen
-    547,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -1569,  # win or duck, defenders, second hand: unseen cards above the winning card
-    1144,  # win or duck, defenders, second hand: unseen cards of the suit led
-    7619,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen)
-    5925,  # win or duck, defenders, second hand: the next hand cannot follow
-    100,  # win or duck, defenders, second hand: the side's tricks
-    -563,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached)
-    -289,  # win or duck, defenders, second hand: rank of the card that takes
+    -50,  # win or duck, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
+    -173,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    206,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -35,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -35,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -756,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    141,  # win or duck, defenders, second hand: one
+    -417,  # win or duck, defenders, second hand: trick number (0 .. 12)
+    588,  # win or duck, defenders, second hand: trumps held
+    -175,  # win or duck, defenders, second hand: trumps unseen
+    593,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -1568,  # win or duck, defenders, second hand: unseen cards above the winning card
+    1122,  # win or duck, defenders, second hand: unseen cards of the suit led
+    7749,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen)
+    5820,  # win or duck, defenders, second hand: the next hand cannot follow
+    167,  # win or duck, defenders, second hand: the side's tricks
+    -448,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached)
+    -281,  # win or duck, defenders, second hand: rank of the card that takes
     0,  # win or duck, defenders, second hand: partner's card is winning
     0,  # win or duck, defenders, second hand: the trick is ruffed already
-    1427,  # win or duck, defenders, second hand: cards held in the suit led
-    1097,  # win or duck, defenders, second hand: unseen cards above the card that takes
-    1700,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card
-    -4602,  # win or duck, defenders, second hand: an opponent still to play may beat the card that takes
-    15,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps held
+    1367,  # win or duck, defenders, second hand: cards held in the suit led
+    1182,  # win or duck, defenders, second hand: unseen cards above the card that takes
+    1668,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card
+    -4533,  # win or duck, defenders, second hand: an opponent still to play may beat the card that takes
+    13,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps held
     -6,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps unseen
-    9,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    35,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    -6,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -206,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -75,  # win or duck, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
-    27,  # win or duck, defenders, second hand: trick number (0 .. 12) x the side's tricks
-    -21,  # win or duck, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    40,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
+    8,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    34,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    -5,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -213,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -81,  # win or duck, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
+    24,  # win or duck, defenders, second hand: trick number (0 .. 12) x the side's tricks
+    -23,  # win or duck, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    37,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, defenders, second hand: trick number (0 .. 12) x the trick is ruffed already
-    -30,  # win or duck, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
-    -3,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    84,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    173,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    15,  # win or duck, defenders, second hand: trumps held x trumps unseen
-    -63,  # win or duck, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -105,  # win or duck, defenders, second hand: trumps held x unseen cards above the winning card
-    13,  # win or duck, defenders, second hand: trumps held x unseen cards of the suit led
-    28,  # win or duck, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -54,  # win or duck, defenders, second hand: trumps held x the next hand cannot follow
-    -70,  # win or duck, defenders, second hand: trumps held x the side's tricks
-    68,  # win or duck, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -15,  # win or duck, defenders, second hand: trumps held x rank of the card that takes
+    -32,  # win or duck, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
+    -7,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    87,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    172,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    14,  # win or duck, defenders, second hand: trumps held x trumps unseen
+    -67,  # win or duck, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -108,  # win or duck, defenders, second hand: trumps held x unseen cards above the winning card
+    11,  # win or duck, defenders, second hand: trumps held x unseen cards of the suit led
+    33,  # win or duck, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -61,  # win or duck, defenders, second hand: trumps held x the next hand cannot follow
+    -68,  # win or duck, defenders, second hand: trumps held x the side's tricks
+    69,  # win or duck, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -12,  # win or duck, defenders, second hand: trumps held x rank of the card that takes
     0,  # win or duck, defenders, second hand: trumps held x partner's card is winning
     0,  # win or duck, defenders, second hand: trumps held x the trick is ruffed already
-    -73,  # win or duck, defenders, second hand: trumps held x cards held in the suit led
-    76,  # win or duck, defenders, second hand: trumps held x unseen cards above the card that takes
-    -114,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the winning card
-    -196,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
-    -2,  # win or duck, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    12,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the winning card
-    -3,  # win or duck, defenders, second hand: trumps unseen x unseen cards of the suit led
-    -240,  # win or duck, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -43,  # win or duck, defenders, second hand: trumps unseen x the next hand cannot follow
-    22,  # win or duck, defenders, second hand: trumps unseen x the side's tricks
-    -21,  # win or duck, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    26,  # win or duck, defenders, second hand: trumps unseen x rank of the card that takes
+    -75,  # win or duck, defenders, second hand: trumps held x cards held in the suit led
+    78,  # win or duck, defenders, second hand: trumps held x unseen cards above the card that takes
+    -118,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the winning card
+    -201,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
+    -1,  # win or duck, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    13,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the winning card
+    -4,  # win or duck, defenders, second hand: trumps unseen x unseen cards of the suit led
+    -242,  # win or duck, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -39,  # win or duck, defenders, second hand: trumps unseen x the next hand cannot follow
+    18,  # win or duck, defenders, second hand: trumps unseen x the side's tricks
+    -25,  # win or duck, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    24,  # win or duck, defenders, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, defenders, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, defenders, second hand: trumps unseen x the trick is ruffed already
     2,  # win or duck, defenders, second hand: trumps unseen x cards held in the suit led
-    -2,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the card that takes
-    70,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
-    34,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -8,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    17,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -38,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    46,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -22,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -13,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -3,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the card that takes
+    73,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
+    30,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -9,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    16,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -53,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    32,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -27,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -18,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     -34,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -20,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    -19,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
     -4,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -103,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -58,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    62,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
-    305,  # win or duck, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    327,  # win or duck, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
-    -13,  # win or duck, defenders, second hand: unseen cards above the winning card x the side's tricks
-    29,  # win or duck, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -63,  # win or duck, defenders, second hand: unseen cards above the winning card x rank of the card that takes
+    -105,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -51,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    59,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
+    285,  # win or duck, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    307,  # win or duck, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
+    -27,  # win or duck, defenders, second hand: unseen cards above the winning card x the side's tricks
+    16,  # win or duck, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -58,  # win or duck, defenders, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, defenders, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, defenders, second hand: unseen cards above the winning card x the trick is ruffed already
-    -12,  # win or duck, defenders, second hand: unseen cards above the winning card x cards held in the suit led
-    -37,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    1508,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -2,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -350,  # win or duck, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -10,  # win or duck, defenders, second hand: unseen cards above the winning card x cards held in the suit led
+    -35,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    1566,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    7,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -352,  # win or duck, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
     -105,  # win or duck, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
-    -74,  # win or duck, defenders, second hand: unseen cards of the suit led x the side's tricks
-    -10,  # win or duck, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -94,  # win or duck, defenders, second hand: unseen cards of the suit led x rank of the card that takes
+    -68,  # win or duck, defenders, second hand: unseen cards of the suit led x the side's tricks
+    -3,  # win or duck, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -93,  # win or duck, defenders, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, defenders, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, defenders, second hand: unseen cards of the suit led x the trick is ruffed already
-    -23,  # win or duck, defenders, second hand: unseen cards of the suit led x cards held in the suit led
-    -110,  # win or duck, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -98,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -7,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    42,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -208,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -497,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -116,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -27,  # win or duck, defenders, second hand: unseen cards of the suit led x cards held in the suit led
+    -108,  # win or duck, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -102,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -5,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    135,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -254,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -534,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -85,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -105,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -86,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    330,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -824,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -173,  # win or duck, defenders, second hand: the next hand cannot follow x the side's tricks
-    -250,  # win or duck, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -310,  # win or duck, defenders, second hand: the next hand cannot follow x rank of the card that takes
+    -116,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -39,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    398,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -951,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -141,  # win or duck, defenders, second hand: the next hand cannot follow x the side's tricks
+    -233,  # win or duck, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -294,  # win or duck, defenders, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, defenders, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, defenders, second hand: the next hand cannot follow x the trick is ruffed already
-    -140,  # win or duck, defenders, second hand: the next hand cannot follow x cards held in the suit led
-    -724,  # win or duck, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
-    108,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    108,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    16,  # win or duck, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    34,  # win or duck, defenders, second hand: the side's tricks x rank of the card that takes
+    -143,  # win or duck, defenders, second hand: the next hand cannot follow x cards held in the suit led
+    -700,  # win or duck, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
+    88,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    88,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    15,  # win or duck, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    35,  # win or duck, defenders, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, defenders, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, defenders, second hand: the side's tricks x the trick is ruffed already
-    -16,  # win or duck, defenders, second hand: the side's tricks x cards held in the suit led
-    68,  # win or duck, defenders, second hand: the side's tricks x unseen cards above the card that takes
-    -64,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -159,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    62,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -14,  # win or duck, defenders, second hand: the side's tricks x cards held in the suit led
+    75,  # win or duck, defenders, second hand: the side's tricks x unseen cards above the card that takes
+    -66,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -165,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    58,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    -61,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -65,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    152,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    544,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -63,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -68,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    154,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    541,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, defenders, second hand: rank of the card that takes x the trick is ruffed already
-    -16,  # win or duck, defenders, second hand: rank of the card that takes x cards held in the suit led
+    -7,  # win or duck, defenders, second hand: rank of the card that takes x cards held in the suit led
     55,  # win or duck, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
-    -119,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    453,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -113,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    435,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, defenders, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, defenders, second hand: partner's card is winning x unseen cards above the card that takes
@@ -1198,164 +1198,164 @@ WEIGHTS = np.array([
     0,  # win or duck, defenders, second hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, defenders, second hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, defenders, second hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -23,  # win or duck, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
-    -255,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -121,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -166,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -166,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -4602,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    655,  # win or duck, defenders, third hand: one
-    -100,  # win or duck, defenders, third hand: trick number (0 .. 12)
-    459,  # win or duck, defenders, third hand: trumps held
-    -810,  # win or duck, defenders, third hand: trumps unseen
-    233,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    833,  # win or duck, defenders, third hand: unseen cards above the winning card
-    1957,  # win or duck, defenders, third hand: unseen cards of the suit led
-    2521,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen)
-    5912,  # win or duck, defenders, third hand: the next hand cannot follow
-    -277,  # win or duck, defenders, third hand: the side's tricks
-    -954,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached)
-    723,  # win or duck, defenders, third hand: rank of the card that takes
-    -6852,  # win or duck, defenders, third hand: partner's card is winning
+    -17,  # win or duck, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
+    -260,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -107,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -209,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -209,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -4533,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    856,  # win or duck, defenders, third hand: one
+    -137,  # win or duck, defenders, third hand: trick number (0 .. 12)
+    540,  # win or duck, defenders, third hand: trumps held
+    -894,  # win or duck, defenders, third hand: trumps unseen
+    40,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    642,  # win or duck, defenders, third hand: unseen cards above the winning card
+    2140,  # win or duck, defenders, third hand: unseen cards of the suit led
+    2963,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen)
+    6220,  # win or duck, defenders, third hand: the next hand cannot follow
+    -180,  # win or duck, defenders, third hand: the side's tricks
+    -956,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached)
+    892,  # win or duck, defenders, third hand: rank of the card that takes
+    -6812,  # win or duck, defenders, third hand: partner's card is winning
     0,  # win or duck, defenders, third hand: the trick is ruffed already
-    1390,  # win or duck, defenders, third hand: cards held in the suit led
-    -1541,  # win or duck, defenders, third hand: unseen cards above the card that takes
-    379,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card
-    -3572,  # win or duck, defenders, third hand: an opponent still to play may beat the card that takes
-    60,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps held
-    -13,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps unseen
-    18,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    45,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    23,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -2,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    46,  # win or duck, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
+    1246,  # win or duck, defenders, third hand: cards held in the suit led
+    -1327,  # win or duck, defenders, third hand: unseen cards above the card that takes
+    315,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card
+    -3939,  # win or duck, defenders, third hand: an opponent still to play may beat the card that takes
+    68,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps held
+    -17,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps unseen
+    22,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    53,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    17,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    12,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    24,  # win or duck, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
     3,  # win or duck, defenders, third hand: trick number (0 .. 12) x the side's tricks
-    -85,  # win or duck, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -22,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
-    248,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner's card is winning
+    -81,  # win or duck, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -23,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
+    246,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
-    9,  # win or duck, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
-    -26,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    8,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -32,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    16,  # win or duck, defenders, third hand: trumps held x trumps unseen
-    -64,  # win or duck, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -135,  # win or duck, defenders, third hand: trumps held x unseen cards above the winning card
-    64,  # win or duck, defenders, third hand: trumps held x unseen cards of the suit led
-    -42,  # win or duck, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    363,  # win or duck, defenders, third hand: trumps held x the next hand cannot follow
-    -95,  # win or duck, defenders, third hand: trumps held x the side's tricks
-    72,  # win or duck, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -21,  # win or duck, defenders, third hand: trumps held x rank of the card that takes
-    -313,  # win or duck, defenders, third hand: trumps held x partner's card is winning
+    15,  # win or duck, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
+    -27,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -5,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -11,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    15,  # win or duck, defenders, third hand: trumps held x trumps unseen
+    -70,  # win or duck, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -140,  # win or duck, defenders, third hand: trumps held x unseen cards above the winning card
+    67,  # win or duck, defenders, third hand: trumps held x unseen cards of the suit led
+    41,  # win or duck, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    357,  # win or duck, defenders, third hand: trumps held x the next hand cannot follow
+    -105,  # win or duck, defenders, third hand: trumps held x the side's tricks
+    77,  # win or duck, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -25,  # win or duck, defenders, third hand: trumps held x rank of the card that takes
+    -303,  # win or duck, defenders, third hand: trumps held x partner's card is winning
     0,  # win or duck, defenders, third hand: trumps held x the trick is ruffed already
-    -7,  # win or duck, defenders, third hand: trumps held x cards held in the suit led
-    50,  # win or duck, defenders, third hand: trumps held x unseen cards above the card that takes
-    -75,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the winning card
-    -172,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
-    11,  # win or duck, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    5,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the winning card
-    16,  # win or duck, defenders, third hand: trumps unseen x unseen cards of the suit led
-    -2,  # win or duck, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    35,  # win or duck, defenders, third hand: trumps unseen x the next hand cannot follow
-    55,  # win or duck, defenders, third hand: trumps unseen x the side's tricks
-    29,  # win or duck, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    27,  # win or duck, defenders, third hand: trumps unseen x rank of the card that takes
-    123,  # win or duck, defenders, third hand: trumps unseen x partner's card is winning
+    -6,  # win or duck, defenders, third hand: trumps held x cards held in the suit led
+    51,  # win or duck, defenders, third hand: trumps held x unseen cards above the card that takes
+    -97,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the winning card
+    -193,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
+    17,  # win or duck, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    14,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the winning card
+    12,  # win or duck, defenders, third hand: trumps unseen x unseen cards of the suit led
+    -5,  # win or duck, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    32,  # win or duck, defenders, third hand: trumps unseen x the next hand cannot follow
+    62,  # win or duck, defenders, third hand: trumps unseen x the side's tricks
+    32,  # win or duck, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    29,  # win or duck, defenders, third hand: trumps unseen x rank of the card that takes
+    120,  # win or duck, defenders, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, defenders, third hand: trumps unseen x the trick is ruffed already
-    -7,  # win or duck, defenders, third hand: trumps unseen x cards held in the suit led
+    -5,  # win or duck, defenders, third hand: trumps unseen x cards held in the suit led
     34,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the card that takes
-    47,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -89,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    9,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    37,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -71,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    8,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
     -3,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    60,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    298,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -7,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    6,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -18,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    13,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    62,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    345,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    12,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    31,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -14,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    11,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -12,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    82,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -162,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -386,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    49,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -20,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    93,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -168,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -430,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    51,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -102,  # win or duck, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
-    -19,  # win or duck, defenders, third hand: unseen cards above the winning card x the side's tricks
-    21,  # win or duck, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -188,  # win or duck, defenders, third hand: unseen cards above the winning card x rank of the card that takes
-    454,  # win or duck, defenders, third hand: unseen cards above the winning card x partner's card is winning
+    -76,  # win or duck, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
+    9,  # win or duck, defenders, third hand: unseen cards above the winning card x the side's tricks
+    56,  # win or duck, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -191,  # win or duck, defenders, third hand: unseen cards above the winning card x rank of the card that takes
+    458,  # win or duck, defenders, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
-    -34,  # win or duck, defenders, third hand: unseen cards above the winning card x cards held in the suit led
-    -61,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    844,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -432,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -39,  # win or duck, defenders, third hand: unseen cards above the winning card x cards held in the suit led
+    -57,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    797,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -472,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -153,  # win or duck, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
-    -82,  # win or duck, defenders, third hand: unseen cards of the suit led x the side's tricks
-    -80,  # win or duck, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -154,  # win or duck, defenders, third hand: unseen cards of the suit led x rank of the card that takes
-    -152,  # win or duck, defenders, third hand: unseen cards of the suit led x partner's card is winning
+    -181,  # win or duck, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
+    -86,  # win or duck, defenders, third hand: unseen cards of the suit led x the side's tricks
+    -89,  # win or duck, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -160,  # win or duck, defenders, third hand: unseen cards of the suit led x rank of the card that takes
+    -165,  # win or duck, defenders, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
-    32,  # win or duck, defenders, third hand: unseen cards of the suit led x cards held in the suit led
-    -183,  # win or duck, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -204,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    325,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    2521,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -60,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    44,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -407,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    566,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    31,  # win or duck, defenders, third hand: unseen cards of the suit led x cards held in the suit led
+    -195,  # win or duck, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -206,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    342,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    2963,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -165,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -58,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -440,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    546,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -9,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -78,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -604,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -604,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -85,  # win or duck, defenders, third hand: the next hand cannot follow x the side's tricks
-    36,  # win or duck, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -746,  # win or duck, defenders, third hand: the next hand cannot follow x rank of the card that takes
-    -1665,  # win or duck, defenders, third hand: the next hand cannot follow x partner's card is winning
+    -542,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -542,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -92,  # win or duck, defenders, third hand: the next hand cannot follow x the side's tricks
+    24,  # win or duck, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -790,  # win or duck, defenders, third hand: the next hand cannot follow x rank of the card that takes
+    -1685,  # win or duck, defenders, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, defenders, third hand: the next hand cannot follow x the trick is ruffed already
-    48,  # win or duck, defenders, third hand: the next hand cannot follow x cards held in the suit led
-    -120,  # win or duck, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
-    540,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    540,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    222,  # win or duck, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    5,  # win or duck, defenders, third hand: the side's tricks x rank of the card that takes
-    94,  # win or duck, defenders, third hand: the side's tricks x partner's card is winning
+    78,  # win or duck, defenders, third hand: the next hand cannot follow x cards held in the suit led
+    -143,  # win or duck, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
+    545,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    545,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    220,  # win or duck, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -26,  # win or duck, defenders, third hand: the side's tricks x rank of the card that takes
+    79,  # win or duck, defenders, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, defenders, third hand: the side's tricks x the trick is ruffed already
-    -89,  # win or duck, defenders, third hand: the side's tricks x cards held in the suit led
-    70,  # win or duck, defenders, third hand: the side's tricks x unseen cards above the card that takes
-    -53,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -78,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    20,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    517,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -71,  # win or duck, defenders, third hand: the side's tricks x cards held in the suit led
+    31,  # win or duck, defenders, third hand: the side's tricks x unseen cards above the card that takes
+    -21,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -51,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -12,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    507,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    -37,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    100,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -87,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    159,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -54,  # win or duck, defenders, third hand: rank of the card that takes x partner's card is winning
+    -13,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    61,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -63,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    208,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -45,  # win or duck, defenders, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, defenders, third hand: rank of the card that takes x the trick is ruffed already
-    -87,  # win or duck, defenders, third hand: rank of the card that takes x cards held in the suit led
+    -86,  # win or duck, defenders, third hand: rank of the card that takes x cards held in the suit led
     71,  # win or duck, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
-    115,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    714,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    121,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    774,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: partner's card is winning x the trick is ruffed already
-    -81,  # win or duck, defenders, third hand: partner's card is winning x cards held in the suit led
-    -74,  # win or duck, defenders, third hand: partner's card is winning x unseen cards above the card that takes
+    -77,  # win or duck, defenders, third hand: partner's card is winning x cards held in the suit led
+    -63,  # win or duck, defenders, third hand: partner's card is winning x unseen cards above the card that takes
     1925,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    174,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    171,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -74,  # win or duck, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
-    9,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    24,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    449,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    449,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -3572,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -68,  # win or duck, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
+    31,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -1,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    457,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    457,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -3939,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
 ], dtype=np.int64)

@@ -247,6 +247,11 @@ class FourHundred(Game):
         model = fit_model(deals, seed, progress=progress, iterations=iterations)
         return model, str(weights_file("later_lead_weights.py")), weights_source(model, "400")
 
+    def fit_follow(self, deals, seed, progress, iterations=1):
+        from analyzer.games.t400.follow import fit_model
+
+        return fit_model(deals, seed, progress, iterations)
+
     def fit_opening_lead(self, deals, seed, progress):
         from analyzer.games.t400.lead import WEIGHTS_FILE, fit_lead_model, weights_source
 

@@ -261,10 +261,9 @@ class Tarneeb(Game):
         )
 
     def fit_follow(self, deals, seed, progress, iterations=1):
-        from analyzer.games.tarneeb import follow
+        from analyzer.games.tarneeb.follow import fit_model
 
-        model = follow.fit_model(deals, seed, progress=progress, iterations=iterations)
-        return model, str(follow.weights_file()), follow.weights_source(model)
+        return fit_model(deals, seed, progress, iterations)
 
 
 GAME = Tarneeb()
