@@ -177,3 +177,17 @@ def test_the_shipped_model_gained_on_held_out_deals():
     assert META["held_out_deals"] >= 100_000
     for side in MODEL.sides:
         assert META[f"held_out_{side}_gain_per_deal"] > 3 * META[f"held_out_{side}_gain_se"]
+
+
+def test_the_written_out_sum_is_the_models_sum():
+    """The kernels add the model's terms written out one by one (``score_for``): the same integer
+    as :func:`kernels.policies.team_follow.follow_score`, term by term, for both games' features."""
+    r = np.random.default_rng(5)
+    for n, n_weights in ((kf.N_FEATURES, kf.N_WEIGHTS), (ks.N_FEATURES, ks.N_WEIGHTS)):
+        score = kf.score_for(n)
+        weights = r.integers(-50_000, 50_000, size=3 * n_weights)
+        for _ in range(200):
+            f = tuple(int(x) for x in r.choice([0, 0, 0, 1, 2, 5, 13], size=n))
+            row = int(r.integers(0, 3))
+            assert score(f, weights, row * n_weights) == kf.follow_score(f, weights, row * n_weights)
+            assert score(f, weights, row * n_weights) == naive.follow_score(list(f), weights, row)

@@ -20,8 +20,9 @@ from kernels.core.cards import popcount
 from kernels.core.tricks import power
 from kernels.policies.lead_rollouts import _side_points as side_points  # the later leads' points, shared
 from kernels.policies.standard import short_of
-from kernels.policies.standard_follow import N_FEATURES, standard_follow_card
+from kernels.policies.standard_follow import N_FEATURES
 from kernels.policies.standard_follow import follow_features as features_400
+from kernels.policies.standard_follow import standard_follow_card
 from kernels.policies.team import DECLARING_BIT, side_taken, side_targets, team_card
 from kernels.policies.team_follow import follow_features, follow_kind, take_leave
 

@@ -102,7 +102,7 @@ def _policy_card(fixed):
             )  # fmt: skip
 
     elif fixed == STANDARD or fixed == STANDARD1:
-        plan_only = fixed == STANDARD1  # standard1: the first round, leads by the plan alone
+        plan_only = fixed == STANDARD1  # standard1: the first round, the plan alone
 
         def card(
             kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump

@@ -37,6 +37,10 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
   fourth hand the cheapest winner; ruff low but above any overruff the player can foresee;
   discard the lowest card of the side suit that matters least: never a master's suit, not the
   small card that guards an honour, not from the long suit of a player who needs tricks.
+* **Take or leave** (400's ``standard``, not ``standard1``): where the second or third hand can
+  take the trick or leave it (ruff or discard, win or duck), a model fitted on rollouts chooses
+  between the plan's two cards (:mod:`kernels.policies.standard_follow`, which wraps this
+  player; Tarneeb's ``team`` has its own, :mod:`kernels.policies.team_follow`).
 * **Defending a team contract** (``defending``: Tarneeb's defenders, see
   :mod:`kernels.policies.team`): the declaring side chose the trump and holds most of them, so
   a defender's trumps are worth most as stoppers and ruffs. A defender draws trumps only when its

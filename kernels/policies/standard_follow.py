@@ -10,7 +10,7 @@ are Tarneeb's with the mover's own bid and tricks for the side's (its tricks, wh
 and seven more (:data:`FOLLOW_FEATURES`), since in 400 each player scores its own bid: what
 partner, the opponents, the player winning the trick and the next hand still need, the mover's
 bid and partner's (a bid of 6+ scores double), and the mover's sure tricks. Each added feature
-scored more in duplicate against today's ``standard`` (docs/card-play.md). A row of weights for
+scored more in duplicate against ``standard`` without the model (docs/card-play.md). A row of weights for
 each kind, whether the mover still needs tricks for its bid, and hand. ``standard1`` keeps the
 plan's choice. Everything read is public to the player.
 """
@@ -23,7 +23,7 @@ from kernels.policies import standard_follow_weights
 from kernels.policies.standard import short_of, standard_card, sure_tricks
 from kernels.policies.team_follow import FOLLOW_FEATURES as TEAM_FEATURES
 from kernels.policies.team_follow import follow_features as team_features
-from kernels.policies.team_follow import follow_kind, follow_score, row, take_leave
+from kernels.policies.team_follow import follow_kind, row, score_for, take_leave
 
 hot = jit(forceinline=True)
 
@@ -40,6 +40,7 @@ N_WEIGHTS = 1 + N_FEATURES + N_FEATURES * (N_FEATURES - 1) // 2
 #: For each kind, the rows of a mover still short of its bid (second, third hand), then of one
 #: whose bid is made (:func:`kernels.policies.team_follow.row` with ``declaring`` = short).
 N_ROWS = 8
+_SCORE = score_for(N_FEATURES)  # the model's sum, written out term by term
 #: The shipped weights (``t400 fit-follow --game 400``).
 FOLLOW_WEIGHTS = np.ascontiguousarray(standard_follow_weights.WEIGHTS, dtype=np.int64)
 
@@ -64,7 +65,7 @@ def take_or_leave(kind, seat, hand, played, voids, bids, taken, leader, n_played
     take, leave = take_leave(kind, seat, hand, played, voids, bids, taken, leader, n_played, led, best, trump, plan)
     f = follow_features(seat, hand, played, voids, bids, taken, trump, leader, n_played, led, best, best_pos, take)
     short = short_of(bids, taken, seat) > 0
-    score = follow_score(f, weights, row(kind, short, n_played) * N_WEIGHTS)
+    score = _SCORE(f, weights, row(kind, short, n_played) * N_WEIGHTS)
     if score > 0:
         return take
     if score < 0:

@@ -131,17 +131,50 @@ def follow_features(seat, hand, played, voids, bids, pooled, trump, leader, n_pl
 def follow_score(f, weights, offset):
     """The model's value of taking minus leaving (thousandths of a point): ``weights[offset]``
     plus each feature times its weight plus each product ``f_i * f_j`` (i < j) times its weight
-    (any number of features: 400's model reads more, :mod:`kernels.policies.standard_follow`)."""
+    (any number of features: 400's model reads more, :mod:`kernels.policies.standard_follow`),
+    summed as ``f_i * (w_i + sum_j w_ij f_j)`` so that a feature at 0 skips its products."""
     n = len(f)
     total = weights[offset]
-    for i in range(n):
-        total += weights[offset + 1 + i] * f[i]
     k = offset + 1 + n
     for i in range(n):
+        fi = f[i]
+        if fi == 0:
+            k += n - 1 - i
+            continue
+        acc = weights[offset + 1 + i]
         for j in range(i + 1, n):
-            total += weights[k] * f[i] * f[j]
+            acc += weights[k] * f[j]
             k += 1
+        total += fi * acc
     return total
+
+
+def _written_out(n: int) -> str:
+    """The source of :func:`follow_score` for ``n`` features with every index a constant: each
+    term written out, the same integers summed."""
+    lines = ["def score(f, w, o):", "    total = w[o]"]
+    k = 1 + n
+    for i in range(n):
+        parts = [f"w[o + {1 + i}]"]
+        for j in range(i + 1, n):
+            parts.append(f"w[o + {k}] * f[{j}]")
+            k += 1
+        lines.append(f"    total += f[{i}] * ({' + '.join(parts)})")
+    lines.append("    return total")
+    return "\n".join(lines)
+
+
+def score_for(n: int):
+    """:func:`follow_score` for a tuple of ``n`` features, written out term by term: numba reads a
+    tuple at an index known only at run time through a branch for each element, which made the
+    loop most of the policy's time. Inlined where it is called, so never cached on its own (its
+    source is generated, not a file's)."""
+    space: dict = {}
+    exec(_written_out(n), space)  # noqa: S102 - our own generated text
+    return jit(forceinline=True, cache=False)(space["score"])
+
+
+_SCORE = score_for(N_FEATURES)
 
 
 @hot
@@ -152,7 +185,7 @@ def take_or_leave(kind, seat, hand, played, voids, bids, pooled, targets, leader
     take, leave = take_leave(kind, seat, hand, played, voids, targets, pooled, leader, n_played, led, best, trump,
                              plan)  # fmt: skip
     f = follow_features(seat, hand, played, voids, bids, pooled, trump, leader, n_played, led, best, best_pos, take)
-    score = follow_score(f, weights, row(kind, declaring, n_played) * N_WEIGHTS)
+    score = _SCORE(f, weights, row(kind, declaring, n_played) * N_WEIGHTS)
     if score > 0:
         return take
     if score < 0:
