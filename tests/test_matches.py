@@ -53,8 +53,12 @@ def test_every_match_ends_as_the_rules_engine_says(spec):
     variant = parse_variant_spec(spec)
     df = am.simulate_matches(variant, matches=150, seed=11)
     rounds = am.simulate_rounds(variant, matches=150, seed=11)
-    assert (df["end"] != "cap").all()
-    assert (df["winner"] != "").all()
+    # A table minimum of 13 throws most hands in, so a match may run into the cap of hands (one of
+    # these 150 does, 181 of its 200 hands dead): rare, and then without a winner.
+    capped = df["end"] == "cap"
+    assert capped.sum() <= 2
+    assert ((df["hands"] + df["dead"])[capped] == am.DEFAULT_CAP).all()
+    assert (df["winner"][capped] == "").all() and (df["winner"][~capped] != "").all()
     _replay_all(variant, df, rounds)
 
 
