@@ -156,6 +156,11 @@ JIT_OPTIONS = {"cache": _cache_setting(), "nogil": True, "error_model": "numpy"}
 
 JIT = njit(**JIT_OPTIONS)
 PJIT = njit(parallel=True, **JIT_OPTIONS)
+#: For thin steps (a dispatch, a wrapper choosing between two calls): inlined into the caller
+#: before typing, so not one more function to compile, and not one more module whose
+#: optimisation goes over everything it calls again (a ``forceinline`` level does). Not for
+#: large bodies, whose typing at each call site costs more than a separate compile.
+FLAT = njit(inline="always", **JIT_OPTIONS)
 
 
 def jit(*args, **kwargs):

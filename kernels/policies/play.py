@@ -149,7 +149,8 @@ def _policy_card(fixed):
     return card
 
 
-@overload(choose_card, jit_options={"cache": JIT_OPTIONS["cache"], "forceinline": True})
+# inlined into the trick loop before typing (Numba still compiles the chosen body once to check it)
+@overload(choose_card, inline="always", jit_options={"cache": JIT_OPTIONS["cache"]})
 def _choose_card(
     kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
 ):

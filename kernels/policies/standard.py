@@ -52,7 +52,7 @@ rule kept because it scored more points in duplicate against ``basic`` (benchmar
 
 import numpy as np
 
-from kernels.config import jit
+from kernels.config import FLAT, jit
 from kernels.core.cards import FULL_DECK, above, highest_bit, lane, lowest_bit, popcount
 from kernels.core.tricks import legal_moves, winning_cards
 from kernels.policies import later_lead_weights, team_lead_weights
@@ -360,7 +360,7 @@ def _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending,
     return best
 
 
-@hot
+@FLAT
 def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan_only, team_leads, trump_opening):
     plan = _plan_lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, trump_opening)
     if plan_only or played == 0:
@@ -368,13 +368,15 @@ def _lead(seat, hand, played, voids, bids, taken, trump, fitted, defending, plan
     if fitted:
         if ((bids >> (8 * seat)) & 255) >= OWN_PLAN_BID and short_of(bids, taken, seat):
             return plan
-        return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_400)
-    if team_leads:
-        return later_lead(seat, hand, played, voids, bids, taken, trump, plan, LATER_LEAD_TEAM)
-    return plan
+        weights = LATER_LEAD_400
+    elif team_leads:
+        weights = LATER_LEAD_TEAM
+    else:
+        return plan
+    return later_lead(seat, hand, played, voids, bids, taken, trump, plan, weights)  # one copy of the model
 
 
-@hot
+@FLAT
 def standard_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
                   fitted_lead=True, defending=False, plan_only=False, team_leads=False,
                   trump_opening=True):  # fmt: skip

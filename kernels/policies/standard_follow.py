@@ -17,7 +17,7 @@ plan's choice. Everything read is public to the player.
 
 import numpy as np
 
-from kernels.config import jit
+from kernels.config import FLAT, jit
 from kernels.core.cards import FULL_DECK
 from kernels.policies import standard_follow_weights
 from kernels.policies.standard import short_of, standard_card, sure_tricks
@@ -73,7 +73,7 @@ def take_or_leave(kind, seat, hand, played, voids, bids, taken, leader, n_played
     return plan
 
 
-@hot
+@FLAT
 def standard_follow_card(seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
                          plan_only=False, follows=None):  # fmt: skip
     """400's ``standard`` card (``plan_only``: ``standard1``'s, the plan's leads and choices):

@@ -39,7 +39,7 @@ fit-follow --game tarneeb``); ``team1`` keeps the plan's choice.
 
 import numpy as np
 
-from kernels.config import jit
+from kernels.config import FLAT, jit
 from kernels.core.cards import highest_bit, lane, lowest_bit
 from kernels.policies import team_follow_weights
 from kernels.policies.standard import standard_card
@@ -77,7 +77,7 @@ def side_taken(taken):
     return odd | (even << 8) | (odd << 16) | (even << 24)
 
 
-@hot
+@FLAT
 def team_card(
     seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump, defence=True,
     leads=True, follows=None,

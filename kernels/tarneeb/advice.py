@@ -10,7 +10,7 @@ final contract with the team policy and scores it for the known seat's team.
 import numpy as np
 from numba import prange
 
-from kernels.config import JIT, PJIT, jit
+from kernels.config import FLAT, JIT, PJIT, jit
 from kernels.core import dd
 from kernels.core.cards import FULL_DECK, lane, lowest_bit
 from kernels.core.deal import deal_around, deal_many, pool_of
@@ -200,7 +200,7 @@ def call_contracts(seed, first_chunk, n_chunks, chunk_size, rules, hand, seat, c
     return all_hands, weights, contracts
 
 
-@JIT
+@FLAT  # its one caller holds the solver once, not a module that holds it again
 def _team_tricks(W, T, hands, strain, leader, trump_lead):
     """Double-dummy tricks of ``leader``'s team with ``leader`` on lead in ``strain``; with
     ``trump_lead`` (the variant's rule) the opening lead is the best of the leader's trumps."""
