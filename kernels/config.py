@@ -1,7 +1,8 @@
 """One home for Numba options and the on-disk kernel cache.
 
-Every kernel is decorated with :data:`JIT` (serial), :data:`PJIT` (``parallel=True``) or
-``jit(...)`` for special options (small hot helpers use ``forceinline``).
+Every kernel is decorated with :data:`JIT` (serial), :data:`PJIT` (``parallel=True``),
+:data:`FLAT` (thin steps inlined before typing) or ``jit(...)`` for special options (small hot
+helpers use ``forceinline``).
 
 Caching: ``cache=True`` writes compiled code to ``__pycache__`` beside the sources; when the
 package directory is read-only, the user-wide cache directory (``~/.cache/numba``) is used
