@@ -23,7 +23,7 @@ from kernels.policies import standard_follow_weights
 from kernels.policies.standard import short_of, standard_card, sure_tricks
 from kernels.policies.team_follow import FOLLOW_FEATURES as TEAM_FEATURES
 from kernels.policies.team_follow import follow_features as team_features
-from kernels.policies.team_follow import follow_kind, row, score_for, take_leave
+from kernels.policies.team_follow import follow_kind, n_weights, row, score_for, take_leave
 
 hot = jit(forceinline=True)
 
@@ -36,7 +36,7 @@ FOLLOW_FEATURES = TEAM_FEATURES + (
 )  # fmt: skip
 N_FEATURES = len(FOLLOW_FEATURES)
 #: Weights of one row: the constant, the features, then the products ``f_i * f_j`` for i < j.
-N_WEIGHTS = 1 + N_FEATURES + N_FEATURES * (N_FEATURES - 1) // 2
+N_WEIGHTS = n_weights(N_FEATURES)
 #: For each kind, the rows of a mover still short of its bid (second, third hand), then of one
 #: whose bid is made (:func:`kernels.policies.team_follow.row` with ``declaring`` = short).
 N_ROWS = 8

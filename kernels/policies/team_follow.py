@@ -49,8 +49,16 @@ FOLLOW_FEATURES = (
     "an opponent still to play may beat the winning card", "an opponent still to play may beat the card that takes",
 )  # fmt: skip
 N_FEATURES = len(FOLLOW_FEATURES)
+
+
+def n_weights(n_features: int) -> int:
+    """Weights of a row of the model on ``n_features`` features: the constant, the features,
+    then the products ``f_i * f_j`` for i < j."""
+    return 1 + n_features + n_features * (n_features - 1) // 2
+
+
 #: Weights of one row: the constant, the features, then the products ``f_i * f_j`` for i < j.
-N_WEIGHTS = 1 + N_FEATURES + N_FEATURES * (N_FEATURES - 1) // 2
+N_WEIGHTS = n_weights(N_FEATURES)
 #: The kinds of decision.
 RUFF, FOLLOW = 0, 1
 #: The weights' rows (:func:`row`): for each kind, the declaring side's second and third hand,
