@@ -114,7 +114,7 @@ def test_the_fit_values_each_lead_by_playing_the_deal_out_with_the_plan():
     hands, bids = data["hands"], (data["bids"][:, None] >> (8 * np.arange(4))) & 255
     rows = np.zeros((len(hands) * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(len(hands), dtype=np.int64)
-    kv.lead_values(False, hands, data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
+    kv.lead_values(False, False, hands, data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
                    np.zeros(0), rows, counts)  # fmt: skip
     r = random.Random(4)
     for i in range(len(hands)):
@@ -161,7 +161,7 @@ def test_tarneebs_data_values_each_lead_by_the_contracts_points_with_the_teams_p
     assert meta["game"] == "tarneeb" and len(data["hands"]) == 4
     rows = np.zeros((4 * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(4, dtype=np.int64)
-    kv.lead_values(True, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
+    kv.lead_values(True, False, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
                    np.zeros(0), rows, counts)  # fmt: skip
     r = random.Random(6)
     for i in range(4):
@@ -186,9 +186,8 @@ def test_tarneebs_data_values_each_lead_by_the_contracts_points_with_the_teams_p
 @pytest.mark.parametrize("game", ["400", "tarneeb"])
 def test_the_next_step_plays_on_with_the_shipped_player(game):
     """With a model's weights as the continuation (policy iteration's next step) the deals are
-    played on by the plan corrected by that model: with the shipped weights, by ``standard`` or
-    ``team`` without its take-or-leave model (the plan's follows: the later-lead data leaves that
-    model out, which is fitted after it). The row of the card that player leads
+    played on by the plan corrected by that model and the game's take-or-leave model: with the
+    shipped weights, by ``standard`` or ``team`` as shipped. The row of the card that player leads
     holds the points of the whole deal as that player plays it, at every lead of 8 deals."""
     from analyzer.games.tarneeb.later_lead import deals_data as tarneeb_data
     from kernels.policies import team_lead_weights
@@ -199,8 +198,8 @@ def test_the_next_step_plays_on_with_the_shipped_player(game):
     weights = kll.by_context(team_lead_weights.WEIGHTS if team else WEIGHTS)
     rows = np.zeros((n * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(n, dtype=np.int64)
-    kv.lead_values(team, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"], data["net"],
-                   weights, rows, counts)  # fmt: skip
+    kv.lead_values(team, True, data["hands"], data["bids"], data["leaders"], data["trumps"], data["values"],
+                   data["net"], weights, rows, counts)  # fmt: skip
     checked = 0
     for i in range(n):
         packed, leader, trump = int(data["bids"][i]), int(data["leaders"][i]), int(data["trumps"][i])
@@ -211,7 +210,7 @@ def test_the_next_step_plays_on_with_the_shipped_player(game):
             def plan(seat, hand, played, voids, taken, lead_seat, trick, targets=targets, trump=trump, leader=leader,
                      leads=leads, lead_trump=bool((packed >> (8 * leader)) & 16)):  # fmt: skip
                 card = naive.team_choice(seat, hand, played, voids, targets, taken, lead_seat, trick, trump,
-                                         trump_lead=lead_trump and seat == leader, declarer=leader, follows=[])  # fmt: skip
+                                         trump_lead=lead_trump and seat == leader, declarer=leader)  # fmt: skip
                 if not trick and 1 <= len(played) // 4 <= 11:
                     leads[len(played) // 4] = (seat, naive.index_of(card))
                 return card
@@ -223,8 +222,7 @@ def test_the_next_step_plays_on_with_the_shipped_player(game):
             bids = [(packed >> (8 * s)) & 255 for s in range(4)]
 
             def plan(seat, hand, played, voids, taken, lead_seat, trick, bids=bids, trump=trump, leads=leads):
-                card = naive.standard_choice(seat, hand, played, voids, bids, taken, lead_seat, trick, trump,
-                                             follows=[])  # fmt: skip
+                card = naive.standard_choice(seat, hand, played, voids, bids, taken, lead_seat, trick, trump)
                 if not trick and 1 <= len(played) // 4 <= 11:
                     leads[len(played) // 4] = (seat, naive.index_of(card))
                 return card

@@ -4,7 +4,7 @@ rollouts of the plan, for either game.
 A game gives played deals (:mod:`analyzer.games.t400.later_lead`: 400's live deals bid by the
 EV bots; :mod:`analyzer.games.tarneeb.later_lead`: classic Tarneeb's contracts of the EV bots),
 and the plan plays them. At every lead of tricks 2 to 12 each card the leader holds
-is led in turn and the deal played out by the plan
+is led in turn and the deal played out by the plan (with the take-or-leave model, below)
 (:func:`kernels.policies.lead_rollouts.lead_values`): the points of the leader's side are the
 value of that card on that deal. The model (:mod:`kernels.policies.later_lead`) scores a card as
 ``sum_i b_i * sum_j W[i, j] * x_j`` (card features ``b``, contexts ``x``); ``W`` is the least-squares
@@ -19,6 +19,11 @@ model's leads gain over the plan's on those deals, one lead at a time against th
 continuation (the one-step gain); the weights are then refitted on all deals. The model is
 regenerated when its inputs change (the features, the data's rollouts) and records the bidder
 model its deals were bid with.
+
+The continuation's second and third hands take the trick or leave it by the game's shipped
+take-or-leave model (the weights record which, ``follow_model``), so that the leads are valued as
+the shipped player goes on after them; the take-or-leave model is then refitted on deals led by
+the new weights (``t400 fit-follow``), the two fitted in turn as steps of one policy iteration.
 
 With ``iterations`` above one the step is repeated (policy iteration): the next fit's deals are
 played, and its leads valued, by the plan corrected by the previous fit's weights, so that each
@@ -106,9 +111,15 @@ def fit_model(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
     :func:`weights_source` writes, each step's held-out gain in the meta's ``steps``. ``data``:
     the arrays of :func:`kernels.policies.lead_rollouts.lead_values` by name (hands, bids,
     leaders, trumps, values, net); ``team``: a team contract's plan and points; ``meta``: what
-    the weights record of how they were made (command, game, deals, seed, bidder model).
+    the weights record of how they were made (command, game, deals, seed, bidder model, the
+    take-or-leave model the continuation plays).
     ``progress(done, total)`` counts the deals valued in all steps."""
+    from analyzer.core.policies import numbers_fingerprint
+    from kernels.policies.standard_follow import FOLLOW_WEIGHTS as STANDARD_FOLLOWS
+    from kernels.policies.team import FOLLOW_WEIGHTS as TEAM_FOLLOWS
+
     check_iterations(iterations)
+    meta = {**meta, "follow_model": numbers_fingerprint(TEAM_FOLLOWS if team else STANDARD_FOLLOWS)}
     steps: list[dict] = []
     weights = np.zeros(0)
     model: dict = {}
@@ -196,12 +207,13 @@ def _fit_step(data: dict, team: bool, meta: dict, progress: Callable[[int, int],
 
 def _rows(data: dict, team: bool, deals: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The rows of the deals numbered ``deals`` (their decisions numbered ``16 * deal + trick``),
-    played on by the plan corrected by ``weights`` (empty: the plan)."""
+    played on by the plan's leads corrected by ``weights`` (empty: the plan's) and the game's
+    take-or-leave model."""
     part = {k: np.ascontiguousarray(v[deals]) for k, v in data.items()}
     n = len(deals)
     rows = np.zeros((n * kll.ROWS_PER_DEAL, kll.N_COLUMNS), dtype=np.int64)
     counts = np.zeros(n, dtype=np.int64)
-    kv.lead_values(team, part["hands"], part["bids"], part["leaders"], part["trumps"], part["values"],
+    kv.lead_values(team, True, part["hands"], part["bids"], part["leaders"], part["trumps"], part["values"],
                    part["net"], np.ascontiguousarray(weights, dtype=np.float64), rows, counts)  # fmt: skip
     keep = (np.arange(kll.ROWS_PER_DEAL)[None, :] < counts[:, None]).ravel()
     rows = rows[keep]

@@ -5,50 +5,51 @@ thousandths of a point, a row per card feature, a column per context."""
 import numpy as np
 
 META = {
-    "command": "t400 fit-later-lead --deals 100000 --seed 2026 --iterations 2",
+    "command": "t400 fit-later-lead --deals 300000 --seed 2026 --iterations 2",
     "game": "400",
-    "deals": 100000,
+    "deals": 300000,
     "seed": 2026,
-    "bidder_model": "7837f7f366f2889e",
-    "features": "1b42988095f5424f",
-    "held_out_deals": 20000,
-    "held_out_gain_per_deal": 0.8614,
-    "held_out_gain_se": 0.1051,
-    "held_out_leads_changed": 0.546,
+    "bidder_model": "9f0ef79ccd956b70",
+    "follow_model": "8286d84c05963d67",
+    "features": "5995536f3a7a794b",
+    "held_out_deals": 60000,
+    "held_out_gain_per_deal": 0.7027,
+    "held_out_gain_se": 0.0603,
+    "held_out_leads_changed": 0.5328,
     "iterations": 2,
     "steps": [
         {
-            "held_out_deals": 20000,
-            "held_out_gain_per_deal": 0.8332,
-            "held_out_gain_se": 0.106,
-            "held_out_leads_changed": 0.5309
+            "held_out_deals": 60000,
+            "held_out_gain_per_deal": 0.8925,
+            "held_out_gain_se": 0.0599,
+            "held_out_leads_changed": 0.511
         },
         {
-            "held_out_deals": 20000,
-            "held_out_gain_per_deal": 0.8614,
-            "held_out_gain_se": 0.1051,
-            "held_out_leads_changed": 0.546
+            "held_out_deals": 60000,
+            "held_out_gain_per_deal": 0.7027,
+            "held_out_gain_se": 0.0603,
+            "held_out_leads_changed": 0.5328
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -239, 92, -62, 87, 213, -2, -89, -9, -101, 55, 119,  # the plan's card
-    -2687, -690, -153, 204, 93, 468, 597, 3, 701, 32, -268,  # trump
-    -852, 331, -307, -17, 272, -44, -108, 87, 197, 97, -205,  # side master
-    89, 308, -510, 408, 514, -136, -381, -14, -228, 161, 541,  # trump master
-    745, -75, -107, 176, 205, -47, -100, -16, -228, -34, 203,  # knock-out top of a sequence
-    86, -219, -40, 30, 54, 60, -47, -10, 50, -23, 52,  # lowest of a side suit
-    505, -336, -156, -93, -53, -56, 17, 38, 439, -83, -425,  # lowest trump
-    285, -171, -51, -248, -16, -28, 33, 9, 62, -2, -38,  # top of its suit, not a master
-    -66, -81, 11, 169, 50, -3, 34, -12, -35, 7, 103,  # side suit's length
-    -192, -29, -6, -33, -24, 23, 42, 7, 88, 1, 0,  # side suit's unseen cards
-    1782, 67, 98, -150, -24, -179, -155, -82, 38, -149, 306,  # an opponent ruffs the suit
-    -555, 69, 126, -45, -46, -129, 127, 63, 269, 35, 372,  # partner ruffs the suit
-    929, -384, 72, -108, 35, 54, 42, -57, -205, -79, 208,  # a side suit with a master
-    -41, -16, -21, 48, 78, 25, -52, -7, -63, 12, 9,  # rank (2 = 0 .. ace = 12)
-    -3, 13, -44, 72, 108, 13, -73, -7, -119, 23, -9,  # unseen cards above it
-    1170, -219, 61, 426, 229, -29, 79, -61, -403, -101, 137,  # side singleton
-    329, -103, 43, 156, 10, 19, 71, -29, -10, -58, 7,  # side doubleton
-    385, -315, -85, -137, 414, -37, -115, 15, -310, 42, 175,  # low from a suit without a master under an honour
+    -271, 65, -68, 45, 229, 14, -88, -3, -148, 65, 124,  # the plan's card
+    -3022, -664, 14, 272, 207, 416, 495, 35, 470, 104, -114,  # trump
+    -512, 344, -314, 170, 164, -36, -80, 56, 148, 74, -301,  # side master
+    -127, 208, -750, 434, 537, 27, -431, -28, -169, 171, 550,  # trump master
+    448, 13, 35, 89, 202, -64, -82, -11, -173, -18, 108,  # knock-out top of a sequence
+    157, -153, -22, 15, 5, 31, -31, -9, 80, -33, 75,  # lowest of a side suit
+    265, -325, -50, -54, -70, -89, 70, 31, 479, -89, -354,  # lowest trump
+    650, -120, -205, -155, -36, 5, 13, -19, 30, -26, 106,  # top of its suit, not a master
+    -133, -43, 9, 192, 44, 0, 18, -9, -35, 13, 89,  # side suit's length
+    -191, -49, -4, -20, -7, 18, 40, 8, 62, 5, -7,  # side suit's unseen cards
+    1341, 148, -106, 137, -101, 0, -118, -84, 119, -134, 724,  # an opponent ruffs the suit
+    -728, -54, 178, 113, 90, -111, 50, 25, 298, 44, 213,  # partner ruffs the suit
+    768, -399, 86, -180, 91, 41, -27, -50, -200, -53, 390,  # a side suit with a master
+    -54, -29, 0, 26, 82, 13, -48, -2, -40, 11, 20,  # rank (2 = 0 .. ace = 12)
+    1, -7, -22, 28, 111, 7, -71, -3, -85, 19, 7,  # unseen cards above it
+    267, -147, 284, 465, 216, -44, 57, -24, -397, -28, 154,  # side singleton
+    55, -85, 120, 139, 32, 7, 47, -14, 11, -32, 45,  # side doubleton
+    270, -179, -49, -63, 297, -44, -88, 2, -276, 36, 209,  # low from a suit without a master under an honour
 ], dtype=np.int64)

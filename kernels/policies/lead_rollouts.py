@@ -7,7 +7,10 @@ card is led and the continuation plays the rest at all four seats, with the mode
 (:mod:`kernels.policies.later_lead`). The plan, which every decision's inputs name, is 400's
 ``standard1`` (``standard`` without the model), or for a team contract ``team`` with the plan's
 leads; the continuation is the plan, or the plan with its later leads corrected by given weights
-(a previous fit's: the next step of policy iteration). Points: in 400 each seat scores
+(a previous fit's: the next step of policy iteration), and with ``follows`` its second and third
+hands taking the trick or leaving it by the game's shipped take-or-leave model (400's
+:mod:`kernels.policies.standard_follow`, Tarneeb's :mod:`kernels.policies.team_follow`), as the
+player whose leads the fit corrects plays them. Points: in 400 each seat scores
 its bid's value if it takes at least its bid, minus it if not (``values``); in a team contract
 the declaring side scores ``net[its tricks]`` and the other side the opposite. See
 :mod:`analyzer.core.later_lead` for the fit.
@@ -35,7 +38,8 @@ from kernels.policies.later_lead import (
     same_as_higher,
 )
 from kernels.policies.standard import OWN_PLAN_BID, short_of, standard_card
-from kernels.policies.team import side_taken, side_targets, team_card
+from kernels.policies.standard_follow import standard_follow_card
+from kernels.policies.team import FOLLOW_WEIGHTS, side_taken, side_targets, team_card
 
 U64 = np.uint64
 _ONE = U64(1)
@@ -50,10 +54,17 @@ def _plan_card(team, seat, hand, played, voids, bids, taken, leader, k, led, bes
 
 
 @jit
-def _continuation_card(team, weights, seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump):
+def _continuation_card(team, follows, weights, seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos,
+                       trump):  # fmt: skip
     """The continuation's card: the plan's, its leads after the first trick corrected by the
     later-lead model with ``weights`` (in :func:`kernels.policies.later_lead.by_context`'s
-    layout; none: the plan alone), as ``standard`` and ``team`` correct theirs."""
+    layout; none: the plan alone), as ``standard`` and ``team`` correct theirs; with ``follows``
+    its second and third hands choose by the game's shipped take-or-leave model."""
+    if k != 0 and follows:
+        if team:
+            return team_card(seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump, True,
+                             False, FOLLOW_WEIGHTS)  # fmt: skip
+        return standard_follow_card(seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump)
     plan = _plan_card(team, seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump)
     if k != 0 or played == 0 or len(weights) == 0:
         return plan
@@ -66,7 +77,7 @@ def _continuation_card(team, weights, seat, hand, played, voids, bids, taken, le
 
 
 @jit
-def _trick(team, weights, hands, played, voids, bids, taken, leader, trump, first):
+def _trick(team, follows, weights, hands, played, voids, bids, taken, leader, trump, first):
     """Play one trick from ``leader`` by the continuation (see :func:`_continuation_card`), the
     lead being ``first`` if >= 0; ``hands`` (uint64[4]) lose the cards. Returns (played, voids,
     taken, next leader)."""
@@ -79,8 +90,8 @@ def _trick(team, weights, hands, played, voids, bids, taken, leader, trump, firs
         if k == 0 and first >= 0:
             card = first
         else:
-            card = _continuation_card(team, weights, seat, hands[seat], played, voids, bids, taken, leader, k, led,
-                                      best, best_pos, trump)  # fmt: skip
+            card = _continuation_card(team, follows, weights, seat, hands[seat], played, voids, bids, taken, leader, k,
+                                      led, best, best_pos, trump)  # fmt: skip
         bit = _ONE << U64(card)
         played |= bit
         hands[seat] &= ~bit
@@ -113,7 +124,7 @@ def _side_points(team, bids, taken, values, net, declarer, seat):
 
 
 @PJIT
-def lead_values(team, hands, bids, leaders, trumps, values, net, weights, rows, counts):
+def lead_values(team, follows, hands, bids, leaders, trumps, values, net, weights, rows, counts):
     """Fill ``rows`` (int64[n * ROWS_PER_DEAL, N_COLUMNS], the columns of
     :mod:`kernels.policies.later_lead`; deal ``i`` from row ``i * ROWS_PER_DEAL``, ``counts[i]``
     rows) for the deals ``hands`` (uint64[n, 4]): ``bids`` int64[n] (8 bits a seat: 400's bids,
@@ -121,7 +132,8 @@ def lead_values(team, hands, bids, leaders, trumps, values, net, weights, rows, 
     leader: the declarer of a team contract), ``values`` int64[n, 4] (400: each bid's value),
     ``net`` int64[n, 14] (team: the declaring side's points by its tricks), ``weights`` float64
     (the continuation's later-lead weights, :func:`kernels.policies.later_lead.by_context`'s
-    layout; empty: the plan plays on). The decision column is ``16 * i + trick``."""
+    layout; empty: the plan plays on), ``follows``: the continuation's second and third hands
+    choose by the game's take-or-leave model. The decision column is ``16 * i + trick``."""
     for i in prange(hands.shape[0]):
         hh = hands[i].copy()
         scratch = np.empty(4, dtype=np.uint64)
@@ -149,9 +161,9 @@ def lead_values(team, hands, bids, leaders, trumps, values, net, weights, rows, 
                     if c != plan and same_as_higher(hand, played, c):
                         continue
                     scratch[:] = hh
-                    p2, v2, t2, l2 = _trick(team, weights, scratch, played, voids, b, taken, leader, trump, c)
+                    p2, v2, t2, l2 = _trick(team, follows, weights, scratch, played, voids, b, taken, leader, trump, c)
                     while popcount(scratch[0]):
-                        p2, v2, t2, l2 = _trick(team, weights, scratch, p2, v2, b, t2, l2, trump, -1)
+                        p2, v2, t2, l2 = _trick(team, follows, weights, scratch, p2, v2, b, t2, l2, trump, -1)
                     row = rows[r]
                     row[C_DECISION] = 16 * i + t
                     row[C_CARD] = c
@@ -163,5 +175,5 @@ def lead_values(team, hands, bids, leaders, trumps, values, net, weights, rows, 
                     for k in range(N_CONTEXT):
                         row[C_CONTEXTS + k] = x[k]
                     r += 1
-            played, voids, taken, leader = _trick(team, weights, hh, played, voids, b, taken, leader, trump, -1)
+            played, voids, taken, leader = _trick(team, follows, weights, hh, played, voids, b, taken, leader, trump, -1)
         counts[i] = r - i * ROWS_PER_DEAL

@@ -9,46 +9,47 @@ META = {
     "game": "tarneeb",
     "deals": 300000,
     "seed": 2026,
-    "tarneeb_bidder_model": "d6b3768be072edc1",
-    "features": "1b42988095f5424f",
+    "tarneeb_bidder_model": "3d181683312abdd7",
+    "follow_model": "09c347d74095ae4d",
+    "features": "5995536f3a7a794b",
     "held_out_deals": 60000,
-    "held_out_gain_per_deal": 0.9255,
-    "held_out_gain_se": 0.058,
-    "held_out_leads_changed": 0.4392,
+    "held_out_gain_per_deal": 0.9598,
+    "held_out_gain_se": 0.0589,
+    "held_out_leads_changed": 0.4352,
     "iterations": 2,
     "steps": [
         {
             "held_out_deals": 60000,
-            "held_out_gain_per_deal": 0.6234,
-            "held_out_gain_se": 0.0564,
-            "held_out_leads_changed": 0.4378
+            "held_out_gain_per_deal": 0.792,
+            "held_out_gain_se": 0.0525,
+            "held_out_leads_changed": 0.3692
         },
         {
             "held_out_deals": 60000,
-            "held_out_gain_per_deal": 0.9255,
-            "held_out_gain_se": 0.058,
-            "held_out_leads_changed": 0.4392
+            "held_out_gain_per_deal": 0.9598,
+            "held_out_gain_se": 0.0589,
+            "held_out_leads_changed": 0.4352
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -27, -27, -27, -27, 2, 2, 109, -15, 8, 36, -23,  # the plan's card
-    -933, -933, -933, -933, 178, 178, 401, -91, -102, 187, 1098,  # trump
-    -112, -112, -112, -112, 15, 15, -60, 72, 335, 88, -178,  # side master
-    375, 375, 375, 375, 23, 23, -91, -54, 122, 19, -865,  # trump master
-    493, 493, 493, 493, -45, -45, -53, -43, -170, -114, -179,  # knock-out top of a sequence
-    -5, -5, -5, -5, 22, 22, -17, -24, -132, -7, -35,  # lowest of a side suit
-    159, 159, 159, 159, 9, 9, -211, 129, 605, -44, -1030,  # lowest trump
-    -125, -125, -125, -125, 17, 17, 49, 8, -193, 55, -126,  # top of its suit, not a master
-    66, 66, 66, 66, -8, -8, 59, -24, -127, -1, 31,  # side suit's length
-    -65, -65, -65, -65, 6, 6, 13, 11, 60, 12, -9,  # side suit's unseen cards
-    487, 487, 487, 487, -53, -53, -76, -135, 73, -139, -22,  # an opponent ruffs the suit
-    -186, -186, -186, -186, 45, 45, 152, -6, 41, 105, -412,  # partner ruffs the suit
-    339, 339, 339, 339, 10, 10, -9, -92, -422, -111, -164,  # a side suit with a master
-    46, 46, 46, 46, 7, 7, -15, -20, -12, -8, -35,  # rank (2 = 0 .. ace = 12)
-    71, 71, 71, 71, 6, 6, -10, -25, -50, -2, -81,  # unseen cards above it
-    563, 563, 563, 563, -30, -30, 152, -84, -387, -133, -117,  # side singleton
-    38, 38, 38, 38, 16, 16, 88, -19, -14, -20, 61,  # side doubleton
-    345, 345, 345, 345, -26, -26, -6, -58, -418, -64, -129,  # low from a suit without a master under an honour
+    -15, -15, -15, -15, 3, 3, 118, -21, -21, 38, -70,  # the plan's card
+    -1261, -1261, -1261, -1261, 243, 243, 437, -16, 114, 227, 1028,  # trump
+    -97, -97, -97, -97, 6, 6, -114, 100, 376, 78, -78,  # side master
+    421, 421, 421, 421, 12, 12, -66, -120, 216, 28, -872,  # trump master
+    453, 453, 453, 453, -51, -51, 4, -46, -175, -97, -206,  # knock-out top of a sequence
+    -14, -14, -14, -14, 29, 29, -58, -13, -51, -12, -57,  # lowest of a side suit
+    126, 126, 126, 126, 8, 8, -205, 104, 623, -26, -855,  # lowest trump
+    -71, -71, -71, -71, 16, 16, 20, 8, -200, 33, -66,  # top of its suit, not a master
+    60, 60, 60, 60, -2, -2, 35, -24, -66, -8, 50,  # side suit's length
+    -69, -69, -69, -69, 7, 7, 21, 10, 42, 15, -4,  # side suit's unseen cards
+    393, 393, 393, 393, -22, -22, -152, -122, 133, -117, 19,  # an opponent ruffs the suit
+    -177, -177, -177, -177, 53, 53, 27, -25, 188, 80, -175,  # partner ruffs the suit
+    260, 260, 260, 260, 6, 6, 52, -95, -467, -58, -249,  # a side suit with a master
+    24, 24, 24, 24, 10, 10, -20, -17, 15, -2, -50,  # rank (2 = 0 .. ace = 12)
+    46, 46, 46, 46, 10, 10, -19, -20, -11, 4, -92,  # unseen cards above it
+    351, 351, 351, 351, -11, -11, 220, -66, -305, -62, -195,  # side singleton
+    -25, -25, -25, -25, 29, 29, 87, -10, 77, -17, 71,  # side doubleton
+    189, 189, 189, 189, -21, -21, 71, -51, -415, 9, -234,  # low from a suit without a master under an honour
 ], dtype=np.int64)

@@ -20,7 +20,8 @@ from kernels.tarneeb import rules as kr
 def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None,
               iterations: int = 1) -> dict:  # fmt: skip
     """Deal until ``deals`` contracts are played from ``seed``, value their later leads and fit
-    (``iterations`` steps of policy iteration)."""
+    (``iterations`` steps of policy iteration), the continuation's second and third hands choosing
+    by ``team``'s shipped take-or-leave model (recorded as ``follow_model``)."""
     fit.check_deals(deals)
     fit.check_iterations(iterations)
     data, meta = deals_data(deals, seed)
