@@ -399,3 +399,14 @@ def test_one_table_kept_along_a_hand_gives_each_positions_double_dummy_score():
             assert score_at(hands, trick, leader, targets, values, won, trump, keep=k > 0) == expected[k]
             kept_nodes += nodes()
     assert kept_nodes < fresh_nodes
+
+
+def test_a_card_of_the_current_trick_between_two_cards_splits_their_class():
+    """The queen beats the jack that wins the trick and the ten does not: the two are equal only
+    when no card still in play lies between them, and the jack on the table is in play."""
+    from analyzer.core.notation import as_hand
+
+    hand = as_hand("QT9876543.AK.AK.").bits
+    pos = replay(hand, 3, 0, [Card.parse(c).index for c in ("SJ", "S2", "H2")], 4)
+    spades = [[str(Card.from_index(c)) for c in cls] for cls in card_classes(pos) if cls[0] >> 4 == Suit.parse("S")]
+    assert spades == [["SQ"], ["ST", "S9", "S8", "S7", "S6", "S5", "S4", "S3"]]

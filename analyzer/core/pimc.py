@@ -236,12 +236,14 @@ def card_table(cards, values: np.ndarray, seed: int = 0) -> list[CardValue]:
 
 def card_classes(pos: Position) -> list[list[int]]:
     """The mover's legal cards in classes of equal value on every layout: cards of one suit
-    with no card between them that another seat may still hold (each card between is the
-    mover's or already played, the current trick's included), so whichever of them is played,
-    every line of play goes the same way. Highest card of each class first."""
+    with no card between them that another seat may still hold or that is in the current trick
+    (each card between is the mover's or played to an earlier trick: a card of the current
+    trick between them, such as the one winning it, is beaten by the higher and not by the
+    lower), so whichever of them is played, every line of play goes the same way. Highest card
+    of each class first."""
     gone = pos.played | pos.hands[pos.mover]
     for c in pos.trick:
-        gone |= 1 << c
+        gone &= ~(1 << c)
     classes: list[list[int]] = []
     for c in sorted(pos.legal(), reverse=True):
         last = classes[-1][-1] if classes else None
