@@ -321,7 +321,7 @@ def test_ev_bidder_weighs_its_own_defence_against_an_opponents_number_bid():
     assert values == sorted(values, reverse=True) and values[0] - values[-1] > 4, worth
     for text in ("T98.9876.8765.32", "AQ3.KJ4.Q93.K862"):
         assert ev_call(after, parse_hand(text), MODEL).kind == "pass", text
-    assert ev_call(after, parse_hand("KQJ98.A5.K64.Q73"), MODEL).level == 8
+    assert ev_call(after, parse_hand("KQJ98.A5.A64.Q73"), MODEL).level == 8
 
 
 @pytest.mark.slow
