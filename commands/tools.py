@@ -263,7 +263,7 @@ def fit_later_lead(game, deals, seed, iterations, out_path, as_json):
 @click.command("fit-follow", context_settings=CONTEXT)
 @game_option(help_text="Whose play: 400's standard, or classic Tarneeb's partnerships in a contract (--game tarneeb).")
 @click.option("--deals", type=click.IntRange(100, 2_000_000), default=1_000_000, show_default=True,
-              help="Deals whose second- and third-hand decisions are played out both ways (about 0.2 ms a deal "
+              help="Deals whose take-or-leave decisions are played out both ways (about 0.2 ms a deal "
               "on 2 cores; the fit holds every decision in memory, 3 to 4 MB a thousand deals).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=2026, show_default=True)
 @click.option("--iterations", type=click.IntRange(1, 5), default=1, show_default=True,
@@ -274,9 +274,9 @@ def fit_later_lead(game, deals, seed, iterations, out_path, as_json):
 @json_option
 def fit_follow(game, deals, seed, iterations, out_path, as_json):
     """Regenerate the take-or-leave model of 400's standard (or Tarneeb's team) from rollouts: at
-    every decision of the second and third hands between taking the trick and leaving it (ruff or
-    discard, win or duck), both options are played out by the player, and the difference in points
-    fitted on public features for each kind, side and hand."""
+    every decision of the second and third hands (in 400 also the fourth) between taking the trick
+    and leaving it (ruff or discard, win or duck), both options are played out by the player, and
+    the difference in points fitted on public features for each kind, side and hand."""
     if out_path:
         outputs(out=out_path)
     with progress_bar("valuing follows", deals * iterations, enabled=not as_json) as update:

@@ -835,10 +835,10 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
     """The card ``standard`` plays: the plan (:func:`_standard_plan_choice`, which says what the
     arguments are), and in 400 (``fitted_lead``, not ``plan_only``) the second and third hands
     take the trick or leave it by the model of kernels/policies/standard_follow.py with
-    ``follows`` (None: the shipped weights; empty: the plan's choice)."""
+    ``follows`` (None: the shipped weights; empty: the plan's choice), and so does the fourth."""
     plan = _standard_plan_choice(seat, hand, played, voids, bids, taken, leader, trick, trump, fitted_lead,
                                  defending, plan_only, team_leads, trump_opening)  # fmt: skip
-    kind = follow_kind(hand, trick, trump)
+    kind = follow_kind(hand, trick, trump, hands=3)
     if not fitted_lead or plan_only or kind is None:
         return plan
     if follows is None:
@@ -849,7 +849,7 @@ def standard_choice(seat, hand, played, voids, bids, taken, leader, trick, trump
     f = follow_features(seat, hand, played, voids, bids, taken, leader, trick, trump, take)
     f += standard_follow_features(seat, hand, played, bids, taken, leader, trick, trump)
     short = [max(0, bids[s] - taken[s]) for s in range(4)]
-    row = 4 * (kind == "follow") + (0 if short[seat] else 2) + len(trick) - 1
+    row = 6 * (kind == "follow") + (0 if short[seat] else 3) + len(trick) - 1
     score = follow_score(f, follows, row)
     return take if score > 0 else leave if score < 0 else plan
 
@@ -1179,11 +1179,11 @@ def team_choice(seat, hand, played, voids, targets, taken, leader, trick, trump,
 # -- Tarneeb's take-or-leave model (kernels/policies/team_follow.py) ---------------------------------
 
 
-def follow_kind(hand, trick, trump):
-    """"ruff" (second or third hand out of the suit led, holding a trump that wins the trick and
-    another suit), "follow" (holding the suit led, a card that wins the trick and one that does
-    not), or None."""
-    if len(trick) not in (1, 2):
+def follow_kind(hand, trick, trump, hands=2):
+    """"ruff" (second or third hand, or with ``hands`` 3 fourth, out of the suit led, holding a
+    trump that wins the trick and another suit), "follow" (holding the suit led, a card that wins
+    the trick and one that does not), or None."""
+    if not 1 <= len(trick) <= hands:
         return None
     led = trick[0][0]
     wins = {c for c in hand if trick_winner([*trick, c], trump) == len(trick)}

@@ -27,7 +27,7 @@ def pack(values) -> int:
 
 
 def decision_states(r: random.Random, n_deals: int):
-    """Public states of the second and third hands of deals played by the plain-Python
+    """Public states of the second, third and fourth hands of deals played by the plain-Python
     ``standard`` (shipped model): (seat, hand, played, voids, bids, taken, leader, trick)."""
     for _ in range(n_deals):
         bits = random_deal(r)
@@ -35,7 +35,7 @@ def decision_states(r: random.Random, n_deals: int):
         states = []
 
         def choose(seat, hand, played, voids, taken, leader, trick, bids=bids, states=states):
-            if len(trick) in (1, 2):
+            if len(trick) in (1, 2, 3):
                 states.append((seat, set(hand), set(played), set(voids), bids, list(taken), leader, list(trick)))
             return naive.standard_choice(seat, hand, played, voids, bids, taken, leader, trick, HEARTS)
 
@@ -44,20 +44,21 @@ def decision_states(r: random.Random, n_deals: int):
 
 
 def test_the_take_or_leave_model_agrees_with_its_plain_python_twin():
-    """At every decision of the second and third hands of 150 deals: the kind, the two options,
+    """At every decision of the second, third and fourth hands of 150 deals: the kind, the two options,
     the features, the score and the card, kernel and twin (the twin written from the module's
     docstring); the model does change the plan's card, in each kind."""
     r = random.Random(18)
     seen = {"ruff": 0, "follow": 0}
     changed = {"ruff": 0, "follow": 0}
+    fourth = [0, 0]  # the fourth hand's decisions, and those where the model changes the plan's card
     for seat, hand, played, voids, bids, taken, leader, trick in decision_states(r, 150):
         best_pos = naive.trick_winner(trick, HEARTS)
         h, p, n, led = bits_of(hand), bits_of(played), len(trick), trick[0][0]
         v = sum(1 << (4 * q + s) for q, s in voids)
         best = naive.index_of(trick[best_pos])
         args = (seat, h, p, v, pack(bids), pack(taken), leader, n, led, best, best_pos, HEARTS)
-        kind = naive.follow_kind(hand, trick, HEARTS)
-        assert kf.follow_kind(h, n, led, best, HEARTS) == {None: -1, "ruff": kf.RUFF, "follow": kf.FOLLOW}[kind]
+        kind = naive.follow_kind(hand, trick, HEARTS, hands=3)
+        assert kf.follow_kind(h, n, led, best, HEARTS, ks.HANDS) == {None: -1, "ruff": kf.RUFF, "follow": kf.FOLLOW}[kind]
         plan = naive.standard_choice(seat, hand, played, voids, bids, taken, leader, trick, HEARTS, follows=[])
         assert naive.card_at(int(ks.standard_follow_card(*args, False, np.zeros(0, dtype=np.int64)))) == plan
         expected = naive.standard_choice(seat, hand, played, voids, bids, taken, leader, trick, HEARTS)
@@ -78,11 +79,14 @@ def test_the_take_or_leave_model_agrees_with_its_plain_python_twin():
         twin = naive.follow_features(seat, hand, played, voids, bids, taken, leader, trick, HEARTS, take)
         extra = naive.standard_follow_features(seat, hand, played, bids, taken, leader, trick, HEARTS)
         assert list(f) == twin + extra and len(f) == ks.N_FEATURES
-        row = kf.row(k, short[seat] > 0, n)
+        row = kf.row(k, short[seat] > 0, n, ks.HANDS)
         assert kf.follow_score(f, WEIGHTS, row * ks.N_WEIGHTS) == naive.follow_score(list(f), WEIGHTS, row)
         seen[kind] += 1
         changed[kind] += expected != plan
+        fourth[0] += n == 3
+        fourth[1] += n == 3 and expected != plan
     assert all(seen[k] > 150 and changed[k] > 0.05 * seen[k] for k in seen), (seen, changed)
+    assert fourth[0] > 100 and fourth[1] > 0.02 * fourth[0], fourth  # the fourth hand decides by the model too
 
 
 def _replay(hands, bids, at=None, forced=None):
@@ -134,7 +138,7 @@ def test_the_data_plays_each_option_out_with_the_player_of_its_weights():
             assert row[kv.C_TAKE if took else kv.C_LEAVE] == _side_points(bids, values, tricks, seat)
             assert row[kv.C_DECLARING] == (taken[seat] < bids[seat])
             plan = naive.standard_choice(seat, hand, played, voids, bids, taken, leader, trick, HEARTS, follows=[])
-            kind = naive.follow_kind(hand, trick, HEARTS)
+            kind = naive.follow_kind(hand, trick, HEARTS, hands=3)
             take, leave = naive.take_leave(kind, seat, hand, played, voids, bids, taken, leader, trick, HEARTS, plan)
             other, _ = _replay(hands, bids, at=at, forced=leave if took else take)
             assert row[kv.C_LEAVE if took else kv.C_TAKE] == _side_points(bids, values, other, seat)
@@ -148,10 +152,10 @@ def test_the_fits_terms_are_the_kernels_terms_with_400s_features():
     rows[:, kv.C_FEATURES :] = r.integers(0, 13, size=(40, ks.N_FEATURES))
     rows[:, kv.C_KIND] = r.integers(0, 2, 40)
     rows[:, kv.C_DECLARING] = r.integers(0, 2, 40)
-    rows[:, kv.C_POSITION] = r.integers(1, 3, 40)
+    rows[:, kv.C_POSITION] = r.integers(1, ks.HANDS + 1, 40)  # the fourth hand's rows too
     weights = r.integers(-5000, 5000, size=ks.N_ROWS * ks.N_WEIGHTS)
     for row, score in zip(rows, fit.scores(MODEL, rows, weights)):
-        w_row = kf.row(int(row[kv.C_KIND]), bool(row[kv.C_DECLARING]), int(row[kv.C_POSITION]))
+        w_row = kf.row(int(row[kv.C_KIND]), bool(row[kv.C_DECLARING]), int(row[kv.C_POSITION]), ks.HANDS)
         assert score == kf.follow_score(tuple(int(x) for x in row[kv.C_FEATURES :]), weights, w_row * ks.N_WEIGHTS)
 
 

@@ -1,14 +1,14 @@
-"""Fitting the take-or-leave model of the second and third hands (``t400 fit-follow``): steps of
+"""Fitting the take-or-leave model of the later hands (``t400 fit-follow``): steps of
 policy iteration on rollouts, as the later-lead model's (:mod:`analyzer.core.later_lead`), for
 either game.
 
 A game gives played deals (:func:`analyzer.games.tarneeb.later_lead.deals_data`: classic
 Tarneeb's contracts bid by four EV bots, the declarer leads; :func:`analyzer.games.t400.later_lead.deals_data`:
 400's live deals bid by the EV bots) and its player plays them (``team``; 400's ``standard``). At
-each decision of the second and third hands (:mod:`kernels.policies.team_follow`: ruff or
-discard, win or duck) both options are played out by the player
-(:func:`kernels.policies.follow_rollouts.follow_values`), and the difference of the points for the
-mover's side, minus the other side's, is the value of taking on that deal. For each kind, side
+each decision of the second and third hands, and in 400 the fourth
+(:mod:`kernels.policies.team_follow`: ruff or discard, win or duck) both options are played out
+by the player (:func:`kernels.policies.follow_rollouts.follow_values`), and the difference of the
+points for the mover's side, minus the other side's, is the value of taking on that deal. For each kind, side
 (Tarneeb: declaring, defending; 400: the mover still short of its bid or not) and hand, least
 squares fits that difference on the model's terms (a constant, the features and their pairwise
 products); taking where the fit is positive is the policy-improvement step.
@@ -80,6 +80,7 @@ class FollowModel:
         return numbers_fingerprint(importlib.import_module(self.lead_weights).WEIGHTS)
 
 
+HAND_NAMES = ("second", "third", "fourth")
 SCALE = 1000  # weights are kept in thousandths of a point
 BATCH = 20_000  # deals per kernel call
 # The rows are kept as int32 (features, points and decision numbers all fit), half the memory.
@@ -142,9 +143,10 @@ def _rows(model: FollowModel, data: dict, weights: np.ndarray, progress: Callabl
     return np.concatenate(out)
 
 
-def _row_of(rows: np.ndarray) -> np.ndarray:
+def _row_of(model: FollowModel, rows: np.ndarray) -> np.ndarray:
     """Each data row's weights row (:func:`kernels.policies.team_follow.row`)."""
-    return 4 * rows[:, kv.C_KIND] + np.where(rows[:, kv.C_DECLARING] == 1, 0, 2) + rows[:, kv.C_POSITION] - 1
+    hands = model.kernel.HANDS
+    return 2 * hands * rows[:, kv.C_KIND] + np.where(rows[:, kv.C_DECLARING] == 1, 0, hands) + rows[:, kv.C_POSITION] - 1
 
 
 def _fit(model: FollowModel, rows: np.ndarray) -> np.ndarray:
@@ -152,7 +154,7 @@ def _fit(model: FollowModel, rows: np.ndarray) -> np.ndarray:
     a point) of the points after taking minus after leaving on the terms."""
     k = model.kernel
     out = np.zeros(k.N_ROWS * k.N_WEIGHTS, dtype=np.int64)
-    which = _row_of(rows)
+    which = _row_of(model, rows)
     for r in range(k.N_ROWS):
         mine = rows[which == r]
         if len(mine) < k.N_WEIGHTS:
@@ -174,7 +176,7 @@ def _fit(model: FollowModel, rows: np.ndarray) -> np.ndarray:
 def scores(model: FollowModel, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The model's score of each row (int64; exactly the kernel's sums of integers)."""
     table = weights.reshape(model.kernel.N_ROWS, model.kernel.N_WEIGHTS)
-    which = _row_of(rows)
+    which = _row_of(model, rows)
     out = np.zeros(len(rows), dtype=np.int64)
     for start in range(0, len(rows), FIT_BLOCK):
         x = terms(rows[start : start + FIT_BLOCK, kv.C_FEATURES :]).astype(np.int64)
@@ -205,7 +207,7 @@ def _held_out(model: FollowModel, rows: np.ndarray, weights: np.ndarray, n_deals
         out[f"held_out_{name}_gain_per_deal"] = round(float(per_deal.mean()), 4)
         out[f"held_out_{name}_gain_se"] = round(se, 4)
         for kind, what in ((RUFF, "ruff"), (FOLLOW, "follow")):
-            for position, hand in ((1, "second"), (2, "third")):
+            for position, hand in enumerate(HAND_NAMES[: model.kernel.HANDS], 1):
                 here = mine & (rows[:, kv.C_KIND] == kind) & (rows[:, kv.C_POSITION] == position)
                 out[f"held_out_{name}_{what}_{hand}_hand"] = {
                     "decisions": int(here.sum()),
@@ -226,7 +228,7 @@ def weights_source(model: FollowModel, fitted: dict) -> str:
     names = ["one", *k.FOLLOW_FEATURES]
     labels = names + [f"{names[1 + i]} x {names[1 + j]}" for i, j in zip(*np.triu_indices(k.N_FEATURES, k=1))]
     whose = [f"{kind}, {side}, {hand} hand" for kind in ("ruff or discard", "win or duck")
-             for side in model.side_labels for hand in ("second", "third")]  # fmt: skip
+             for side in model.side_labels for hand in HAND_NAMES[: k.HANDS]]  # fmt: skip
     rows = "\n".join(
         f"    {int(w[r * k.N_WEIGHTS + j])},  # {whose[r]}: {labels[j]}"
         for r in range(k.N_ROWS)

@@ -312,7 +312,7 @@ class Game:
         raise self.unsupported("later-lead model")
 
     def fit_follow(self, deals, seed, progress, iterations=1):
-        """``t400 fit-follow``: the second and third hands' take-or-leave model refitted
+        """``t400 fit-follow``: the later hands' take-or-leave model refitted
         (``iterations`` steps of policy iteration); returns (model, default path, the weights
         module's text)."""
         raise self.unsupported("take-or-leave model")

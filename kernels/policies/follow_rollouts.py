@@ -20,22 +20,24 @@ from kernels.core.cards import popcount
 from kernels.core.tricks import power
 from kernels.policies.lead_rollouts import _side_points as side_points  # the later leads' points, shared
 from kernels.policies.standard import short_of
+from kernels.policies.standard_follow import HANDS as HANDS_400
 from kernels.policies.standard_follow import N_FEATURES
 from kernels.policies.standard_follow import follow_features as features_400
 from kernels.policies.standard_follow import standard_follow_card
 from kernels.policies.team import DECLARING_BIT, side_taken, side_targets, team_card
+from kernels.policies.team_follow import HANDS as TEAM_HANDS
 from kernels.policies.team_follow import follow_features, follow_kind, take_leave
 
 U64 = np.uint64
 _ONE = U64(1)
 hot = jit(forceinline=True)
 
-#: Rows a deal can give (two decisions a trick at most), and the columns: the decision
-#: (``16 * deal + trick``), its kind, the cards played to the trick before it (1 or 2), the
+#: Rows a deal can give (three decisions a trick at most), and the columns: the decision
+#: (``16 * deal + trick``), its kind, the cards played to the trick before it (1 to 3), the
 #: mover's side declares (team) or the mover is short of its bid (400) (0/1), the player took
 #: (0/1), the side's points after taking, after leaving, then the features (room for 400's, the
 #: longer).
-ROWS_PER_DEAL = 26
+ROWS_PER_DEAL = 39
 C_DECISION, C_KIND, C_POSITION, C_DECLARING, C_TOOK, C_TAKE, C_LEAVE, C_FEATURES = 0, 1, 2, 3, 4, 5, 6, 7
 N_COLUMNS = C_FEATURES + N_FEATURES
 
@@ -128,7 +130,7 @@ def follow_values(team, hands, bids, leaders, trumps, values, net, weights, rows
                 seat = (leader + k) & 3
                 hand = hh[seat]
                 card = _card(team, seat, hand, played, voids, b, taken, leader, k, led, best, best_pos, trump, weights)
-                kind = follow_kind(hand, k, led, best, trump)
+                kind = follow_kind(hand, k, led, best, trump, TEAM_HANDS if team else HANDS_400)
                 if kind >= 0:
                     plan = _card(team, seat, hand, played, voids, b, taken, leader, k, led, best, best_pos, trump,
                                  weights[:0])  # fmt: skip

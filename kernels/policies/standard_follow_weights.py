@@ -8,347 +8,395 @@ META = {
     "game": "400",
     "deals": 1000000,
     "seed": 2026,
-    "bidder_model": "9f0ef79ccd956b70",
+    "bidder_model": "12493532410e4cda",
     "command": "t400 fit-follow --game 400 --deals 1000000 --seed 2026",
     "lead_model": "ea876a354c8a3ca8",
-    "features": "3cfbaa490f78215b",
+    "features": "19de912884ba4eea",
     "held_out_deals": 200000,
-    "held_out_short_gain_per_deal": 1.0157,
-    "held_out_short_gain_se": 0.0177,
+    "held_out_short_gain_per_deal": 1.161,
+    "held_out_short_gain_se": 0.0188,
     "held_out_short_ruff_second_hand": {
-        "decisions": 278213,
-        "gain_per_deal": 0.4508,
-        "changed": 0.4438,
-        "model_takes": 0.5562
+        "decisions": 280932,
+        "gain_per_deal": 0.4615,
+        "changed": 0.4417,
+        "model_takes": 0.5583
     },
     "held_out_short_ruff_third_hand": {
-        "decisions": 238633,
-        "gain_per_deal": 0.2512,
-        "changed": 0.2435,
-        "model_takes": 0.6067
+        "decisions": 242472,
+        "gain_per_deal": 0.263,
+        "changed": 0.2314,
+        "model_takes": 0.6195
+    },
+    "held_out_short_ruff_fourth_hand": {
+        "decisions": 238590,
+        "gain_per_deal": 0.0847,
+        "changed": 0.1253,
+        "model_takes": 0.6682
     },
     "held_out_short_follow_second_hand": {
-        "decisions": 338377,
-        "gain_per_deal": 0.1223,
-        "changed": 0.2299,
-        "model_takes": 0.3627
+        "decisions": 339572,
+        "gain_per_deal": 0.1095,
+        "changed": 0.223,
+        "model_takes": 0.3832
     },
     "held_out_short_follow_third_hand": {
-        "decisions": 335556,
-        "gain_per_deal": 0.1914,
-        "changed": 0.2556,
-        "model_takes": 0.7276
+        "decisions": 335539,
+        "gain_per_deal": 0.1918,
+        "changed": 0.2352,
+        "model_takes": 0.756
     },
-    "held_out_made_gain_per_deal": 0.095,
-    "held_out_made_gain_se": 0.0049,
+    "held_out_short_follow_fourth_hand": {
+        "decisions": 214418,
+        "gain_per_deal": 0.0506,
+        "changed": 0.0739,
+        "model_takes": 0.9085
+    },
+    "held_out_made_gain_per_deal": 0.1062,
+    "held_out_made_gain_se": 0.0053,
     "held_out_made_ruff_second_hand": {
-        "decisions": 54987,
-        "gain_per_deal": 0.0558,
-        "changed": 0.3822,
-        "model_takes": 0.4239
+        "decisions": 54955,
+        "gain_per_deal": 0.0616,
+        "changed": 0.3872,
+        "model_takes": 0.4148
     },
     "held_out_made_ruff_third_hand": {
-        "decisions": 74452,
-        "gain_per_deal": 0.0262,
-        "changed": 0.1836,
-        "model_takes": 0.5816
+        "decisions": 74553,
+        "gain_per_deal": 0.0251,
+        "changed": 0.1772,
+        "model_takes": 0.5889
+    },
+    "held_out_made_ruff_fourth_hand": {
+        "decisions": 43752,
+        "gain_per_deal": 0.0044,
+        "changed": 0.1622,
+        "model_takes": 0.5309
     },
     "held_out_made_follow_second_hand": {
-        "decisions": 38818,
-        "gain_per_deal": 0.0063,
-        "changed": 0.3762,
-        "model_takes": 0.4673
+        "decisions": 37942,
+        "gain_per_deal": 0.0058,
+        "changed": 0.3331,
+        "model_takes": 0.4102
     },
     "held_out_made_follow_third_hand": {
-        "decisions": 29314,
-        "gain_per_deal": 0.0069,
-        "changed": 0.225,
-        "model_takes": 0.7228
+        "decisions": 28870,
+        "gain_per_deal": 0.0076,
+        "changed": 0.2095,
+        "model_takes": 0.7439
+    },
+    "held_out_made_follow_fourth_hand": {
+        "decisions": 18416,
+        "gain_per_deal": 0.0017,
+        "changed": 0.1763,
+        "model_takes": 0.6515
     },
     "iterations": 1,
     "steps": [
         {
             "held_out_deals": 200000,
-            "held_out_short_gain_per_deal": 1.0157,
-            "held_out_short_gain_se": 0.0177,
+            "held_out_short_gain_per_deal": 1.161,
+            "held_out_short_gain_se": 0.0188,
             "held_out_short_ruff_second_hand": {
-                "decisions": 278213,
-                "gain_per_deal": 0.4508,
-                "changed": 0.4438,
-                "model_takes": 0.5562
+                "decisions": 280932,
+                "gain_per_deal": 0.4615,
+                "changed": 0.4417,
+                "model_takes": 0.5583
             },
             "held_out_short_ruff_third_hand": {
-                "decisions": 238633,
-                "gain_per_deal": 0.2512,
-                "changed": 0.2435,
-                "model_takes": 0.6067
+                "decisions": 242472,
+                "gain_per_deal": 0.263,
+                "changed": 0.2314,
+                "model_takes": 0.6195
+            },
+            "held_out_short_ruff_fourth_hand": {
+                "decisions": 238590,
+                "gain_per_deal": 0.0847,
+                "changed": 0.1253,
+                "model_takes": 0.6682
             },
             "held_out_short_follow_second_hand": {
-                "decisions": 338377,
-                "gain_per_deal": 0.1223,
-                "changed": 0.2299,
-                "model_takes": 0.3627
+                "decisions": 339572,
+                "gain_per_deal": 0.1095,
+                "changed": 0.223,
+                "model_takes": 0.3832
             },
             "held_out_short_follow_third_hand": {
-                "decisions": 335556,
-                "gain_per_deal": 0.1914,
-                "changed": 0.2556,
-                "model_takes": 0.7276
+                "decisions": 335539,
+                "gain_per_deal": 0.1918,
+                "changed": 0.2352,
+                "model_takes": 0.756
             },
-            "held_out_made_gain_per_deal": 0.095,
-            "held_out_made_gain_se": 0.0049,
+            "held_out_short_follow_fourth_hand": {
+                "decisions": 214418,
+                "gain_per_deal": 0.0506,
+                "changed": 0.0739,
+                "model_takes": 0.9085
+            },
+            "held_out_made_gain_per_deal": 0.1062,
+            "held_out_made_gain_se": 0.0053,
             "held_out_made_ruff_second_hand": {
-                "decisions": 54987,
-                "gain_per_deal": 0.0558,
-                "changed": 0.3822,
-                "model_takes": 0.4239
+                "decisions": 54955,
+                "gain_per_deal": 0.0616,
+                "changed": 0.3872,
+                "model_takes": 0.4148
             },
             "held_out_made_ruff_third_hand": {
-                "decisions": 74452,
-                "gain_per_deal": 0.0262,
-                "changed": 0.1836,
-                "model_takes": 0.5816
+                "decisions": 74553,
+                "gain_per_deal": 0.0251,
+                "changed": 0.1772,
+                "model_takes": 0.5889
+            },
+            "held_out_made_ruff_fourth_hand": {
+                "decisions": 43752,
+                "gain_per_deal": 0.0044,
+                "changed": 0.1622,
+                "model_takes": 0.5309
             },
             "held_out_made_follow_second_hand": {
-                "decisions": 38818,
-                "gain_per_deal": 0.0063,
-                "changed": 0.3762,
-                "model_takes": 0.4673
+                "decisions": 37942,
+                "gain_per_deal": 0.0058,
+                "changed": 0.3331,
+                "model_takes": 0.4102
             },
             "held_out_made_follow_third_hand": {
-                "decisions": 29314,
-                "gain_per_deal": 0.0069,
-                "changed": 0.225,
-                "model_takes": 0.7228
+                "decisions": 28870,
+                "gain_per_deal": 0.0076,
+                "changed": 0.2095,
+                "model_takes": 0.7439
+            },
+            "held_out_made_follow_fourth_hand": {
+                "decisions": 18416,
+                "gain_per_deal": 0.0017,
+                "changed": 0.1763,
+                "model_takes": 0.6515
             }
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -4329,  # ruff or discard, short of its bid, second hand: one
-    515,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12)
-    2253,  # ruff or discard, short of its bid, second hand: trumps held
-    797,  # ruff or discard, short of its bid, second hand: trumps unseen
-    -63,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -183,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card
-    -434,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led
-    3026,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
-    171,  # ruff or discard, short of its bid, second hand: the next hand cannot follow
-    -1002,  # ruff or discard, short of its bid, second hand: the side's tricks
-    -779,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
-    109,  # ruff or discard, short of its bid, second hand: rank of the card that takes
+    -5183,  # ruff or discard, short of its bid, second hand: one
+    576,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12)
+    2212,  # ruff or discard, short of its bid, second hand: trumps held
+    796,  # ruff or discard, short of its bid, second hand: trumps unseen
+    -27,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -176,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card
+    -473,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led
+    3013,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
+    -32,  # ruff or discard, short of its bid, second hand: the next hand cannot follow
+    -986,  # ruff or discard, short of its bid, second hand: the side's tricks
+    -668,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
+    117,  # ruff or discard, short of its bid, second hand: rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led
-    -1553,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes
-    5578,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card
-    359,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes
-    1201,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid
-    1509,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids
-    -1782,  # ruff or discard, short of its bid, second hand: the mover's bid
-    991,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs
-    518,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs
-    -1,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit)
-    -950,  # ruff or discard, short of its bid, second hand: partner's bid
-    -239,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps held
-    -71,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
-    -4,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -1521,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes
+    5683,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card
+    366,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes
+    1220,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid
+    1527,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids
+    -1653,  # ruff or discard, short of its bid, second hand: the mover's bid
+    1081,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs
+    446,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs
+    69,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit)
+    -879,  # ruff or discard, short of its bid, second hand: partner's bid
+    -228,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps held
+    -70,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
+    -7,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
     -61,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    86,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -136,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    66,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
-    49,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
-    119,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    89,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -134,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    81,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
+    48,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
+    110,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
     -22,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x cards held in the suit led
-    137,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -496,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    135,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -505,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
     -129,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -123,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -90,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    168,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
-    -1,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -89,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    -17,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    55,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner's bid
+    -121,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -88,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    158,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
+    -5,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -83,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    -20,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    49,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner's bid
     -66,  # ruff or discard, short of its bid, second hand: trumps held x trumps unseen
     -13,  # ruff or discard, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -37,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the winning card
-    44,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards of the suit led
-    -5,  # ruff or discard, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    281,  # ruff or discard, short of its bid, second hand: trumps held x the next hand cannot follow
-    14,  # ruff or discard, short of its bid, second hand: trumps held x the side's tricks
-    -135,  # ruff or discard, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    22,  # ruff or discard, short of its bid, second hand: trumps held x rank of the card that takes
+    -39,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the winning card
+    45,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards of the suit led
+    0,  # ruff or discard, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    291,  # ruff or discard, short of its bid, second hand: trumps held x the next hand cannot follow
+    8,  # ruff or discard, short of its bid, second hand: trumps held x the side's tricks
+    -130,  # ruff or discard, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    18,  # ruff or discard, short of its bid, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: trumps held x cards held in the suit led
-    -25,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the card that takes
-    -68,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
-    264,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
-    -55,  # ruff or discard, short of its bid, second hand: trumps held x tricks partner still needs for its bid
-    -133,  # ruff or discard, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
-    -122,  # ruff or discard, short of its bid, second hand: trumps held x the mover's bid
-    -74,  # ruff or discard, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
-    -59,  # ruff or discard, short of its bid, second hand: trumps held x tricks the next hand still needs
-    39,  # ruff or discard, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    72,  # ruff or discard, short of its bid, second hand: trumps held x partner's bid
+    -28,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the card that takes
+    -77,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
+    273,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
+    -53,  # ruff or discard, short of its bid, second hand: trumps held x tricks partner still needs for its bid
+    -126,  # ruff or discard, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
+    -123,  # ruff or discard, short of its bid, second hand: trumps held x the mover's bid
+    -70,  # ruff or discard, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
+    -56,  # ruff or discard, short of its bid, second hand: trumps held x tricks the next hand still needs
+    38,  # ruff or discard, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    65,  # ruff or discard, short of its bid, second hand: trumps held x partner's bid
     -3,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    0,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the winning card
-    17,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards of the suit led
-    -250,  # ruff or discard, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -63,  # ruff or discard, short of its bid, second hand: trumps unseen x the next hand cannot follow
-    36,  # ruff or discard, short of its bid, second hand: trumps unseen x the side's tricks
+    1,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the winning card
+    18,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards of the suit led
+    -242,  # ruff or discard, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -64,  # ruff or discard, short of its bid, second hand: trumps unseen x the next hand cannot follow
+    34,  # ruff or discard, short of its bid, second hand: trumps unseen x the side's tricks
     -47,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -5,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the card that takes
+    -6,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: trumps unseen x cards held in the suit led
-    11,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
-    158,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
-    107,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -85,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
-    -32,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
-    -11,  # ruff or discard, short of its bid, second hand: trumps unseen x the mover's bid
-    -8,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
-    -24,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the next hand still needs
-    -6,  # ruff or discard, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -4,  # ruff or discard, short of its bid, second hand: trumps unseen x partner's bid
-    -18,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    10,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
+    157,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
+    109,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -84,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
+    -30,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
+    -13,  # ruff or discard, short of its bid, second hand: trumps unseen x the mover's bid
+    -5,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
+    -26,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the next hand still needs
+    -4,  # ruff or discard, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    -5,  # ruff or discard, short of its bid, second hand: trumps unseen x partner's bid
+    -19,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
     -10,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -53,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -25,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -55,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -34,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
     1,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    23,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    1,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    21,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    2,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    11,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    26,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -25,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -1,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    13,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    23,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    12,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    23,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -17,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -6,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    11,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    22,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
     29,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -17,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    -18,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
     11,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    14,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -17,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
-    129,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -229,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
-    25,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the side's tricks
-    17,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
+    15,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -18,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
+    123,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -237,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
+    24,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the side's tricks
+    19,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x cards held in the suit led
-    26,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    552,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -34,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -76,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -21,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    42,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the mover's bid
+    24,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    559,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -31,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -81,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -22,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    44,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the mover's bid
     -25,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    4,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
-    6,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    26,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner's bid
-    -102,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -20,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
-    -20,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the side's tricks
-    24,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    6,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
+    3,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
+    5,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    27,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner's bid
+    -98,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -17,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
+    -21,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the side's tricks
+    26,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x cards held in the suit led
-    9,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -40,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -47,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    22,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    18,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    4,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the mover's bid
-    11,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    7,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
+    8,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -37,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -43,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    30,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    21,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    5,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the mover's bid
+    13,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    8,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
     -22,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -35,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner's bid
-    -144,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    51,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -169,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -5,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -37,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner's bid
+    -123,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    54,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -173,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -7,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    56,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    411,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -210,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    115,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -68,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -118,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -72,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    4,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    90,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -198,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    69,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the side's tricks
-    -375,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -31,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
+    52,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    400,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -208,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    109,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -74,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -119,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -86,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    11,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    80,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -192,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    62,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the side's tricks
+    -357,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -27,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x cards held in the suit led
-    191,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
-    104,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    359,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    79,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    59,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -306,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the mover's bid
-    434,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -374,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
-    308,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    119,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x partner's bid
-    10,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    20,  # ruff or discard, short of its bid, second hand: the side's tricks x rank of the card that takes
+    205,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
+    95,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    366,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    94,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    81,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -295,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the mover's bid
+    463,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -381,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
+    293,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    122,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x partner's bid
+    15,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    19,  # ruff or discard, short of its bid, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: the side's tricks x cards held in the suit led
     -12,  # ruff or discard, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
-    207,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -28,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    217,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -39,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
     42,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
-    34,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
-    54,  # ruff or discard, short of its bid, second hand: the side's tricks x the mover's bid
-    -4,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
-    37,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the next hand still needs
+    33,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
+    53,  # ruff or discard, short of its bid, second hand: the side's tricks x the mover's bid
+    -1,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
+    33,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the next hand still needs
     -24,  # ruff or discard, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    33,  # ruff or discard, short of its bid, second hand: the side's tricks x partner's bid
-    -35,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    34,  # ruff or discard, short of its bid, second hand: the side's tricks x partner's bid
+    -34,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
     88,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -372,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -127,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -381,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -128,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     10,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    5,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    292,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    48,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -43,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -5,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    1,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    275,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    38,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -38,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -7,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    2,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
     0,  # ruff or discard, short of its bid, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: rank of the card that takes x cards held in the suit led
-    4,  # ruff or discard, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
+    5,  # ruff or discard, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
     -58,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    101,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    16,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
+    99,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    17,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
     -27,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
     -15,  # ruff or discard, short of its bid, second hand: rank of the card that takes x the mover's bid
-    -34,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    7,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
-    7,  # ruff or discard, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    32,  # ruff or discard, short of its bid, second hand: rank of the card that takes x partner's bid
+    -37,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    10,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
+    4,  # ruff or discard, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    30,  # ruff or discard, short of its bid, second hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning x unseen cards above the card that takes
@@ -382,297 +430,297 @@ WEIGHTS = np.array([
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led x partner's bid
-    -110,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -426,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    98,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    58,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -108,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -441,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    100,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    57,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
     76,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x the mover's bid
-    9,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    48,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    -11,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    5,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    52,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    -15,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
     17,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x partner's bid
-    359,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -517,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -553,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -165,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -925,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    372,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -55,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    60,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
-    55,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -27,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -155,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    66,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -94,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    -98,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    22,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -98,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    366,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -533,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -561,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -164,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -927,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    366,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -54,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    73,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
+    54,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -38,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -167,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    45,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -83,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    -87,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    5,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -97,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
     52,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
-    -40,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -58,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    10,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    61,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
-    39,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
-    -204,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -131,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -46,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -51,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    3,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    56,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
+    32,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
+    -211,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -121,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
     8,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    11,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
-    45,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
-    -6,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the next hand still needs
-    -29,  # ruff or discard, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    34,  # ruff or discard, short of its bid, second hand: the mover's bid x partner's bid
+    4,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
+    37,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
+    -5,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the next hand still needs
+    -31,  # ruff or discard, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    35,  # ruff or discard, short of its bid, second hand: the mover's bid x partner's bid
     240,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -35,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -25,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
-    43,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    36,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x partner's bid
-    1,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -6195,  # ruff or discard, short of its bid, third hand: one
-    689,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12)
-    2912,  # ruff or discard, short of its bid, third hand: trumps held
-    252,  # ruff or discard, short of its bid, third hand: trumps unseen
-    487,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -551,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card
-    14,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led
-    -1197,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
-    4163,  # ruff or discard, short of its bid, third hand: the next hand cannot follow
-    -792,  # ruff or discard, short of its bid, third hand: the side's tricks
-    -1046,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
-    130,  # ruff or discard, short of its bid, third hand: rank of the card that takes
-    6471,  # ruff or discard, short of its bid, third hand: partner's card is winning
-    -266,  # ruff or discard, short of its bid, third hand: the trick is ruffed already
+    -37,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -28,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
+    45,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    32,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x partner's bid
+    3,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -6294,  # ruff or discard, short of its bid, third hand: one
+    667,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12)
+    2896,  # ruff or discard, short of its bid, third hand: trumps held
+    309,  # ruff or discard, short of its bid, third hand: trumps unseen
+    505,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -595,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card
+    -9,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led
+    -1250,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
+    4367,  # ruff or discard, short of its bid, third hand: the next hand cannot follow
+    -791,  # ruff or discard, short of its bid, third hand: the side's tricks
+    -978,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
+    84,  # ruff or discard, short of its bid, third hand: rank of the card that takes
+    6571,  # ruff or discard, short of its bid, third hand: partner's card is winning
+    295,  # ruff or discard, short of its bid, third hand: the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led
-    -1436,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes
-    -4971,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card
-    1565,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes
-    2309,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid
-    860,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids
-    -1838,  # ruff or discard, short of its bid, third hand: the mover's bid
-    568,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs
-    971,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs
-    207,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit)
-    -509,  # ruff or discard, short of its bid, third hand: partner's bid
+    -1470,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes
+    -4805,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card
+    1456,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes
+    2233,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid
+    867,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids
+    -1769,  # ruff or discard, short of its bid, third hand: the mover's bid
+    561,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs
+    978,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs
+    233,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit)
+    -532,  # ruff or discard, short of its bid, third hand: partner's bid
     -281,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps held
-    -10,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
+    -15,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
     -43,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    61,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    11,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    216,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -310,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
-    47,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
-    119,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -12,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
-    -681,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
-    136,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the trick is ruffed already
+    65,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    13,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    225,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -325,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
+    49,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
+    116,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -7,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
+    -694,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
+    86,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x cards held in the suit led
-    158,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    429,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -390,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -188,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -78,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    166,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
-    47,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -94,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    -22,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    23,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's bid
-    -116,  # ruff or discard, short of its bid, third hand: trumps held x trumps unseen
-    -16,  # ruff or discard, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -30,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the winning card
-    34,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards of the suit led
-    -46,  # ruff or discard, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    114,  # ruff or discard, short of its bid, third hand: trumps held x the next hand cannot follow
-    26,  # ruff or discard, short of its bid, third hand: trumps held x the side's tricks
-    -184,  # ruff or discard, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    162,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    415,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -354,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -187,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -76,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    165,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
+    48,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -98,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    -25,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    29,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's bid
+    -118,  # ruff or discard, short of its bid, third hand: trumps held x trumps unseen
+    -15,  # ruff or discard, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -28,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the winning card
+    31,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards of the suit led
+    -81,  # ruff or discard, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    141,  # ruff or discard, short of its bid, third hand: trumps held x the next hand cannot follow
+    27,  # ruff or discard, short of its bid, third hand: trumps held x the side's tricks
+    -183,  # ruff or discard, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
     22,  # ruff or discard, short of its bid, third hand: trumps held x rank of the card that takes
-    -238,  # ruff or discard, short of its bid, third hand: trumps held x partner's card is winning
-    224,  # ruff or discard, short of its bid, third hand: trumps held x the trick is ruffed already
+    -245,  # ruff or discard, short of its bid, third hand: trumps held x partner's card is winning
+    221,  # ruff or discard, short of its bid, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: trumps held x cards held in the suit led
-    18,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the card that takes
-    228,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
-    183,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
-    -43,  # ruff or discard, short of its bid, third hand: trumps held x tricks partner still needs for its bid
+    17,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the card that takes
+    232,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
+    176,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
+    -39,  # ruff or discard, short of its bid, third hand: trumps held x tricks partner still needs for its bid
     -238,  # ruff or discard, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
-    -158,  # ruff or discard, short of its bid, third hand: trumps held x the mover's bid
-    -1,  # ruff or discard, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
-    -4,  # ruff or discard, short of its bid, third hand: trumps held x tricks the next hand still needs
-    70,  # ruff or discard, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    81,  # ruff or discard, short of its bid, third hand: trumps held x partner's bid
+    -155,  # ruff or discard, short of its bid, third hand: trumps held x the mover's bid
+    2,  # ruff or discard, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
+    -1,  # ruff or discard, short of its bid, third hand: trumps held x tricks the next hand still needs
+    66,  # ruff or discard, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    84,  # ruff or discard, short of its bid, third hand: trumps held x partner's bid
     -8,  # ruff or discard, short of its bid, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    29,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the winning card
-    -10,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards of the suit led
-    8,  # ruff or discard, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    174,  # ruff or discard, short of its bid, third hand: trumps unseen x the next hand cannot follow
-    34,  # ruff or discard, short of its bid, third hand: trumps unseen x the side's tricks
-    34,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    30,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the winning card
+    -9,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards of the suit led
+    17,  # ruff or discard, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    168,  # ruff or discard, short of its bid, third hand: trumps unseen x the next hand cannot follow
+    37,  # ruff or discard, short of its bid, third hand: trumps unseen x the side's tricks
+    31,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     -17,  # ruff or discard, short of its bid, third hand: trumps unseen x rank of the card that takes
-    81,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's card is winning
-    -97,  # ruff or discard, short of its bid, third hand: trumps unseen x the trick is ruffed already
+    78,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's card is winning
+    -104,  # ruff or discard, short of its bid, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: trumps unseen x cards held in the suit led
     -12,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the card that takes
-    -115,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -65,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -68,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
-    -17,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
+    -126,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -50,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -73,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
+    -23,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
     68,  # ruff or discard, short of its bid, third hand: trumps unseen x the mover's bid
-    42,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
-    59,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the next hand still needs
-    -34,  # ruff or discard, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    44,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
+    57,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the next hand still needs
+    -33,  # ruff or discard, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
     42,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's bid
-    -5,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -7,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -13,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -40,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    9,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -15,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -39,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    10,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -9,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     0,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -11,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    -16,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -9,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -21,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
     14,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    33,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    36,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
     -8,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -126,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -39,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    4,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    -127,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -40,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    1,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
     15,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
     13,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
     -5,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    7,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    5,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
     -12,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards of the suit led
-    98,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    14,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
-    -32,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the side's tricks
-    55,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    0,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
-    251,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
-    -199,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the trick is ruffed already
+    85,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    25,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
+    -33,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the side's tricks
+    57,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
+    259,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
+    -222,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x cards held in the suit led
-    1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    27,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -162,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -50,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -4,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    24,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the mover's bid
-    12,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    24,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -163,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -48,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -2,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    23,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the mover's bid
+    15,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
     100,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
-    -11,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -16,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's bid
+    -12,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -13,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's bid
     0,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -134,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
-    -4,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the side's tricks
-    16,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    11,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
-    -119,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
-    -50,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the trick is ruffed already
+    -131,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
+    -6,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the side's tricks
+    18,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    10,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
+    -124,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
+    -34,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x cards held in the suit led
-    30,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    23,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    79,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -39,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    5,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    31,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    26,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    69,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -40,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    7,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
     12,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the mover's bid
-    -18,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    16,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
-    -9,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -49,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's bid
-    -1197,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -22,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    77,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    44,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    320,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    -59,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -21,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    18,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
+    -7,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -51,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's bid
+    -1250,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -26,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    105,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    35,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    349,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    52,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    71,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -264,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    271,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -24,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -12,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    56,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    102,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    60,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -242,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    234,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -26,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    13,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    80,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    118,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
     126,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -36,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    5,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    214,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the side's tricks
-    -326,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -61,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    9,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    222,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the side's tricks
+    -361,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
     -17,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
-    -812,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's card is winning
-    -636,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the trick is ruffed already
+    -833,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's card is winning
+    -675,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x cards held in the suit led
-    191,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -1255,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    1565,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -273,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    30,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -112,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the mover's bid
-    -319,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -558,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
-    120,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    102,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's bid
-    41,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    14,  # ruff or discard, short of its bid, third hand: the side's tricks x rank of the card that takes
-    209,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's card is winning
-    -54,  # ruff or discard, short of its bid, third hand: the side's tricks x the trick is ruffed already
+    188,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -1264,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    1456,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -288,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    6,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -139,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the mover's bid
+    -331,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -544,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
+    143,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    109,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's bid
+    38,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    11,  # ruff or discard, short of its bid, third hand: the side's tricks x rank of the card that takes
+    207,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's card is winning
+    -32,  # ruff or discard, short of its bid, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: the side's tricks x cards held in the suit led
-    -37,  # ruff or discard, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
-    -118,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -29,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    92,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
-    33,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
-    65,  # ruff or discard, short of its bid, third hand: the side's tricks x the mover's bid
-    -58,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
-    56,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the next hand still needs
-    -24,  # ruff or discard, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    1,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's bid
-    -44,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -395,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    -51,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    -39,  # ruff or discard, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
+    -110,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -44,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    100,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
+    36,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
+    62,  # ruff or discard, short of its bid, third hand: the side's tricks x the mover's bid
+    -64,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
+    60,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the next hand still needs
+    -21,  # ruff or discard, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -5,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's bid
+    -40,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -393,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -93,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    65,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    75,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -326,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -35,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    38,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    390,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    16,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -114,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -37,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    63,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -14,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's card is winning
-    -50,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the trick is ruffed already
+    67,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    60,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -293,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -36,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    35,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    383,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    18,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -119,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -39,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    61,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -11,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's card is winning
+    -44,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: rank of the card that takes x cards held in the suit led
-    18,  # ruff or discard, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
-    -20,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    87,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    16,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
-    -35,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    -30,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the mover's bid
+    17,  # ruff or discard, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
+    -15,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    81,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    24,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
+    -30,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    -29,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the mover's bid
     10,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    2,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
-    24,  # ruff or discard, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    15,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's bid
+    4,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
+    21,  # ruff or discard, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    14,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, short of its bid, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: partner's card is winning x cards held in the suit led
-    8,  # ruff or discard, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
-    1516,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -421,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -757,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
-    -816,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
-    -187,  # ruff or discard, short of its bid, third hand: partner's card is winning x the mover's bid
-    -757,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
-    620,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
-    -163,  # ruff or discard, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    4,  # ruff or discard, short of its bid, third hand: partner's card is winning x partner's bid
+    14,  # ruff or discard, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
+    1514,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -408,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -765,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
+    -821,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
+    -186,  # ruff or discard, short of its bid, third hand: partner's card is winning x the mover's bid
+    -765,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
+    616,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
+    -161,  # ruff or discard, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -1,  # ruff or discard, short of its bid, third hand: partner's card is winning x partner's bid
     0,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x cards held in the suit led
-    194,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x unseen cards above the card that takes
-    483,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    -316,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    269,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks partner still needs for its bid
-    237,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the opponents still need for their bids
-    -105,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x the mover's bid
-    447,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the player winning the trick still needs
-    -211,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the next hand still needs
-    118,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
-    -129,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x partner's bid
+    215,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x unseen cards above the card that takes
+    505,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    -303,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    214,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks partner still needs for its bid
+    207,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -126,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x the mover's bid
+    431,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -224,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the next hand still needs
+    132,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -136,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x partner's bid
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
@@ -683,247 +731,548 @@ WEIGHTS = np.array([
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x partner's bid
-    7,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -588,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    115,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    103,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    29,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
-    20,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -25,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    -1,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -57,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x partner's bid
-    1565,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    807,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    223,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -42,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
-    71,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    320,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    132,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    45,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
-    -301,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -215,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -355,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    370,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    51,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    66,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    -14,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
-    -149,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    57,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
-    116,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -100,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    77,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    104,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
+    17,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -587,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    123,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    107,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    28,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
+    16,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -24,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    -3,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -58,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x partner's bid
+    1456,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    802,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    202,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -51,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
+    85,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    321,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    136,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    32,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
+    -283,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -195,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -337,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    367,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    43,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    47,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -29,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
+    -145,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    64,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
+    124,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -103,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    70,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    115,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
     71,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
-    7,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -135,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    68,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    120,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
-    -42,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
-    -57,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the next hand still needs
-    -61,  # ruff or discard, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    64,  # ruff or discard, short of its bid, third hand: the mover's bid x partner's bid
-    3,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -83,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    6,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -137,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    63,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    118,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
+    -46,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
+    -58,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the next hand still needs
+    -60,  # ruff or discard, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    57,  # ruff or discard, short of its bid, third hand: the mover's bid x partner's bid
+    4,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -81,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
     -246,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
-    -23,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -68,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x partner's bid
-    -19,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -6444,  # ruff or discard, bid made, second hand: one
-    940,  # ruff or discard, bid made, second hand: trick number (0 .. 12)
-    1094,  # ruff or discard, bid made, second hand: trumps held
-    958,  # ruff or discard, bid made, second hand: trumps unseen
-    -226,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    599,  # ruff or discard, bid made, second hand: unseen cards above the winning card
-    -851,  # ruff or discard, bid made, second hand: unseen cards of the suit led
-    807,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen)
-    -541,  # ruff or discard, bid made, second hand: the next hand cannot follow
-    159,  # ruff or discard, bid made, second hand: the side's tricks
+    -20,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -63,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x partner's bid
+    -16,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -9686,  # ruff or discard, short of its bid, fourth hand: one
+    838,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12)
+    1966,  # ruff or discard, short of its bid, fourth hand: trumps held
+    1006,  # ruff or discard, short of its bid, fourth hand: trumps unseen
+    -13,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    -539,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card
+    792,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led
+    2292,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen)
+    1144,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow
+    -1120,  # ruff or discard, short of its bid, fourth hand: the side's tricks
+    -531,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached)
+    248,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes
+    12280,  # ruff or discard, short of its bid, fourth hand: partner's card is winning
+    791,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led
+    -1421,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes
+    977,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid
+    1007,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids
+    -1651,  # ruff or discard, short of its bid, fourth hand: the mover's bid
+    808,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs
+    -92,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs
+    166,  # ruff or discard, short of its bid, fourth hand: sure tricks held (masters from the top of each suit)
+    193,  # ruff or discard, short of its bid, fourth hand: partner's bid
+    -199,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x trumps held
+    -96,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x trumps unseen
+    10,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    34,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    -56,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    -197,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -150,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    66,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the side's tricks
+    108,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -35,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1142,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner's card is winning
+    144,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x cards held in the suit led
+    176,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -96,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -108,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    174,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the mover's bid
+    174,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    41,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    -11,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -4,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner's bid
+    -123,  # ruff or discard, short of its bid, fourth hand: trumps held x trumps unseen
+    0,  # ruff or discard, short of its bid, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    6,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards above the winning card
+    25,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards of the suit led
+    64,  # ruff or discard, short of its bid, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -73,  # ruff or discard, short of its bid, fourth hand: trumps held x the next hand cannot follow
+    -79,  # ruff or discard, short of its bid, fourth hand: trumps held x the side's tricks
+    -89,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
+    44,  # ruff or discard, short of its bid, fourth hand: trumps held x rank of the card that takes
+    -606,  # ruff or discard, short of its bid, fourth hand: trumps held x partner's card is winning
+    28,  # ruff or discard, short of its bid, fourth hand: trumps held x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: trumps held x cards held in the suit led
+    -17,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: trumps held x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: trumps held x an opponent still to play may beat the card that takes
+    -18,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks partner still needs for its bid
+    -159,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the opponents still need for their bids
+    -168,  # ruff or discard, short of its bid, fourth hand: trumps held x the mover's bid
+    126,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the player winning the trick still needs
+    14,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the next hand still needs
+    70,  # ruff or discard, short of its bid, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    58,  # ruff or discard, short of its bid, fourth hand: trumps held x partner's bid
+    2,  # ruff or discard, short of its bid, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -9,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards above the winning card
+    -26,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards of the suit led
+    -156,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    85,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the next hand cannot follow
+    44,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the side's tricks
+    3,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -8,  # ruff or discard, short of its bid, fourth hand: trumps unseen x rank of the card that takes
+    94,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner's card is winning
+    87,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: trumps unseen x cards held in the suit led
+    3,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
+    -99,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks partner still needs for its bid
+    -41,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    47,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the mover's bid
+    -25,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    34,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the next hand still needs
+    -23,  # ruff or discard, short of its bid, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    19,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner's bid
+    7,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -9,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -24,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -38,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    6,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    1,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -2,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -101,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    43,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    6,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -9,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -10,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    6,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    -20,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    65,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    3,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -12,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    -9,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -151,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the next hand cannot follow
+    -10,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the side's tricks
+    24,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x rank of the card that takes
+    112,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner's card is winning
+    137,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x cards held in the suit led
+    14,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -10,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -33,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    14,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the mover's bid
+    19,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    141,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    3,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    29,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner's bid
+    93,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the next hand cannot follow
+    15,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the side's tricks
+    -40,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    7,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -89,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner's card is winning
+    -98,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x cards held in the suit led
+    10,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -29,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -55,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -24,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the mover's bid
+    26,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    29,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    7,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -42,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner's bid
+    1144,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    95,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -147,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    38,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    257,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    28,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -10,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -135,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -327,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -52,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    152,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    117,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -13,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -98,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    37,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the side's tricks
+    -122,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    7,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x rank of the card that takes
+    20,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x partner's card is winning
+    -179,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x cards held in the suit led
+    204,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -78,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    121,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -85,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the mover's bid
+    -24,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -469,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -35,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    -76,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x partner's bid
+    143,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    22,  # ruff or discard, short of its bid, fourth hand: the side's tricks x rank of the card that takes
+    370,  # ruff or discard, short of its bid, fourth hand: the side's tricks x partner's card is winning
+    -2,  # ruff or discard, short of its bid, fourth hand: the side's tricks x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: the side's tricks x cards held in the suit led
+    -3,  # ruff or discard, short of its bid, fourth hand: the side's tricks x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
+    49,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks partner still needs for its bid
+    35,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    65,  # ruff or discard, short of its bid, fourth hand: the side's tricks x the mover's bid
+    -53,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    50,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the next hand still needs
+    -53,  # ruff or discard, short of its bid, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    38,  # ruff or discard, short of its bid, fourth hand: the side's tricks x partner's bid
+    -52,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -370,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -60,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    92,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    5,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    -7,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    348,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    -13,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -10,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -28,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    12,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x partner's card is winning
+    -52,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x cards held in the suit led
+    15,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -36,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    -30,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x the mover's bid
+    3,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -54,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the next hand still needs
+    17,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    33,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x partner's bid
+    -1532,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x the trick is ruffed already
+    0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x cards held in the suit led
+    42,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -1255,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -702,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x the mover's bid
+    -1255,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -51,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the next hand still needs
+    -296,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -129,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x cards held in the suit led
+    -95,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    179,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
+    638,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -62,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x the mover's bid
+    -703,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -498,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the next hand still needs
+    7,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -379,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x unseen cards above the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x tricks partner still needs for its bid
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x the mover's bid
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x tricks the next hand still needs
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    104,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    106,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    89,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x the mover's bid
+    8,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -58,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -49,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -41,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x the mover's bid
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x the mover's bid
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x partner's bid
+    -173,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    53,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x the mover's bid
+    296,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -53,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    49,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    83,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x partner's bid
+    28,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    26,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -94,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    57,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    102,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -66,  # ruff or discard, short of its bid, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    40,  # ruff or discard, short of its bid, fourth hand: the mover's bid x tricks the next hand still needs
+    -81,  # ruff or discard, short of its bid, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    51,  # ruff or discard, short of its bid, fourth hand: the mover's bid x partner's bid
+    0,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    6,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -376,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x partner's bid
+    -66,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    42,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs x partner's bid
+    -13,  # ruff or discard, short of its bid, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -6225,  # ruff or discard, bid made, second hand: one
+    939,  # ruff or discard, bid made, second hand: trick number (0 .. 12)
+    793,  # ruff or discard, bid made, second hand: trumps held
+    1165,  # ruff or discard, bid made, second hand: trumps unseen
+    -171,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    527,  # ruff or discard, bid made, second hand: unseen cards above the winning card
+    -886,  # ruff or discard, bid made, second hand: unseen cards of the suit led
+    868,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen)
+    -981,  # ruff or discard, bid made, second hand: the next hand cannot follow
+    -224,  # ruff or discard, bid made, second hand: the side's tricks
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached)
-    233,  # ruff or discard, bid made, second hand: rank of the card that takes
+    146,  # ruff or discard, bid made, second hand: rank of the card that takes
     0,  # ruff or discard, bid made, second hand: partner's card is winning
     0,  # ruff or discard, bid made, second hand: the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: cards held in the suit led
-    -926,  # ruff or discard, bid made, second hand: unseen cards above the card that takes
-    2378,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card
-    -1000,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes
-    1227,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid
-    1817,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids
-    -877,  # ruff or discard, bid made, second hand: the mover's bid
-    3040,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs
-    -1223,  # ruff or discard, bid made, second hand: tricks the next hand still needs
-    165,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit)
-    -481,  # ruff or discard, bid made, second hand: partner's bid
-    -143,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps held
-    -152,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps unseen
-    9,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -147,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    80,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    36,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -39,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
-    -22,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the side's tricks
+    -1092,  # ruff or discard, bid made, second hand: unseen cards above the card that takes
+    2415,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card
+    -917,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes
+    1173,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid
+    1766,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids
+    -492,  # ruff or discard, bid made, second hand: the mover's bid
+    2951,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs
+    -1186,  # ruff or discard, bid made, second hand: tricks the next hand still needs
+    209,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit)
+    -493,  # ruff or discard, bid made, second hand: partner's bid
+    -117,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps held
+    -168,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps unseen
+    4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -146,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    81,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    19,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
+    -4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the side's tricks
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -40,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
+    -34,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x cards held in the suit led
-    105,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -309,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    215,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -52,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -61,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    25,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the mover's bid
-    -161,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    100,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    -7,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner's bid
-    -39,  # ruff or discard, bid made, second hand: trumps held x trumps unseen
+    116,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -318,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    200,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -47,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -53,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    5,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the mover's bid
+    -149,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    96,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    -9,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -8,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner's bid
+    -44,  # ruff or discard, bid made, second hand: trumps held x trumps unseen
     3,  # ruff or discard, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -87,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the winning card
-    112,  # ruff or discard, bid made, second hand: trumps held x unseen cards of the suit led
-    -65,  # ruff or discard, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    124,  # ruff or discard, bid made, second hand: trumps held x the next hand cannot follow
-    235,  # ruff or discard, bid made, second hand: trumps held x the side's tricks
+    -83,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the winning card
+    104,  # ruff or discard, bid made, second hand: trumps held x unseen cards of the suit led
+    -64,  # ruff or discard, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    128,  # ruff or discard, bid made, second hand: trumps held x the next hand cannot follow
+    228,  # ruff or discard, bid made, second hand: trumps held x the side's tricks
     0,  # ruff or discard, bid made, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -28,  # ruff or discard, bid made, second hand: trumps held x rank of the card that takes
+    -30,  # ruff or discard, bid made, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, bid made, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: trumps held x cards held in the suit led
-    41,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the card that takes
-    -290,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the winning card
-    149,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
-    -70,  # ruff or discard, bid made, second hand: trumps held x tricks partner still needs for its bid
-    -248,  # ruff or discard, bid made, second hand: trumps held x tricks the opponents still need for their bids
-    -92,  # ruff or discard, bid made, second hand: trumps held x the mover's bid
-    -272,  # ruff or discard, bid made, second hand: trumps held x tricks the player winning the trick still needs
-    25,  # ruff or discard, bid made, second hand: trumps held x tricks the next hand still needs
-    -70,  # ruff or discard, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    147,  # ruff or discard, bid made, second hand: trumps held x partner's bid
-    10,  # ruff or discard, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    18,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the winning card
+    44,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the card that takes
+    -258,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the winning card
+    147,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
+    -43,  # ruff or discard, bid made, second hand: trumps held x tricks partner still needs for its bid
+    -221,  # ruff or discard, bid made, second hand: trumps held x tricks the opponents still need for their bids
+    -84,  # ruff or discard, bid made, second hand: trumps held x the mover's bid
+    -248,  # ruff or discard, bid made, second hand: trumps held x tricks the player winning the trick still needs
+    28,  # ruff or discard, bid made, second hand: trumps held x tricks the next hand still needs
+    -64,  # ruff or discard, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    146,  # ruff or discard, bid made, second hand: trumps held x partner's bid
+    8,  # ruff or discard, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    16,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the winning card
     -5,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards of the suit led
-    -343,  # ruff or discard, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    39,  # ruff or discard, bid made, second hand: trumps unseen x the next hand cannot follow
-    35,  # ruff or discard, bid made, second hand: trumps unseen x the side's tricks
+    -356,  # ruff or discard, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    28,  # ruff or discard, bid made, second hand: trumps unseen x the next hand cannot follow
+    28,  # ruff or discard, bid made, second hand: trumps unseen x the side's tricks
     0,  # ruff or discard, bid made, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     25,  # ruff or discard, bid made, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, bid made, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: trumps unseen x cards held in the suit led
-    22,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the card that takes
-    304,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
-    177,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -39,  # ruff or discard, bid made, second hand: trumps unseen x tricks partner still needs for its bid
-    -43,  # ruff or discard, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
-    -53,  # ruff or discard, bid made, second hand: trumps unseen x the mover's bid
-    -81,  # ruff or discard, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
-    37,  # ruff or discard, bid made, second hand: trumps unseen x tricks the next hand still needs
-    39,  # ruff or discard, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -15,  # ruff or discard, bid made, second hand: trumps unseen x partner's bid
-    -16,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    4,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -49,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    6,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -7,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    21,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the card that takes
+    293,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
+    189,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -51,  # ruff or discard, bid made, second hand: trumps unseen x tricks partner still needs for its bid
+    -60,  # ruff or discard, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
+    -43,  # ruff or discard, bid made, second hand: trumps unseen x the mover's bid
+    -93,  # ruff or discard, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
+    34,  # ruff or discard, bid made, second hand: trumps unseen x tricks the next hand still needs
+    37,  # ruff or discard, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    -12,  # ruff or discard, bid made, second hand: trumps unseen x partner's bid
+    -15,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    5,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -48,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    5,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     3,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
     -2,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    25,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    18,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    1,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    10,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    14,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    36,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -26,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    15,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    22,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    13,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
-    370,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -270,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
-    128,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the side's tricks
+    30,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    22,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -3,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    6,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    1,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    31,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -25,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    14,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    24,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    16,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
+    361,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -263,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
+    155,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the side's tricks
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    4,  # ruff or discard, bid made, second hand: unseen cards above the winning card x rank of the card that takes
+    5,  # ruff or discard, bid made, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x cards held in the suit led
-    18,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    777,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    108,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    24,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    822,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    81,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     -160,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -119,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -72,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the mover's bid
-    -159,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    41,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
-    10,  # ruff or discard, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    15,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner's bid
-    -121,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    45,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
-    -24,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the side's tricks
+    -127,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -106,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the mover's bid
+    -173,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    46,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
+    11,  # ruff or discard, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    23,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner's bid
+    -125,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    43,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
+    -22,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the side's tricks
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    9,  # ruff or discard, bid made, second hand: unseen cards of the suit led x rank of the card that takes
+    11,  # ruff or discard, bid made, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x cards held in the suit led
-    -6,  # ruff or discard, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -44,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    123,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    49,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    79,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    -8,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the mover's bid
-    109,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -30,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
-    -10,  # ruff or discard, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -3,  # ruff or discard, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -42,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    114,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    47,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    82,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -7,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the mover's bid
+    113,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -31,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
+    -11,  # ruff or discard, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
     -16,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner's bid
-    41,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -13,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    14,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -9,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -35,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -27,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    111,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    161,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -139,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    321,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    94,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -19,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    161,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -67,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    64,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -103,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    109,  # ruff or discard, bid made, second hand: the next hand cannot follow x the side's tricks
+    133,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    210,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -187,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    293,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    88,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -15,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    147,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -59,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    55,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -86,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    108,  # ruff or discard, bid made, second hand: the next hand cannot follow x the side's tricks
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    24,  # ruff or discard, bid made, second hand: the next hand cannot follow x rank of the card that takes
+    27,  # ruff or discard, bid made, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x cards held in the suit led
-    -213,  # ruff or discard, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
-    725,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -1000,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -35,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    19,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -122,  # ruff or discard, bid made, second hand: the next hand cannot follow x the mover's bid
-    380,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -361,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
-    -51,  # ruff or discard, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    173,  # ruff or discard, bid made, second hand: the next hand cannot follow x partner's bid
+    -205,  # ruff or discard, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
+    699,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -917,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    16,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    54,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -120,  # ruff or discard, bid made, second hand: the next hand cannot follow x the mover's bid
+    415,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -362,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
+    -34,  # ruff or discard, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    187,  # ruff or discard, bid made, second hand: the next hand cannot follow x partner's bid
     0,  # ruff or discard, bid made, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, bid made, second hand: the side's tricks x rank of the card that takes
+    16,  # ruff or discard, bid made, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, bid made, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: the side's tricks x cards held in the suit led
-    -31,  # ruff or discard, bid made, second hand: the side's tricks x unseen cards above the card that takes
-    -40,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -105,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -69,  # ruff or discard, bid made, second hand: the side's tricks x tricks partner still needs for its bid
-    18,  # ruff or discard, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
+    -8,  # ruff or discard, bid made, second hand: the side's tricks x unseen cards above the card that takes
+    -49,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -57,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -60,  # ruff or discard, bid made, second hand: the side's tricks x tricks partner still needs for its bid
+    19,  # ruff or discard, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
     -5,  # ruff or discard, bid made, second hand: the side's tricks x the mover's bid
-    24,  # ruff or discard, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
-    -6,  # ruff or discard, bid made, second hand: the side's tricks x tricks the next hand still needs
-    -63,  # ruff or discard, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -36,  # ruff or discard, bid made, second hand: the side's tricks x partner's bid
+    28,  # ruff or discard, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
+    -9,  # ruff or discard, bid made, second hand: the side's tricks x tricks the next hand still needs
+    -70,  # ruff or discard, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -40,  # ruff or discard, bid made, second hand: the side's tricks x partner's bid
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -941,16 +1290,16 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, bid made, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: rank of the card that takes x cards held in the suit led
-    5,  # ruff or discard, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
-    -7,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    11,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -38,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -68,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    39,  # ruff or discard, bid made, second hand: rank of the card that takes x the mover's bid
-    -97,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    29,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the next hand still needs
-    -38,  # ruff or discard, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    34,  # ruff or discard, bid made, second hand: rank of the card that takes x partner's bid
+    4,  # ruff or discard, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
+    -9,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    13,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -32,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -63,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    28,  # ruff or discard, bid made, second hand: rank of the card that takes x the mover's bid
+    -90,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    27,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the next hand still needs
+    -36,  # ruff or discard, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    35,  # ruff or discard, bid made, second hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, bid made, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, bid made, second hand: partner's card is winning x unseen cards above the card that takes
@@ -984,247 +1333,247 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, second hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, bid made, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, second hand: cards held in the suit led x partner's bid
-    -12,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    60,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -37,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    41,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    41,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x the mover's bid
-    24,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    17,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    -43,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    6,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x partner's bid
-    -1000,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -396,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -525,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    266,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -1033,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    509,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -127,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    -1,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
-    200,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    40,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    63,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    167,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -127,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    89,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    -88,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -148,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    76,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x the mover's bid
-    -213,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    65,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    -22,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    12,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x partner's bid
-    26,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
-    -375,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -73,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -32,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -10,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x partner's bid
-    96,  # ruff or discard, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
-    -69,  # ruff or discard, bid made, second hand: the mover's bid x tricks the next hand still needs
-    110,  # ruff or discard, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    75,  # ruff or discard, bid made, second hand: the mover's bid x partner's bid
-    366,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -23,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    70,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -26,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    51,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    18,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x the mover's bid
+    35,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    16,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    -39,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    8,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x partner's bid
+    -917,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -404,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -523,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    280,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -1026,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    502,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -148,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    5,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
+    169,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    10,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    10,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    126,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -116,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    85,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -106,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -126,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    61,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x the mover's bid
+    -192,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    66,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    -23,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    7,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x partner's bid
+    17,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
+    -373,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -72,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -34,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -17,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x partner's bid
+    82,  # ruff or discard, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
+    -65,  # ruff or discard, bid made, second hand: the mover's bid x tricks the next hand still needs
+    120,  # ruff or discard, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    88,  # ruff or discard, bid made, second hand: the mover's bid x partner's bid
+    393,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
     -76,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -1,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x partner's bid
-    43,  # ruff or discard, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -9,  # ruff or discard, bid made, second hand: tricks the next hand still needs x partner's bid
-    12,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -15642,  # ruff or discard, bid made, third hand: one
-    1455,  # ruff or discard, bid made, third hand: trick number (0 .. 12)
-    2272,  # ruff or discard, bid made, third hand: trumps held
-    462,  # ruff or discard, bid made, third hand: trumps unseen
-    550,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -419,  # ruff or discard, bid made, third hand: unseen cards above the winning card
-    -175,  # ruff or discard, bid made, third hand: unseen cards of the suit led
-    -1403,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen)
-    3236,  # ruff or discard, bid made, third hand: the next hand cannot follow
-    -1359,  # ruff or discard, bid made, third hand: the side's tricks
+    -12,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x partner's bid
+    41,  # ruff or discard, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -6,  # ruff or discard, bid made, second hand: tricks the next hand still needs x partner's bid
+    3,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -16131,  # ruff or discard, bid made, third hand: one
+    1498,  # ruff or discard, bid made, third hand: trick number (0 .. 12)
+    2405,  # ruff or discard, bid made, third hand: trumps held
+    339,  # ruff or discard, bid made, third hand: trumps unseen
+    599,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -323,  # ruff or discard, bid made, third hand: unseen cards above the winning card
+    -334,  # ruff or discard, bid made, third hand: unseen cards of the suit led
+    -1439,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen)
+    3174,  # ruff or discard, bid made, third hand: the next hand cannot follow
+    -2081,  # ruff or discard, bid made, third hand: the side's tricks
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached)
-    56,  # ruff or discard, bid made, third hand: rank of the card that takes
-    6704,  # ruff or discard, bid made, third hand: partner's card is winning
-    3054,  # ruff or discard, bid made, third hand: the trick is ruffed already
+    59,  # ruff or discard, bid made, third hand: rank of the card that takes
+    7044,  # ruff or discard, bid made, third hand: partner's card is winning
+    2986,  # ruff or discard, bid made, third hand: the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: cards held in the suit led
-    -1217,  # ruff or discard, bid made, third hand: unseen cards above the card that takes
-    -4802,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card
-    625,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes
-    1129,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid
-    1350,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids
-    1474,  # ruff or discard, bid made, third hand: the mover's bid
-    2846,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs
-    386,  # ruff or discard, bid made, third hand: tricks the next hand still needs
-    -363,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit)
-    457,  # ruff or discard, bid made, third hand: partner's bid
-    -181,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps held
-    -2,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps unseen
-    -43,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    46,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    17,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    382,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -268,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
-    118,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the side's tricks
+    -991,  # ruff or discard, bid made, third hand: unseen cards above the card that takes
+    -4646,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card
+    573,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes
+    1037,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid
+    1437,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids
+    2112,  # ruff or discard, bid made, third hand: the mover's bid
+    2993,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs
+    311,  # ruff or discard, bid made, third hand: tricks the next hand still needs
+    -223,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit)
+    490,  # ruff or discard, bid made, third hand: partner's bid
+    -189,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps held
+    12,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps unseen
+    -48,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    37,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    30,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    381,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -253,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
+    174,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the side's tricks
     0,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -16,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
-    -725,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's card is winning
-    -108,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the trick is ruffed already
+    -15,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
+    -759,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's card is winning
+    -100,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x cards held in the suit led
-    123,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    372,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -254,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -142,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -52,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    -162,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the mover's bid
-    -108,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    102,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    360,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -238,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -133,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -54,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    -209,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the mover's bid
+    -128,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
     -42,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    31,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -58,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's bid
-    -64,  # ruff or discard, bid made, third hand: trumps held x trumps unseen
-    -60,  # ruff or discard, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -63,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the winning card
-    71,  # ruff or discard, bid made, third hand: trumps held x unseen cards of the suit led
-    -35,  # ruff or discard, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -265,  # ruff or discard, bid made, third hand: trumps held x the next hand cannot follow
-    -14,  # ruff or discard, bid made, third hand: trumps held x the side's tricks
+    21,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -62,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's bid
+    -65,  # ruff or discard, bid made, third hand: trumps held x trumps unseen
+    -68,  # ruff or discard, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -64,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the winning card
+    79,  # ruff or discard, bid made, third hand: trumps held x unseen cards of the suit led
+    -9,  # ruff or discard, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -277,  # ruff or discard, bid made, third hand: trumps held x the next hand cannot follow
+    3,  # ruff or discard, bid made, third hand: trumps held x the side's tricks
     0,  # ruff or discard, bid made, third hand: trumps held x tricks the side still needs for its target (0 once reached)
     -4,  # ruff or discard, bid made, third hand: trumps held x rank of the card that takes
-    -425,  # ruff or discard, bid made, third hand: trumps held x partner's card is winning
-    107,  # ruff or discard, bid made, third hand: trumps held x the trick is ruffed already
+    -436,  # ruff or discard, bid made, third hand: trumps held x partner's card is winning
+    70,  # ruff or discard, bid made, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: trumps held x cards held in the suit led
-    53,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the card that takes
-    158,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the winning card
-    376,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
-    64,  # ruff or discard, bid made, third hand: trumps held x tricks partner still needs for its bid
-    -369,  # ruff or discard, bid made, third hand: trumps held x tricks the opponents still need for their bids
-    137,  # ruff or discard, bid made, third hand: trumps held x the mover's bid
-    -77,  # ruff or discard, bid made, third hand: trumps held x tricks the player winning the trick still needs
-    -24,  # ruff or discard, bid made, third hand: trumps held x tricks the next hand still needs
-    42,  # ruff or discard, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    141,  # ruff or discard, bid made, third hand: trumps held x partner's bid
-    -7,  # ruff or discard, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    76,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the winning card
+    49,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the card that takes
+    164,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the winning card
+    378,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
+    52,  # ruff or discard, bid made, third hand: trumps held x tricks partner still needs for its bid
+    -386,  # ruff or discard, bid made, third hand: trumps held x tricks the opponents still need for their bids
+    133,  # ruff or discard, bid made, third hand: trumps held x the mover's bid
+    -66,  # ruff or discard, bid made, third hand: trumps held x tricks the player winning the trick still needs
+    -13,  # ruff or discard, bid made, third hand: trumps held x tricks the next hand still needs
+    31,  # ruff or discard, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    142,  # ruff or discard, bid made, third hand: trumps held x partner's bid
+    -8,  # ruff or discard, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    75,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the winning card
     -14,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards of the suit led
-    41,  # ruff or discard, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    209,  # ruff or discard, bid made, third hand: trumps unseen x the next hand cannot follow
-    52,  # ruff or discard, bid made, third hand: trumps unseen x the side's tricks
+    13,  # ruff or discard, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    234,  # ruff or discard, bid made, third hand: trumps unseen x the next hand cannot follow
+    58,  # ruff or discard, bid made, third hand: trumps unseen x the side's tricks
     0,  # ruff or discard, bid made, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -28,  # ruff or discard, bid made, third hand: trumps unseen x rank of the card that takes
-    267,  # ruff or discard, bid made, third hand: trumps unseen x partner's card is winning
-    -316,  # ruff or discard, bid made, third hand: trumps unseen x the trick is ruffed already
+    -27,  # ruff or discard, bid made, third hand: trumps unseen x rank of the card that takes
+    243,  # ruff or discard, bid made, third hand: trumps unseen x partner's card is winning
+    -323,  # ruff or discard, bid made, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: trumps unseen x cards held in the suit led
-    -63,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the card that takes
-    -216,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
-    53,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -51,  # ruff or discard, bid made, third hand: trumps unseen x tricks partner still needs for its bid
-    -40,  # ruff or discard, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
-    -51,  # ruff or discard, bid made, third hand: trumps unseen x the mover's bid
-    72,  # ruff or discard, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
-    111,  # ruff or discard, bid made, third hand: trumps unseen x tricks the next hand still needs
-    5,  # ruff or discard, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    16,  # ruff or discard, bid made, third hand: trumps unseen x partner's bid
-    -21,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    4,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -39,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -64,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the card that takes
+    -229,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
+    58,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -28,  # ruff or discard, bid made, third hand: trumps unseen x tricks partner still needs for its bid
+    -23,  # ruff or discard, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
+    -61,  # ruff or discard, bid made, third hand: trumps unseen x the mover's bid
+    67,  # ruff or discard, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
+    107,  # ruff or discard, bid made, third hand: trumps unseen x tricks the next hand still needs
+    3,  # ruff or discard, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    14,  # ruff or discard, bid made, third hand: trumps unseen x partner's bid
+    -20,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    8,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -30,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
     -32,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -8,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -1,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     -3,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -22,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    41,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -15,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    43,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    8,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    116,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -32,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -116,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -35,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    22,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    22,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    14,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    10,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    112,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -33,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -122,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -41,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    17,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    26,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    17,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
     -4,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    4,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -3,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
-    37,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    31,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
-    -75,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the side's tricks
+    3,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    2,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
+    17,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    47,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
+    -43,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the side's tricks
     0,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -4,  # ruff or discard, bid made, third hand: unseen cards above the winning card x rank of the card that takes
-    264,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's card is winning
-    -234,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the trick is ruffed already
+    -2,  # ruff or discard, bid made, third hand: unseen cards above the winning card x rank of the card that takes
+    266,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's card is winning
+    -247,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: unseen cards above the winning card x cards held in the suit led
-    -44,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    214,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -260,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -109,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    26,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    75,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the mover's bid
-    -27,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    60,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
-    -25,  # ruff or discard, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -5,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's bid
+    -37,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    208,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -259,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -125,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    11,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    43,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the mover's bid
+    -24,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    69,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
+    -30,  # ruff or discard, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -6,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's bid
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
     -224,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
-    53,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the side's tricks
+    29,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the side's tricks
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x rank of the card that takes
     -191,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's card is winning
-    30,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the trick is ruffed already
+    43,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x cards held in the suit led
-    22,  # ruff or discard, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    89,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    185,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -78,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    -59,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the mover's bid
-    17,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    54,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
-    4,  # ruff or discard, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -53,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's bid
-    -1403,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -129,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    20,  # ruff or discard, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    93,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    191,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -67,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    20,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -40,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the mover's bid
+    2,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    47,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
+    5,  # ruff or discard, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -57,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's bid
+    -1439,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -179,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    8,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -46,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    45,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    6,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -53,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    196,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -9,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -247,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    77,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    387,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    317,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -102,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -83,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -17,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    10,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -118,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    39,  # ruff or discard, bid made, third hand: the next hand cannot follow x the side's tricks
+    4,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -163,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    38,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    392,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    318,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -53,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -125,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    9,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -20,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -110,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    45,  # ruff or discard, bid made, third hand: the next hand cannot follow x the side's tricks
     0,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -25,  # ruff or discard, bid made, third hand: the next hand cannot follow x rank of the card that takes
-    -726,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's card is winning
-    -259,  # ruff or discard, bid made, third hand: the next hand cannot follow x the trick is ruffed already
+    -22,  # ruff or discard, bid made, third hand: the next hand cannot follow x rank of the card that takes
+    -702,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's card is winning
+    -406,  # ruff or discard, bid made, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: the next hand cannot follow x cards held in the suit led
-    207,  # ruff or discard, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -486,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    625,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -871,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    -230,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    262,  # ruff or discard, bid made, third hand: the next hand cannot follow x the mover's bid
-    -17,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -136,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
-    -14,  # ruff or discard, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    62,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's bid
+    213,  # ruff or discard, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -587,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    573,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -878,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    -208,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    237,  # ruff or discard, bid made, third hand: the next hand cannot follow x the mover's bid
+    -27,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -145,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
+    5,  # ruff or discard, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    39,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's bid
     0,  # ruff or discard, bid made, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
     7,  # ruff or discard, bid made, third hand: the side's tricks x rank of the card that takes
-    63,  # ruff or discard, bid made, third hand: the side's tricks x partner's card is winning
-    92,  # ruff or discard, bid made, third hand: the side's tricks x the trick is ruffed already
+    48,  # ruff or discard, bid made, third hand: the side's tricks x partner's card is winning
+    -26,  # ruff or discard, bid made, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: the side's tricks x cards held in the suit led
-    -71,  # ruff or discard, bid made, third hand: the side's tricks x unseen cards above the card that takes
-    -10,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
-    29,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    302,  # ruff or discard, bid made, third hand: the side's tricks x tricks partner still needs for its bid
-    189,  # ruff or discard, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
-    1,  # ruff or discard, bid made, third hand: the side's tricks x the mover's bid
+    -67,  # ruff or discard, bid made, third hand: the side's tricks x unseen cards above the card that takes
+    -33,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
+    74,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    356,  # ruff or discard, bid made, third hand: the side's tricks x tricks partner still needs for its bid
+    215,  # ruff or discard, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
+    -4,  # ruff or discard, bid made, third hand: the side's tricks x the mover's bid
     -326,  # ruff or discard, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
-    -81,  # ruff or discard, bid made, third hand: the side's tricks x tricks the next hand still needs
-    10,  # ruff or discard, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -49,  # ruff or discard, bid made, third hand: the side's tricks x partner's bid
+    -78,  # ruff or discard, bid made, third hand: the side's tricks x tricks the next hand still needs
+    21,  # ruff or discard, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -32,  # ruff or discard, bid made, third hand: the side's tricks x partner's bid
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -1240,41 +1589,41 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
     26,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's card is winning
-    47,  # ruff or discard, bid made, third hand: rank of the card that takes x the trick is ruffed already
+    41,  # ruff or discard, bid made, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: rank of the card that takes x cards held in the suit led
     31,  # ruff or discard, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
-    -15,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    37,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    40,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
-    -16,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    9,  # ruff or discard, bid made, third hand: rank of the card that takes x the mover's bid
-    4,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    -24,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    34,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    43,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
+    -17,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    8,  # ruff or discard, bid made, third hand: rank of the card that takes x the mover's bid
+    3,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
     -23,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the next hand still needs
-    -6,  # ruff or discard, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    40,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's bid
+    -7,  # ruff or discard, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    41,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, bid made, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: partner's card is winning x cards held in the suit led
-    30,  # ruff or discard, bid made, third hand: partner's card is winning x unseen cards above the card that takes
-    1820,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    35,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -744,  # ruff or discard, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
-    -1442,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
-    72,  # ruff or discard, bid made, third hand: partner's card is winning x the mover's bid
-    -744,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
-    1184,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the next hand still needs
-    -188,  # ruff or discard, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -164,  # ruff or discard, bid made, third hand: partner's card is winning x partner's bid
+    49,  # ruff or discard, bid made, third hand: partner's card is winning x unseen cards above the card that takes
+    1824,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    37,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -772,  # ruff or discard, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
+    -1450,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
+    80,  # ruff or discard, bid made, third hand: partner's card is winning x the mover's bid
+    -772,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
+    1190,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the next hand still needs
+    -174,  # ruff or discard, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -168,  # ruff or discard, bid made, third hand: partner's card is winning x partner's bid
     0,  # ruff or discard, bid made, third hand: the trick is ruffed already x cards held in the suit led
-    421,  # ruff or discard, bid made, third hand: the trick is ruffed already x unseen cards above the card that takes
-    -166,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    260,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    271,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks partner still needs for its bid
-    29,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the opponents still need for their bids
-    -460,  # ruff or discard, bid made, third hand: the trick is ruffed already x the mover's bid
-    394,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the player winning the trick still needs
-    -365,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the next hand still needs
-    124,  # ruff or discard, bid made, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
-    -234,  # ruff or discard, bid made, third hand: the trick is ruffed already x partner's bid
+    408,  # ruff or discard, bid made, third hand: the trick is ruffed already x unseen cards above the card that takes
+    -46,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    273,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    241,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks partner still needs for its bid
+    59,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -349,  # ruff or discard, bid made, third hand: the trick is ruffed already x the mover's bid
+    423,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -364,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the next hand still needs
+    140,  # ruff or discard, bid made, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -230,  # ruff or discard, bid made, third hand: the trick is ruffed already x partner's bid
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
@@ -1285,274 +1634,575 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x partner's bid
-    31,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -472,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    157,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    205,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    4,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x the mover's bid
-    18,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -63,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    1,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    21,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -476,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    132,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    180,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    0,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x the mover's bid
+    25,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -58,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    0,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
     -68,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x partner's bid
-    625,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    1196,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -8,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -217,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
-    152,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    415,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    109,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    60,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
-    16,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -67,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    44,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    148,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -182,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    -77,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    13,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
-    -253,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    -74,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x the mover's bid
-    147,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    83,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    23,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    155,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x partner's bid
-    -43,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
-    -227,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -107,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -19,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    181,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x partner's bid
-    44,  # ruff or discard, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
-    -45,  # ruff or discard, bid made, third hand: the mover's bid x tricks the next hand still needs
-    43,  # ruff or discard, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    69,  # ruff or discard, bid made, third hand: the mover's bid x partner's bid
-    120,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -51,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -435,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x partner's bid
-    13,  # ruff or discard, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -187,  # ruff or discard, bid made, third hand: tricks the next hand still needs x partner's bid
-    12,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -15526,  # win or duck, short of its bid, second hand: one
-    792,  # win or duck, short of its bid, second hand: trick number (0 .. 12)
-    482,  # win or duck, short of its bid, second hand: trumps held
-    -113,  # win or duck, short of its bid, second hand: trumps unseen
-    108,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    135,  # win or duck, short of its bid, second hand: unseen cards above the winning card
-    424,  # win or duck, short of its bid, second hand: unseen cards of the suit led
-    -248,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
-    483,  # win or duck, short of its bid, second hand: the next hand cannot follow
-    -937,  # win or duck, short of its bid, second hand: the side's tricks
-    1378,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
-    1203,  # win or duck, short of its bid, second hand: rank of the card that takes
+    573,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    1190,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -16,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -183,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
+    182,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    420,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    110,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    74,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
+    49,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -80,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    7,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    127,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -175,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    -96,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    20,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
+    -268,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    -108,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x the mover's bid
+    155,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    116,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    7,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    152,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x partner's bid
+    -66,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
+    -247,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -110,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -37,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    178,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x partner's bid
+    53,  # ruff or discard, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
+    -36,  # ruff or discard, bid made, third hand: the mover's bid x tricks the next hand still needs
+    29,  # ruff or discard, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    51,  # ruff or discard, bid made, third hand: the mover's bid x partner's bid
+    113,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -44,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -424,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x partner's bid
+    23,  # ruff or discard, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -186,  # ruff or discard, bid made, third hand: tricks the next hand still needs x partner's bid
+    14,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -6442,  # ruff or discard, bid made, fourth hand: one
+    783,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12)
+    785,  # ruff or discard, bid made, fourth hand: trumps held
+    1029,  # ruff or discard, bid made, fourth hand: trumps unseen
+    88,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    1082,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card
+    -351,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led
+    1529,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen)
+    752,  # ruff or discard, bid made, fourth hand: the next hand cannot follow
+    1419,  # ruff or discard, bid made, fourth hand: the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached)
+    291,  # ruff or discard, bid made, fourth hand: rank of the card that takes
+    15882,  # ruff or discard, bid made, fourth hand: partner's card is winning
+    -2433,  # ruff or discard, bid made, fourth hand: the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led
+    -2003,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes
+    -117,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid
+    389,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids
+    -2557,  # ruff or discard, bid made, fourth hand: the mover's bid
+    2440,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs
+    929,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs
+    199,  # ruff or discard, bid made, fourth hand: sure tricks held (masters from the top of each suit)
+    -1883,  # ruff or discard, bid made, fourth hand: partner's bid
+    -23,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x trumps held
+    -182,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x trumps unseen
+    1,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -102,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    20,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    -134,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -108,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    -85,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -41,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1526,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner's card is winning
+    334,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x cards held in the suit led
+    251,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -87,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -151,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    111,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the mover's bid
+    267,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -16,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    -8,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    141,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner's bid
+    -131,  # ruff or discard, bid made, fourth hand: trumps held x trumps unseen
+    -46,  # ruff or discard, bid made, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -31,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards above the winning card
+    44,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards of the suit led
+    -24,  # ruff or discard, bid made, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -156,  # ruff or discard, bid made, fourth hand: trumps held x the next hand cannot follow
+    -73,  # ruff or discard, bid made, fourth hand: trumps held x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
+    11,  # ruff or discard, bid made, fourth hand: trumps held x rank of the card that takes
+    -961,  # ruff or discard, bid made, fourth hand: trumps held x partner's card is winning
+    -71,  # ruff or discard, bid made, fourth hand: trumps held x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: trumps held x cards held in the suit led
+    74,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: trumps held x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: trumps held x an opponent still to play may beat the card that takes
+    96,  # ruff or discard, bid made, fourth hand: trumps held x tricks partner still needs for its bid
+    -263,  # ruff or discard, bid made, fourth hand: trumps held x tricks the opponents still need for their bids
+    145,  # ruff or discard, bid made, fourth hand: trumps held x the mover's bid
+    158,  # ruff or discard, bid made, fourth hand: trumps held x tricks the player winning the trick still needs
+    63,  # ruff or discard, bid made, fourth hand: trumps held x tricks the next hand still needs
+    -65,  # ruff or discard, bid made, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    177,  # ruff or discard, bid made, fourth hand: trumps held x partner's bid
+    45,  # ruff or discard, bid made, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -23,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards above the winning card
+    -21,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards of the suit led
+    -424,  # ruff or discard, bid made, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    413,  # ruff or discard, bid made, fourth hand: trumps unseen x the next hand cannot follow
+    65,  # ruff or discard, bid made, fourth hand: trumps unseen x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    12,  # ruff or discard, bid made, fourth hand: trumps unseen x rank of the card that takes
+    260,  # ruff or discard, bid made, fourth hand: trumps unseen x partner's card is winning
+    403,  # ruff or discard, bid made, fourth hand: trumps unseen x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: trumps unseen x cards held in the suit led
+    -18,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: trumps unseen x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
+    -90,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks partner still needs for its bid
+    -85,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    -46,  # ruff or discard, bid made, fourth hand: trumps unseen x the mover's bid
+    -18,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    -17,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the next hand still needs
+    14,  # ruff or discard, bid made, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    106,  # ruff or discard, bid made, fourth hand: trumps unseen x partner's bid
+    -19,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    6,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -33,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    13,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    30,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -7,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -161,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    128,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    -14,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -29,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -26,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -13,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    41,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    -3,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -25,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -9,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    215,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -262,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the next hand cannot follow
+    43,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -14,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x rank of the card that takes
+    124,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner's card is winning
+    124,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x cards held in the suit led
+    26,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -149,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -122,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    5,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the mover's bid
+    65,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    130,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    -13,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    4,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner's bid
+    334,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the next hand cannot follow
+    -121,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -171,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner's card is winning
+    -89,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x cards held in the suit led
+    -3,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    36,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -24,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    115,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the mover's bid
+    72,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    102,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    1,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -10,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner's bid
+    752,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -66,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -18,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    895,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    214,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -199,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    168,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -173,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    128,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -115,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    390,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -114,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -31,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -24,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the side's tricks
+    0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -21,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x rank of the card that takes
+    -885,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x partner's card is winning
+    190,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x cards held in the suit led
+    169,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -337,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    -33,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    98,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the mover's bid
+    324,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -704,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -12,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    -61,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -14,  # ruff or discard, bid made, fourth hand: the side's tricks x rank of the card that takes
+    310,  # ruff or discard, bid made, fourth hand: the side's tricks x partner's card is winning
+    114,  # ruff or discard, bid made, fourth hand: the side's tricks x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: the side's tricks x cards held in the suit led
+    -104,  # ruff or discard, bid made, fourth hand: the side's tricks x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: the side's tricks x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
+    -44,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks partner still needs for its bid
+    52,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    -21,  # ruff or discard, bid made, fourth hand: the side's tricks x the mover's bid
+    -162,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    -11,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the next hand still needs
+    -53,  # ruff or discard, bid made, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -119,  # ruff or discard, bid made, fourth hand: the side's tricks x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -65,  # ruff or discard, bid made, fourth hand: rank of the card that takes x partner's card is winning
+    -27,  # ruff or discard, bid made, fourth hand: rank of the card that takes x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: rank of the card that takes x cards held in the suit led
+    16,  # ruff or discard, bid made, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -3,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -17,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    47,  # ruff or discard, bid made, fourth hand: rank of the card that takes x the mover's bid
+    10,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -164,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the next hand still needs
+    -6,  # ruff or discard, bid made, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    48,  # ruff or discard, bid made, fourth hand: rank of the card that takes x partner's bid
+    -1580,  # ruff or discard, bid made, fourth hand: partner's card is winning x the trick is ruffed already
+    0,  # ruff or discard, bid made, fourth hand: partner's card is winning x cards held in the suit led
+    19,  # ruff or discard, bid made, fourth hand: partner's card is winning x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -1812,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -448,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    414,  # ruff or discard, bid made, fourth hand: partner's card is winning x the mover's bid
+    -1812,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -874,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the next hand still needs
+    -210,  # ruff or discard, bid made, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -119,  # ruff or discard, bid made, fourth hand: partner's card is winning x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x cards held in the suit led
+    -191,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    261,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
+    330,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -364,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x the mover's bid
+    -549,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -307,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the next hand still needs
+    100,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -275,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x unseen cards above the card that takes
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x tricks partner still needs for its bid
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x the mover's bid
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x tricks the next hand still needs
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    0,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    130,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    331,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    41,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x the mover's bid
+    18,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -67,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -5,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -138,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x the mover's bid
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x partner's bid
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x the mover's bid
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x partner's bid
+    -201,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    223,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x the mover's bid
+    395,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -6,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    13,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    369,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x partner's bid
+    154,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    -270,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -148,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -63,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    409,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -231,  # ruff or discard, bid made, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    140,  # ruff or discard, bid made, fourth hand: the mover's bid x tricks the next hand still needs
+    107,  # ruff or discard, bid made, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    200,  # ruff or discard, bid made, fourth hand: the mover's bid x partner's bid
+    196,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -65,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -820,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x partner's bid
+    50,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    81,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs x partner's bid
+    -8,  # ruff or discard, bid made, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -16601,  # win or duck, short of its bid, second hand: one
+    854,  # win or duck, short of its bid, second hand: trick number (0 .. 12)
+    498,  # win or duck, short of its bid, second hand: trumps held
+    -99,  # win or duck, short of its bid, second hand: trumps unseen
+    142,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    207,  # win or duck, short of its bid, second hand: unseen cards above the winning card
+    411,  # win or duck, short of its bid, second hand: unseen cards of the suit led
+    -308,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
+    791,  # win or duck, short of its bid, second hand: the next hand cannot follow
+    -898,  # win or duck, short of its bid, second hand: the side's tricks
+    1368,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
+    1319,  # win or duck, short of its bid, second hand: rank of the card that takes
     0,  # win or duck, short of its bid, second hand: partner's card is winning
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already
-    299,  # win or duck, short of its bid, second hand: cards held in the suit led
-    -548,  # win or duck, short of its bid, second hand: unseen cards above the card that takes
-    4025,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card
-    1412,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes
-    444,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid
-    830,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids
-    441,  # win or duck, short of its bid, second hand: the mover's bid
-    411,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs
-    419,  # win or duck, short of its bid, second hand: tricks the next hand still needs
-    -492,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit)
-    430,  # win or duck, short of its bid, second hand: partner's bid
+    224,  # win or duck, short of its bid, second hand: cards held in the suit led
+    -440,  # win or duck, short of its bid, second hand: unseen cards above the card that takes
+    3627,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card
+    1550,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes
+    468,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid
+    879,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids
+    470,  # win or duck, short of its bid, second hand: the mover's bid
+    495,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs
+    385,  # win or duck, short of its bid, second hand: tricks the next hand still needs
+    -392,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit)
+    505,  # win or duck, short of its bid, second hand: partner's bid
     -47,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps held
-    26,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
-    10,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -47,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    34,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    173,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    101,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
-    51,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
-    -21,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -67,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
+    25,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
+    11,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -48,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    33,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    184,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    83,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
+    47,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
+    -20,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -73,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the trick is ruffed already
-    4,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x cards held in the suit led
-    46,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -238,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -320,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -16,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    5,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x cards held in the suit led
+    42,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -223,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -323,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -13,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
     -10,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    29,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
-    0,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -10,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    38,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -12,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner's bid
-    4,  # win or duck, short of its bid, second hand: trumps held x trumps unseen
-    0,  # win or duck, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -28,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the winning card
-    25,  # win or duck, short of its bid, second hand: trumps held x unseen cards of the suit led
-    -7,  # win or duck, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    34,  # win or duck, short of its bid, second hand: trumps held x the next hand cannot follow
-    -59,  # win or duck, short of its bid, second hand: trumps held x the side's tricks
-    -9,  # win or duck, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -3,  # win or duck, short of its bid, second hand: trumps held x rank of the card that takes
+    27,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
+    -3,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -8,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    32,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -14,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner's bid
+    2,  # win or duck, short of its bid, second hand: trumps held x trumps unseen
+    4,  # win or duck, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -24,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the winning card
+    24,  # win or duck, short of its bid, second hand: trumps held x unseen cards of the suit led
+    1,  # win or duck, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    24,  # win or duck, short of its bid, second hand: trumps held x the next hand cannot follow
+    -60,  # win or duck, short of its bid, second hand: trumps held x the side's tricks
+    -15,  # win or duck, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -6,  # win or duck, short of its bid, second hand: trumps held x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: trumps held x partner's card is winning
     0,  # win or duck, short of its bid, second hand: trumps held x the trick is ruffed already
     -14,  # win or duck, short of its bid, second hand: trumps held x cards held in the suit led
-    17,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the card that takes
-    -162,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
-    148,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
+    15,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the card that takes
+    -155,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
+    157,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
     5,  # win or duck, short of its bid, second hand: trumps held x tricks partner still needs for its bid
-    -49,  # win or duck, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
-    -68,  # win or duck, short of its bid, second hand: trumps held x the mover's bid
-    -17,  # win or duck, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
-    -31,  # win or duck, short of its bid, second hand: trumps held x tricks the next hand still needs
-    -1,  # win or duck, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    3,  # win or duck, short of its bid, second hand: trumps held x partner's bid
-    -1,  # win or duck, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    2,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the winning card
-    -2,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards of the suit led
-    -32,  # win or duck, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -37,  # win or duck, short of its bid, second hand: trumps unseen x the next hand cannot follow
-    2,  # win or duck, short of its bid, second hand: trumps unseen x the side's tricks
-    27,  # win or duck, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -47,  # win or duck, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
+    -75,  # win or duck, short of its bid, second hand: trumps held x the mover's bid
+    -18,  # win or duck, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
+    -29,  # win or duck, short of its bid, second hand: trumps held x tricks the next hand still needs
+    -2,  # win or duck, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    4,  # win or duck, short of its bid, second hand: trumps held x partner's bid
+    -2,  # win or duck, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    0,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the winning card
+    -1,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards of the suit led
+    -25,  # win or duck, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -39,  # win or duck, short of its bid, second hand: trumps unseen x the next hand cannot follow
+    4,  # win or duck, short of its bid, second hand: trumps unseen x the side's tricks
+    28,  # win or duck, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     -13,  # win or duck, short of its bid, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, short of its bid, second hand: trumps unseen x the trick is ruffed already
-    5,  # win or duck, short of its bid, second hand: trumps unseen x cards held in the suit led
-    -22,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
-    37,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -81,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    14,  # win or duck, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
-    24,  # win or duck, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
-    30,  # win or duck, short of its bid, second hand: trumps unseen x the mover's bid
+    6,  # win or duck, short of its bid, second hand: trumps unseen x cards held in the suit led
+    -20,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
+    39,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -91,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    13,  # win or duck, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
+    23,  # win or duck, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
+    31,  # win or duck, short of its bid, second hand: trumps unseen x the mover's bid
     11,  # win or duck, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
     12,  # win or duck, short of its bid, second hand: trumps unseen x tricks the next hand still needs
     -9,  # win or duck, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -14,  # win or duck, short of its bid, second hand: trumps unseen x partner's bid
+    -13,  # win or duck, short of its bid, second hand: trumps unseen x partner's bid
     -7,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -10,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    56,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    14,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -4,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -1,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -6,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -8,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    48,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -3,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -4,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -10,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -9,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    26,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -4,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -160,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -6,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    21,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -9,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -159,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    17,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
     5,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    -5,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    21,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    11,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -4,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    7,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
-    272,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    81,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
+    -7,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    23,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -19,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    12,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -2,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    9,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
+    265,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    86,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
     15,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the side's tricks
-    -20,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -20,  # win or duck, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
+    -25,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -25,  # win or duck, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the trick is ruffed already
-    -24,  # win or duck, short of its bid, second hand: unseen cards above the winning card x cards held in the suit led
-    9,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    -21,  # win or duck, short of its bid, second hand: unseen cards above the winning card x cards held in the suit led
+    4,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
     618,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -155,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -23,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -37,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -5,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the mover's bid
-    -5,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    -33,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
-    0,  # win or duck, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -8,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner's bid
-    -238,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -88,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
-    -33,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the side's tricks
+    -156,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -25,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -38,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -10,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the mover's bid
+    -1,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -37,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
+    1,  # win or duck, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -7,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner's bid
+    -232,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -87,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
+    -30,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the side's tricks
     34,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -64,  # win or duck, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
+    -65,  # win or duck, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the trick is ruffed already
-    -19,  # win or duck, short of its bid, second hand: unseen cards of the suit led x cards held in the suit led
-    -66,  # win or duck, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -133,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -20,  # win or duck, short of its bid, second hand: unseen cards of the suit led x cards held in the suit led
+    -65,  # win or duck, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -136,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
     55,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
     44,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
     27,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    2,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the mover's bid
-    44,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -17,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
+    3,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the mover's bid
+    43,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -16,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
     17,  # win or duck, short of its bid, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    13,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner's bid
-    283,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    6,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    171,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -134,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    14,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner's bid
+    226,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    2,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    170,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -136,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -11,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -33,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -171,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -351,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    270,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    148,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    177,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    108,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    40,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    13,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -41,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -204,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -315,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    262,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    143,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    172,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    109,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    34,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
     -67,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -175,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    40,  # win or duck, short of its bid, second hand: the next hand cannot follow x the side's tricks
-    -3,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -186,  # win or duck, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
+    -171,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    46,  # win or duck, short of its bid, second hand: the next hand cannot follow x the side's tricks
+    -15,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -194,  # win or duck, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, short of its bid, second hand: the next hand cannot follow x the trick is ruffed already
-    6,  # win or duck, short of its bid, second hand: the next hand cannot follow x cards held in the suit led
-    -167,  # win or duck, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
-    95,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    95,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    134,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    88,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    37,  # win or duck, short of its bid, second hand: the next hand cannot follow x the mover's bid
-    89,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -1,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
-    88,  # win or duck, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    83,  # win or duck, short of its bid, second hand: the next hand cannot follow x partner's bid
-    161,  # win or duck, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    71,  # win or duck, short of its bid, second hand: the side's tricks x rank of the card that takes
+    -2,  # win or duck, short of its bid, second hand: the next hand cannot follow x cards held in the suit led
+    -190,  # win or duck, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
+    110,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    110,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    109,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    81,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    30,  # win or duck, short of its bid, second hand: the next hand cannot follow x the mover's bid
+    81,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    0,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
+    86,  # win or duck, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    85,  # win or duck, short of its bid, second hand: the next hand cannot follow x partner's bid
+    152,  # win or duck, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    68,  # win or duck, short of its bid, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, short of its bid, second hand: the side's tricks x the trick is ruffed already
     -15,  # win or duck, short of its bid, second hand: the side's tricks x cards held in the suit led
-    72,  # win or duck, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
-    62,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -77,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    48,  # win or duck, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
-    13,  # win or duck, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
-    -24,  # win or duck, short of its bid, second hand: the side's tricks x the mover's bid
-    -16,  # win or duck, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
-    29,  # win or duck, short of its bid, second hand: the side's tricks x tricks the next hand still needs
-    -31,  # win or duck, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    9,  # win or duck, short of its bid, second hand: the side's tricks x partner's bid
-    -121,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    69,  # win or duck, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
+    64,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -80,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    43,  # win or duck, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
+    10,  # win or duck, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
+    -14,  # win or duck, short of its bid, second hand: the side's tricks x the mover's bid
+    -17,  # win or duck, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
+    28,  # win or duck, short of its bid, second hand: the side's tricks x tricks the next hand still needs
+    -28,  # win or duck, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    10,  # win or duck, short of its bid, second hand: the side's tricks x partner's bid
+    -120,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     28,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -63,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -29,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -387,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -24,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    -8,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    53,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    19,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -28,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    11,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    -31,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -60,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -19,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -393,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -21,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    -6,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    69,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    21,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -27,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    6,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    -35,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
     0,  # win or duck, short of its bid, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, short of its bid, second hand: rank of the card that takes x the trick is ruffed already
-    4,  # win or duck, short of its bid, second hand: rank of the card that takes x cards held in the suit led
+    6,  # win or duck, short of its bid, second hand: rank of the card that takes x cards held in the suit led
     38,  # win or duck, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
-    -69,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    258,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -58,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -53,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    -50,  # win or duck, short of its bid, second hand: rank of the card that takes x the mover's bid
-    -65,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    12,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
-    2,  # win or duck, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -13,  # win or duck, short of its bid, second hand: rank of the card that takes x partner's bid
+    -50,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    243,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -64,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -58,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    -52,  # win or duck, short of its bid, second hand: rank of the card that takes x the mover's bid
+    -73,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    15,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
+    -3,  # win or duck, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -19,  # win or duck, short of its bid, second hand: rank of the card that takes x partner's bid
     0,  # win or duck, short of its bid, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, short of its bid, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, short of its bid, second hand: partner's card is winning x unseen cards above the card that takes
@@ -1576,296 +2226,296 @@ WEIGHTS = np.array([
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already x partner's bid
-    31,  # win or duck, short of its bid, second hand: cards held in the suit led x unseen cards above the card that takes
-    -160,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -72,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    12,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks partner still needs for its bid
-    6,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the opponents still need for their bids
+    34,  # win or duck, short of its bid, second hand: cards held in the suit led x unseen cards above the card that takes
+    -151,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -75,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    13,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks partner still needs for its bid
+    7,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the opponents still need for their bids
     12,  # win or duck, short of its bid, second hand: cards held in the suit led x the mover's bid
-    36,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the player winning the trick still needs
+    37,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the player winning the trick still needs
     -30,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the next hand still needs
-    6,  # win or duck, short of its bid, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    -26,  # win or duck, short of its bid, second hand: cards held in the suit led x partner's bid
-    54,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    54,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    35,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    46,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    7,  # win or duck, short of its bid, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -24,  # win or duck, short of its bid, second hand: cards held in the suit led x partner's bid
+    31,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    31,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    28,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    43,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
     9,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x the mover's bid
-    -38,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    84,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    8,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    1,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x partner's bid
-    1412,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -297,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -142,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    32,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -285,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    144,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -86,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    80,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
-    -190,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -45,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    88,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    4,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -1,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x partner's bid
+    1550,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -275,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -133,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    45,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -276,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    143,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -82,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    75,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
+    -180,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
     -277,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -463,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    105,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -381,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    68,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    -105,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -17,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    24,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
-    -25,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    9,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    29,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    9,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
-    5,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
-    -37,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -49,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    22,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -38,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
-    3,  # win or duck, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
-    2,  # win or duck, short of its bid, second hand: the mover's bid x tricks the next hand still needs
-    -19,  # win or duck, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    -22,  # win or duck, short of its bid, second hand: the mover's bid x partner's bid
-    63,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    8,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -35,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
-    14,  # win or duck, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -3,  # win or duck, short of its bid, second hand: tricks the next hand still needs x partner's bid
-    15,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -20006,  # win or duck, short of its bid, third hand: one
-    1130,  # win or duck, short of its bid, third hand: trick number (0 .. 12)
-    -940,  # win or duck, short of its bid, third hand: trumps held
-    165,  # win or duck, short of its bid, third hand: trumps unseen
-    734,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    263,  # win or duck, short of its bid, third hand: unseen cards above the winning card
-    392,  # win or duck, short of its bid, third hand: unseen cards of the suit led
-    -1724,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
-    2146,  # win or duck, short of its bid, third hand: the next hand cannot follow
-    -2274,  # win or duck, short of its bid, third hand: the side's tricks
-    3225,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
-    2165,  # win or duck, short of its bid, third hand: rank of the card that takes
-    3327,  # win or duck, short of its bid, third hand: partner's card is winning
+    -474,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    108,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -384,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    72,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -115,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -14,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    22,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
+    -24,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    11,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    26,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    11,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
+    4,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
+    -38,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -47,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    17,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -40,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
+    4,  # win or duck, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
+    1,  # win or duck, short of its bid, second hand: the mover's bid x tricks the next hand still needs
+    -22,  # win or duck, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    -25,  # win or duck, short of its bid, second hand: the mover's bid x partner's bid
+    62,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    5,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -39,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
+    12,  # win or duck, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -1,  # win or duck, short of its bid, second hand: tricks the next hand still needs x partner's bid
+    12,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -18422,  # win or duck, short of its bid, third hand: one
+    1061,  # win or duck, short of its bid, third hand: trick number (0 .. 12)
+    -978,  # win or duck, short of its bid, third hand: trumps held
+    135,  # win or duck, short of its bid, third hand: trumps unseen
+    656,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    194,  # win or duck, short of its bid, third hand: unseen cards above the winning card
+    397,  # win or duck, short of its bid, third hand: unseen cards of the suit led
+    -1946,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
+    2037,  # win or duck, short of its bid, third hand: the next hand cannot follow
+    -2232,  # win or duck, short of its bid, third hand: the side's tricks
+    3180,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
+    2036,  # win or duck, short of its bid, third hand: rank of the card that takes
+    2942,  # win or duck, short of its bid, third hand: partner's card is winning
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already
-    -53,  # win or duck, short of its bid, third hand: cards held in the suit led
-    899,  # win or duck, short of its bid, third hand: unseen cards above the card that takes
-    887,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card
-    607,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes
-    98,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid
-    339,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids
-    950,  # win or duck, short of its bid, third hand: the mover's bid
-    116,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs
-    -206,  # win or duck, short of its bid, third hand: tricks the next hand still needs
-    -661,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit)
-    -1061,  # win or duck, short of its bid, third hand: partner's bid
-    -6,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps held
-    -1,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
-    -21,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    29,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -3,  # win or duck, short of its bid, third hand: cards held in the suit led
+    684,  # win or duck, short of its bid, third hand: unseen cards above the card that takes
+    825,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card
+    718,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes
+    48,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid
+    294,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids
+    948,  # win or duck, short of its bid, third hand: the mover's bid
+    166,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs
+    -277,  # win or duck, short of its bid, third hand: tricks the next hand still needs
+    -646,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit)
+    -1089,  # win or duck, short of its bid, third hand: partner's bid
+    -4,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps held
+    2,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
+    -19,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    32,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
     21,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    267,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -77,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
-    153,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
-    -22,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -146,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
-    -361,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
+    297,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -79,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
+    154,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
+    -24,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -140,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
+    -339,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the trick is ruffed already
-    52,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x cards held in the suit led
-    -130,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    32,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -287,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    3,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    0,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    132,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
-    49,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    48,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    30,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    49,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x cards held in the suit led
+    -122,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    33,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -299,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    1,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    3,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    129,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
+    44,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    40,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    27,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
     49,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's bid
     -16,  # win or duck, short of its bid, third hand: trumps held x trumps unseen
-    25,  # win or duck, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -10,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the winning card
-    0,  # win or duck, short of its bid, third hand: trumps held x unseen cards of the suit led
-    -323,  # win or duck, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    15,  # win or duck, short of its bid, third hand: trumps held x the next hand cannot follow
-    -121,  # win or duck, short of its bid, third hand: trumps held x the side's tricks
-    17,  # win or duck, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    65,  # win or duck, short of its bid, third hand: trumps held x rank of the card that takes
+    29,  # win or duck, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -5,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the winning card
+    -1,  # win or duck, short of its bid, third hand: trumps held x unseen cards of the suit led
+    -370,  # win or duck, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    32,  # win or duck, short of its bid, third hand: trumps held x the next hand cannot follow
+    -124,  # win or duck, short of its bid, third hand: trumps held x the side's tricks
+    16,  # win or duck, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    64,  # win or duck, short of its bid, third hand: trumps held x rank of the card that takes
     -125,  # win or duck, short of its bid, third hand: trumps held x partner's card is winning
     0,  # win or duck, short of its bid, third hand: trumps held x the trick is ruffed already
-    -37,  # win or duck, short of its bid, third hand: trumps held x cards held in the suit led
-    43,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the card that takes
-    154,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
-    181,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
-    81,  # win or duck, short of its bid, third hand: trumps held x tricks partner still needs for its bid
-    15,  # win or duck, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
-    -105,  # win or duck, short of its bid, third hand: trumps held x the mover's bid
-    14,  # win or duck, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
+    -34,  # win or duck, short of its bid, third hand: trumps held x cards held in the suit led
+    45,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the card that takes
+    164,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
+    178,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
+    83,  # win or duck, short of its bid, third hand: trumps held x tricks partner still needs for its bid
+    16,  # win or duck, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
+    -108,  # win or duck, short of its bid, third hand: trumps held x the mover's bid
+    12,  # win or duck, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
     10,  # win or duck, short of its bid, third hand: trumps held x tricks the next hand still needs
-    5,  # win or duck, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    32,  # win or duck, short of its bid, third hand: trumps held x partner's bid
+    4,  # win or duck, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    27,  # win or duck, short of its bid, third hand: trumps held x partner's bid
     -8,  # win or duck, short of its bid, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
     6,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards above the winning card
     19,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards of the suit led
-    324,  # win or duck, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -33,  # win or duck, short of its bid, third hand: trumps unseen x the next hand cannot follow
-    56,  # win or duck, short of its bid, third hand: trumps unseen x the side's tricks
-    18,  # win or duck, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    333,  # win or duck, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -31,  # win or duck, short of its bid, third hand: trumps unseen x the next hand cannot follow
+    55,  # win or duck, short of its bid, third hand: trumps unseen x the side's tricks
+    20,  # win or duck, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     -57,  # win or duck, short of its bid, third hand: trumps unseen x rank of the card that takes
-    60,  # win or duck, short of its bid, third hand: trumps unseen x partner's card is winning
+    59,  # win or duck, short of its bid, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, short of its bid, third hand: trumps unseen x the trick is ruffed already
     40,  # win or duck, short of its bid, third hand: trumps unseen x cards held in the suit led
     -44,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards above the card that takes
-    -4,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -155,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -36,  # win or duck, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
-    28,  # win or duck, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
-    74,  # win or duck, short of its bid, third hand: trumps unseen x the mover's bid
-    -3,  # win or duck, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
-    -8,  # win or duck, short of its bid, third hand: trumps unseen x tricks the next hand still needs
+    -7,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -160,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -33,  # win or duck, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
+    33,  # win or duck, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
+    75,  # win or duck, short of its bid, third hand: trumps unseen x the mover's bid
+    -5,  # win or duck, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
+    -10,  # win or duck, short of its bid, third hand: trumps unseen x tricks the next hand still needs
     -4,  # win or duck, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    28,  # win or duck, short of its bid, third hand: trumps unseen x partner's bid
+    29,  # win or duck, short of its bid, third hand: trumps unseen x partner's bid
     10,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
     -56,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -150,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -12,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    27,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -103,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -11,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -31,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -147,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -5,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    31,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -105,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -8,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -21,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     -8,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    73,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    77,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
     210,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -277,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    9,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -32,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    -76,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    11,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -11,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    -278,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    12,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -33,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -75,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    15,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -6,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
     82,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -23,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -24,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
     -41,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -305,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
-    -1,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the side's tricks
-    -65,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -46,  # win or duck, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
-    205,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
+    -310,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
+    3,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the side's tricks
+    -68,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -44,  # win or duck, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
+    217,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the trick is ruffed already
     4,  # win or duck, short of its bid, third hand: unseen cards above the winning card x cards held in the suit led
-    53,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    549,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -362,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    65,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -57,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -66,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the mover's bid
-    -27,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    77,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
-    73,  # win or duck, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -20,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's bid
+    60,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    545,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -372,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    70,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -55,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -65,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the mover's bid
+    -23,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    80,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
+    71,  # win or duck, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -23,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's bid
     0,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -177,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
+    -170,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
     -15,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the side's tricks
-    15,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -6,  # win or duck, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
-    -140,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
+    16,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -5,  # win or duck, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
+    -143,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the trick is ruffed already
-    -41,  # win or duck, short of its bid, third hand: unseen cards of the suit led x cards held in the suit led
-    -34,  # win or duck, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -150,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    264,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    38,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    45,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -40,  # win or duck, short of its bid, third hand: unseen cards of the suit led x cards held in the suit led
+    -35,  # win or duck, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -152,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    263,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    40,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    47,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
     1,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the mover's bid
-    21,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -53,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
-    16,  # win or duck, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -17,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's bid
-    -1724,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    262,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    544,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    19,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    1336,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    18,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -58,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
+    15,  # win or duck, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -16,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's bid
+    -1946,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    272,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    612,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -2,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    1319,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    1386,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    1446,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -445,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -445,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -685,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -145,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    806,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    402,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    31,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -1337,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -50,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -62,  # win or duck, short of its bid, third hand: the next hand cannot follow x the side's tricks
-    -22,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    48,  # win or duck, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
-    -1001,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's card is winning
+    -436,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -436,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -622,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -118,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    884,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    380,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    33,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -1378,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -58,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -74,  # win or duck, short of its bid, third hand: the next hand cannot follow x the side's tricks
+    -36,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    53,  # win or duck, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
+    -971,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, short of its bid, third hand: the next hand cannot follow x the trick is ruffed already
-    -290,  # win or duck, short of its bid, third hand: the next hand cannot follow x cards held in the suit led
-    461,  # win or duck, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -110,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -110,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    257,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    340,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -83,  # win or duck, short of its bid, third hand: the next hand cannot follow x the mover's bid
-    -331,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -326,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
-    4,  # win or duck, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    108,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's bid
-    288,  # win or duck, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    99,  # win or duck, short of its bid, third hand: the side's tricks x rank of the card that takes
-    88,  # win or duck, short of its bid, third hand: the side's tricks x partner's card is winning
+    -298,  # win or duck, short of its bid, third hand: the next hand cannot follow x cards held in the suit led
+    533,  # win or duck, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -117,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -117,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    244,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    324,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -110,  # win or duck, short of its bid, third hand: the next hand cannot follow x the mover's bid
+    -311,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -313,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
+    16,  # win or duck, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    122,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's bid
+    289,  # win or duck, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    92,  # win or duck, short of its bid, third hand: the side's tricks x rank of the card that takes
+    74,  # win or duck, short of its bid, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, short of its bid, third hand: the side's tricks x the trick is ruffed already
-    -16,  # win or duck, short of its bid, third hand: the side's tricks x cards held in the suit led
-    120,  # win or duck, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
-    54,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -19,  # win or duck, short of its bid, third hand: the side's tricks x cards held in the suit led
+    112,  # win or duck, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
+    52,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
     -41,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    88,  # win or duck, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
-    92,  # win or duck, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
-    -43,  # win or duck, short of its bid, third hand: the side's tricks x the mover's bid
+    90,  # win or duck, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
+    94,  # win or duck, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
+    -41,  # win or duck, short of its bid, third hand: the side's tricks x the mover's bid
     -12,  # win or duck, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
-    -22,  # win or duck, short of its bid, third hand: the side's tricks x tricks the next hand still needs
-    -69,  # win or duck, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -69,  # win or duck, short of its bid, third hand: the side's tricks x partner's bid
-    -227,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -263,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -20,  # win or duck, short of its bid, third hand: the side's tricks x tricks the next hand still needs
+    -65,  # win or duck, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -70,  # win or duck, short of its bid, third hand: the side's tricks x partner's bid
+    -218,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -244,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    47,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -158,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    41,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -149,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
     -176,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -398,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -70,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    -73,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    306,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    26,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    7,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -30,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    80,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -16,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's card is winning
+    -405,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -72,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    -71,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    304,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    23,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    4,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -33,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    81,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -13,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, short of its bid, third hand: rank of the card that takes x the trick is ruffed already
-    -52,  # win or duck, short of its bid, third hand: rank of the card that takes x cards held in the suit led
-    30,  # win or duck, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
-    -389,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    377,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -97,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
-    -84,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    -128,  # win or duck, short of its bid, third hand: rank of the card that takes x the mover's bid
-    21,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    46,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
-    -17,  # win or duck, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    58,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's bid
+    -49,  # win or duck, short of its bid, third hand: rank of the card that takes x cards held in the suit led
+    32,  # win or duck, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
+    -385,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    378,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -95,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
+    -80,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    -126,  # win or duck, short of its bid, third hand: rank of the card that takes x the mover's bid
+    16,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    55,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
+    -14,  # win or duck, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    65,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's bid
     0,  # win or duck, short of its bid, third hand: partner's card is winning x the trick is ruffed already
-    -38,  # win or duck, short of its bid, third hand: partner's card is winning x cards held in the suit led
-    19,  # win or duck, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
-    1173,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -430,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -451,  # win or duck, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
-    -13,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
-    -175,  # win or duck, short of its bid, third hand: partner's card is winning x the mover's bid
-    -451,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
-    10,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
-    -61,  # win or duck, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -20,  # win or duck, short of its bid, third hand: partner's card is winning x partner's bid
+    -33,  # win or duck, short of its bid, third hand: partner's card is winning x cards held in the suit led
+    20,  # win or duck, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
+    1166,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -417,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -431,  # win or duck, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
+    -4,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
+    -169,  # win or duck, short of its bid, third hand: partner's card is winning x the mover's bid
+    -431,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
+    22,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
+    -62,  # win or duck, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -25,  # win or duck, short of its bid, third hand: partner's card is winning x partner's bid
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
@@ -1877,257 +2527,558 @@ WEIGHTS = np.array([
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x partner's bid
-    -74,  # win or duck, short of its bid, third hand: cards held in the suit led x unseen cards above the card that takes
+    -69,  # win or duck, short of its bid, third hand: cards held in the suit led x unseen cards above the card that takes
     40,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    150,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    81,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks partner still needs for its bid
-    50,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the opponents still need for their bids
-    30,  # win or duck, short of its bid, third hand: cards held in the suit led x the mover's bid
-    -33,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the player winning the trick still needs
-    -6,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the next hand still needs
-    1,  # win or duck, short of its bid, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    -2,  # win or duck, short of its bid, third hand: cards held in the suit led x partner's bid
-    -120,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -120,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    135,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    80,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks partner still needs for its bid
+    42,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the opponents still need for their bids
+    22,  # win or duck, short of its bid, third hand: cards held in the suit led x the mover's bid
+    -28,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the player winning the trick still needs
+    -4,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the next hand still needs
+    0,  # win or duck, short of its bid, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -7,  # win or duck, short of its bid, third hand: cards held in the suit led x partner's bid
+    -106,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -106,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
     -92,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    12,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -38,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
-    -6,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -34,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    -63,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    50,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x partner's bid
-    607,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    277,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -148,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -122,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
-    199,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    367,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    75,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    146,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
-    -252,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -201,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -439,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    9,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -280,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    162,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    0,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
-    -61,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    15,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -36,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
+    -4,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -22,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    -59,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    54,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x partner's bid
+    718,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    271,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -143,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -124,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
+    215,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    359,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    84,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    139,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
+    -242,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -196,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -446,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    -23,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -290,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    154,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    5,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
+    -60,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
     18,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
-    81,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    54,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    44,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    110,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
-    19,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
-    34,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    22,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    33,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    78,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
-    14,  # win or duck, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
+    75,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    46,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    46,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    108,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
+    22,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
+    28,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    18,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    31,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    73,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
+    11,  # win or duck, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
     -15,  # win or duck, short of its bid, third hand: the mover's bid x tricks the next hand still needs
-    -99,  # win or duck, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    -98,  # win or duck, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
     11,  # win or duck, short of its bid, third hand: the mover's bid x partner's bid
-    14,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -23,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -121,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
+    22,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -27,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -115,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
     18,  # win or duck, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -85,  # win or duck, short of its bid, third hand: tricks the next hand still needs x partner's bid
-    -14,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -10941,  # win or duck, bid made, second hand: one
-    887,  # win or duck, bid made, second hand: trick number (0 .. 12)
-    1770,  # win or duck, bid made, second hand: trumps held
-    -189,  # win or duck, bid made, second hand: trumps unseen
-    181,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -118,  # win or duck, bid made, second hand: unseen cards above the winning card
-    52,  # win or duck, bid made, second hand: unseen cards of the suit led
-    -1180,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen)
-    108,  # win or duck, bid made, second hand: the next hand cannot follow
-    -1511,  # win or duck, bid made, second hand: the side's tricks
+    -80,  # win or duck, short of its bid, third hand: tricks the next hand still needs x partner's bid
+    -17,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -8516,  # win or duck, short of its bid, fourth hand: one
+    535,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12)
+    -969,  # win or duck, short of its bid, fourth hand: trumps held
+    -828,  # win or duck, short of its bid, fourth hand: trumps unseen
+    -619,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    -593,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card
+    1075,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led
+    257,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen)
+    514,  # win or duck, short of its bid, fourth hand: the next hand cannot follow
+    -2083,  # win or duck, short of its bid, fourth hand: the side's tricks
+    2197,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached)
+    1057,  # win or duck, short of its bid, fourth hand: rank of the card that takes
+    10449,  # win or duck, short of its bid, fourth hand: partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already
+    137,  # win or duck, short of its bid, fourth hand: cards held in the suit led
+    -2112,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes
+    940,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid
+    732,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids
+    114,  # win or duck, short of its bid, fourth hand: the mover's bid
+    -1365,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs
+    1315,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs
+    -864,  # win or duck, short of its bid, fourth hand: sure tricks held (masters from the top of each suit)
+    720,  # win or duck, short of its bid, fourth hand: partner's bid
+    94,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x trumps held
+    57,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x trumps unseen
+    57,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    -51,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    -201,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    93,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    167,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the side's tricks
+    -57,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -83,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1035,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the trick is ruffed already
+    -36,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x cards held in the suit led
+    178,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -51,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -8,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    110,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the mover's bid
+    178,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -139,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    99,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -25,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner's bid
+    9,  # win or duck, short of its bid, fourth hand: trumps held x trumps unseen
+    -11,  # win or duck, short of its bid, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -4,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards above the winning card
+    31,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards of the suit led
+    67,  # win or duck, short of its bid, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -275,  # win or duck, short of its bid, fourth hand: trumps held x the next hand cannot follow
+    -233,  # win or duck, short of its bid, fourth hand: trumps held x the side's tricks
+    77,  # win or duck, short of its bid, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
+    24,  # win or duck, short of its bid, fourth hand: trumps held x rank of the card that takes
+    -301,  # win or duck, short of its bid, fourth hand: trumps held x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: trumps held x the trick is ruffed already
+    -19,  # win or duck, short of its bid, fourth hand: trumps held x cards held in the suit led
+    5,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: trumps held x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: trumps held x an opponent still to play may beat the card that takes
+    91,  # win or duck, short of its bid, fourth hand: trumps held x tricks partner still needs for its bid
+    5,  # win or duck, short of its bid, fourth hand: trumps held x tricks the opponents still need for their bids
+    -156,  # win or duck, short of its bid, fourth hand: trumps held x the mover's bid
+    126,  # win or duck, short of its bid, fourth hand: trumps held x tricks the player winning the trick still needs
+    39,  # win or duck, short of its bid, fourth hand: trumps held x tricks the next hand still needs
+    9,  # win or duck, short of its bid, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    6,  # win or duck, short of its bid, fourth hand: trumps held x partner's bid
+    31,  # win or duck, short of its bid, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    32,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards above the winning card
+    -23,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards of the suit led
+    101,  # win or duck, short of its bid, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -275,  # win or duck, short of its bid, fourth hand: trumps unseen x the next hand cannot follow
+    64,  # win or duck, short of its bid, fourth hand: trumps unseen x the side's tricks
+    48,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -22,  # win or duck, short of its bid, fourth hand: trumps unseen x rank of the card that takes
+    87,  # win or duck, short of its bid, fourth hand: trumps unseen x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: trumps unseen x the trick is ruffed already
+    -18,  # win or duck, short of its bid, fourth hand: trumps unseen x cards held in the suit led
+    -28,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
+    26,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks partner still needs for its bid
+    74,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    112,  # win or duck, short of its bid, fourth hand: trumps unseen x the mover's bid
+    -19,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    49,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the next hand still needs
+    0,  # win or duck, short of its bid, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    7,  # win or duck, short of its bid, fourth hand: trumps unseen x partner's bid
+    19,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    6,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    164,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -92,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    55,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -54,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    6,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    20,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    20,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    80,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    17,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    9,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    1,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    14,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -56,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    -4,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -3,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    53,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    -89,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the next hand cannot follow
+    88,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the side's tricks
+    -69,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -6,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x rank of the card that takes
+    96,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the trick is ruffed already
+    27,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x cards held in the suit led
+    84,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    17,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -5,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    19,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the mover's bid
+    51,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -184,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    -43,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    45,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner's bid
+    -217,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the next hand cannot follow
+    -33,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the side's tricks
+    -20,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -56,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -117,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the trick is ruffed already
+    -17,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x cards held in the suit led
+    -70,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    33,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -29,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -54,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the mover's bid
+    6,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -23,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    29,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -32,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner's bid
+    514,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -14,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -98,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -38,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    227,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -18,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    1266,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -238,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -271,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -112,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    235,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -69,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    288,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    60,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    438,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the side's tricks
+    10,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -102,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x rank of the card that takes
+    227,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the trick is ruffed already
+    628,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x cards held in the suit led
+    0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    25,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    167,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    448,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the mover's bid
+    -120,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    696,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -861,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    15,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x partner's bid
+    481,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    23,  # win or duck, short of its bid, fourth hand: the side's tricks x rank of the card that takes
+    290,  # win or duck, short of its bid, fourth hand: the side's tricks x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: the side's tricks x the trick is ruffed already
+    -8,  # win or duck, short of its bid, fourth hand: the side's tricks x cards held in the suit led
+    18,  # win or duck, short of its bid, fourth hand: the side's tricks x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
+    91,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks partner still needs for its bid
+    53,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    23,  # win or duck, short of its bid, fourth hand: the side's tricks x the mover's bid
+    -48,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    74,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the next hand still needs
+    -153,  # win or duck, short of its bid, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    16,  # win or duck, short of its bid, fourth hand: the side's tricks x partner's bid
+    -100,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -458,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    18,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    93,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -106,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    -30,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    246,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    22,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -50,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    32,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    -72,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -67,  # win or duck, short of its bid, fourth hand: rank of the card that takes x partner's card is winning
+    0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x the trick is ruffed already
+    4,  # win or duck, short of its bid, fourth hand: rank of the card that takes x cards held in the suit led
+    65,  # win or duck, short of its bid, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -40,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -45,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    -77,  # win or duck, short of its bid, fourth hand: rank of the card that takes x the mover's bid
+    39,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -11,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the next hand still needs
+    28,  # win or duck, short of its bid, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    6,  # win or duck, short of its bid, fourth hand: rank of the card that takes x partner's bid
+    0,  # win or duck, short of its bid, fourth hand: partner's card is winning x the trick is ruffed already
+    -57,  # win or duck, short of its bid, fourth hand: partner's card is winning x cards held in the suit led
+    -60,  # win or duck, short of its bid, fourth hand: partner's card is winning x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -1029,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -672,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    -168,  # win or duck, short of its bid, fourth hand: partner's card is winning x the mover's bid
+    -1029,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -18,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the next hand still needs
+    -128,  # win or duck, short of its bid, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    48,  # win or duck, short of its bid, fourth hand: partner's card is winning x partner's bid
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x cards held in the suit led
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x the mover's bid
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x tricks the next hand still needs
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x partner's bid
+    -101,  # win or duck, short of its bid, fourth hand: cards held in the suit led x unseen cards above the card that takes
+    0,  # win or duck, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -24,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks partner still needs for its bid
+    -35,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
+    10,  # win or duck, short of its bid, fourth hand: cards held in the suit led x the mover's bid
+    44,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
+    30,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the next hand still needs
+    34,  # win or duck, short of its bid, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -1,  # win or duck, short of its bid, fourth hand: cards held in the suit led x partner's bid
+    0,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    0,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    19,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    54,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    110,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x the mover's bid
+    70,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    287,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -106,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -8,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x partner's bid
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x the mover's bid
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x partner's bid
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x the mover's bid
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x partner's bid
+    -60,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    -15,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x the mover's bid
+    183,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -138,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    70,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -27,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x partner's bid
+    23,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    78,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -80,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    16,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -25,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -26,  # win or duck, short of its bid, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    24,  # win or duck, short of its bid, fourth hand: the mover's bid x tricks the next hand still needs
+    -121,  # win or duck, short of its bid, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    -56,  # win or duck, short of its bid, fourth hand: the mover's bid x partner's bid
+    -93,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    48,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -66,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x partner's bid
+    62,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    27,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs x partner's bid
+    -30,  # win or duck, short of its bid, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -10204,  # win or duck, bid made, second hand: one
+    853,  # win or duck, bid made, second hand: trick number (0 .. 12)
+    1860,  # win or duck, bid made, second hand: trumps held
+    -222,  # win or duck, bid made, second hand: trumps unseen
+    274,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    35,  # win or duck, bid made, second hand: unseen cards above the winning card
+    -59,  # win or duck, bid made, second hand: unseen cards of the suit led
+    -960,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen)
+    -256,  # win or duck, bid made, second hand: the next hand cannot follow
+    -1379,  # win or duck, bid made, second hand: the side's tricks
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached)
-    259,  # win or duck, bid made, second hand: rank of the card that takes
+    112,  # win or duck, bid made, second hand: rank of the card that takes
     0,  # win or duck, bid made, second hand: partner's card is winning
     0,  # win or duck, bid made, second hand: the trick is ruffed already
-    345,  # win or duck, bid made, second hand: cards held in the suit led
-    148,  # win or duck, bid made, second hand: unseen cards above the card that takes
-    4575,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card
-    -533,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes
-    1218,  # win or duck, bid made, second hand: tricks partner still needs for its bid
-    670,  # win or duck, bid made, second hand: tricks the opponents still need for their bids
-    1897,  # win or duck, bid made, second hand: the mover's bid
-    776,  # win or duck, bid made, second hand: tricks the player winning the trick still needs
-    -106,  # win or duck, bid made, second hand: tricks the next hand still needs
-    -80,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit)
-    504,  # win or duck, bid made, second hand: partner's bid
-    -148,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps held
-    21,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps unseen
-    -11,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -85,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    14,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    133,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -33,  # win or duck, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
-    76,  # win or duck, bid made, second hand: trick number (0 .. 12) x the side's tricks
+    410,  # win or duck, bid made, second hand: cards held in the suit led
+    11,  # win or duck, bid made, second hand: unseen cards above the card that takes
+    4963,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card
+    -682,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes
+    1234,  # win or duck, bid made, second hand: tricks partner still needs for its bid
+    654,  # win or duck, bid made, second hand: tricks the opponents still need for their bids
+    1786,  # win or duck, bid made, second hand: the mover's bid
+    658,  # win or duck, bid made, second hand: tricks the player winning the trick still needs
+    -4,  # win or duck, bid made, second hand: tricks the next hand still needs
+    -29,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit)
+    366,  # win or duck, bid made, second hand: partner's bid
+    -157,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps held
+    22,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps unseen
+    -20,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -102,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    24,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    129,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    9,  # win or duck, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
+    67,  # win or duck, bid made, second hand: trick number (0 .. 12) x the side's tricks
     0,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -15,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
+    -4,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, bid made, second hand: trick number (0 .. 12) x the trick is ruffed already
-    -20,  # win or duck, bid made, second hand: trick number (0 .. 12) x cards held in the suit led
-    65,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -451,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    94,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -31,  # win or duck, bid made, second hand: trick number (0 .. 12) x cards held in the suit led
+    79,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -474,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    109,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
     -71,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    4,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    -101,  # win or duck, bid made, second hand: trick number (0 .. 12) x the mover's bid
-    11,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -7,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    32,  # win or duck, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -42,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner's bid
-    -34,  # win or duck, bid made, second hand: trumps held x trumps unseen
-    -4,  # win or duck, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -46,  # win or duck, bid made, second hand: trumps held x unseen cards above the winning card
-    -22,  # win or duck, bid made, second hand: trumps held x unseen cards of the suit led
-    -17,  # win or duck, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    28,  # win or duck, bid made, second hand: trumps held x the next hand cannot follow
-    71,  # win or duck, bid made, second hand: trumps held x the side's tricks
+    6,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    -98,  # win or duck, bid made, second hand: trick number (0 .. 12) x the mover's bid
+    20,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -14,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    23,  # win or duck, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -36,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner's bid
+    -33,  # win or duck, bid made, second hand: trumps held x trumps unseen
+    -10,  # win or duck, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -47,  # win or duck, bid made, second hand: trumps held x unseen cards above the winning card
+    -21,  # win or duck, bid made, second hand: trumps held x unseen cards of the suit led
+    -43,  # win or duck, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    45,  # win or duck, bid made, second hand: trumps held x the next hand cannot follow
+    115,  # win or duck, bid made, second hand: trumps held x the side's tricks
     0,  # win or duck, bid made, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -22,  # win or duck, bid made, second hand: trumps held x rank of the card that takes
+    -11,  # win or duck, bid made, second hand: trumps held x rank of the card that takes
     0,  # win or duck, bid made, second hand: trumps held x partner's card is winning
     0,  # win or duck, bid made, second hand: trumps held x the trick is ruffed already
-    36,  # win or duck, bid made, second hand: trumps held x cards held in the suit led
-    70,  # win or duck, bid made, second hand: trumps held x unseen cards above the card that takes
-    -79,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the winning card
-    -49,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
-    -70,  # win or duck, bid made, second hand: trumps held x tricks partner still needs for its bid
-    -91,  # win or duck, bid made, second hand: trumps held x tricks the opponents still need for their bids
-    -35,  # win or duck, bid made, second hand: trumps held x the mover's bid
-    -64,  # win or duck, bid made, second hand: trumps held x tricks the player winning the trick still needs
-    -27,  # win or duck, bid made, second hand: trumps held x tricks the next hand still needs
-    58,  # win or duck, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    1,  # win or duck, bid made, second hand: trumps held x partner's bid
-    -8,  # win or duck, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -12,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the winning card
-    13,  # win or duck, bid made, second hand: trumps unseen x unseen cards of the suit led
-    -95,  # win or duck, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -79,  # win or duck, bid made, second hand: trumps unseen x the next hand cannot follow
-    0,  # win or duck, bid made, second hand: trumps unseen x the side's tricks
+    20,  # win or duck, bid made, second hand: trumps held x cards held in the suit led
+    71,  # win or duck, bid made, second hand: trumps held x unseen cards above the card that takes
+    -114,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the winning card
+    -36,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
+    -76,  # win or duck, bid made, second hand: trumps held x tricks partner still needs for its bid
+    -95,  # win or duck, bid made, second hand: trumps held x tricks the opponents still need for their bids
+    -81,  # win or duck, bid made, second hand: trumps held x the mover's bid
+    -68,  # win or duck, bid made, second hand: trumps held x tricks the player winning the trick still needs
+    -26,  # win or duck, bid made, second hand: trumps held x tricks the next hand still needs
+    48,  # win or duck, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    4,  # win or duck, bid made, second hand: trumps held x partner's bid
+    -7,  # win or duck, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -11,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the winning card
+    14,  # win or duck, bid made, second hand: trumps unseen x unseen cards of the suit led
+    -94,  # win or duck, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -70,  # win or duck, bid made, second hand: trumps unseen x the next hand cannot follow
+    -3,  # win or duck, bid made, second hand: trumps unseen x the side's tricks
     0,  # win or duck, bid made, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    6,  # win or duck, bid made, second hand: trumps unseen x rank of the card that takes
+    4,  # win or duck, bid made, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, bid made, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, bid made, second hand: trumps unseen x the trick is ruffed already
-    -1,  # win or duck, bid made, second hand: trumps unseen x cards held in the suit led
-    -16,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the card that takes
-    149,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -38,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    2,  # win or duck, bid made, second hand: trumps unseen x cards held in the suit led
+    -17,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the card that takes
+    147,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -34,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
     2,  # win or duck, bid made, second hand: trumps unseen x tricks partner still needs for its bid
-    12,  # win or duck, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
-    -12,  # win or duck, bid made, second hand: trumps unseen x the mover's bid
-    30,  # win or duck, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
-    -18,  # win or duck, bid made, second hand: trumps unseen x tricks the next hand still needs
-    -5,  # win or duck, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -1,  # win or duck, bid made, second hand: trumps unseen x partner's bid
-    -5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    13,  # win or duck, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
+    -3,  # win or duck, bid made, second hand: trumps unseen x the mover's bid
+    32,  # win or duck, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
+    -19,  # win or duck, bid made, second hand: trumps unseen x tricks the next hand still needs
+    -2,  # win or duck, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    1,  # win or duck, bid made, second hand: trumps unseen x partner's bid
+    -4,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
     -6,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -66,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -41,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -83,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
     -30,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -3,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -2,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -24,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -8,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -40,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    50,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -7,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    7,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    41,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    10,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -3,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    21,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    14,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -23,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    -11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -33,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    30,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -13,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    39,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    13,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -7,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    19,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
-    -35,  # win or duck, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -22,  # win or duck, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
-    -82,  # win or duck, bid made, second hand: unseen cards above the winning card x the side's tricks
+    -56,  # win or duck, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -1,  # win or duck, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
+    -65,  # win or duck, bid made, second hand: unseen cards above the winning card x the side's tricks
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -14,  # win or duck, bid made, second hand: unseen cards above the winning card x rank of the card that takes
+    -16,  # win or duck, bid made, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x the trick is ruffed already
-    -38,  # win or duck, bid made, second hand: unseen cards above the winning card x cards held in the suit led
-    -12,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    1174,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    17,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -81,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -31,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    127,  # win or duck, bid made, second hand: unseen cards above the winning card x the mover's bid
+    -33,  # win or duck, bid made, second hand: unseen cards above the winning card x cards held in the suit led
+    -17,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    1210,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -13,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -93,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -36,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    113,  # win or duck, bid made, second hand: unseen cards above the winning card x the mover's bid
     -25,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    -6,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
-    20,  # win or duck, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -1,  # win or duck, bid made, second hand: unseen cards above the winning card x partner's bid
-    -50,  # win or duck, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    37,  # win or duck, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
-    -20,  # win or duck, bid made, second hand: unseen cards of the suit led x the side's tricks
+    -11,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
+    7,  # win or duck, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    5,  # win or duck, bid made, second hand: unseen cards above the winning card x partner's bid
+    -35,  # win or duck, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    49,  # win or duck, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
+    -31,  # win or duck, bid made, second hand: unseen cards of the suit led x the side's tricks
     0,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -16,  # win or duck, bid made, second hand: unseen cards of the suit led x rank of the card that takes
+    -14,  # win or duck, bid made, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, bid made, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, bid made, second hand: unseen cards of the suit led x the trick is ruffed already
-    -10,  # win or duck, bid made, second hand: unseen cards of the suit led x cards held in the suit led
-    2,  # win or duck, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -99,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    30,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    31,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    -5,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    22,  # win or duck, bid made, second hand: unseen cards of the suit led x the mover's bid
-    -4,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -1,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
-    1,  # win or duck, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    13,  # win or duck, bid made, second hand: unseen cards of the suit led x partner's bid
-    -49,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -18,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -13,  # win or duck, bid made, second hand: unseen cards of the suit led x cards held in the suit led
+    5,  # win or duck, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -109,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    29,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    41,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    0,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    28,  # win or duck, bid made, second hand: unseen cards of the suit led x the mover's bid
+    -7,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    7,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
+    5,  # win or duck, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    10,  # win or duck, bid made, second hand: unseen cards of the suit led x partner's bid
+    -38,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -23,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    16,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    20,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -11,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    27,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    603,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -426,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    222,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    163,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    32,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    323,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -159,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    67,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    2,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -129,  # win or duck, bid made, second hand: the next hand cannot follow x the side's tricks
+    -17,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    43,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    558,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -416,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    214,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    159,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    27,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    312,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -153,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    78,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -13,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -136,  # win or duck, bid made, second hand: the next hand cannot follow x the side's tricks
     0,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    34,  # win or duck, bid made, second hand: the next hand cannot follow x rank of the card that takes
+    1,  # win or duck, bid made, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, bid made, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, bid made, second hand: the next hand cannot follow x the trick is ruffed already
-    -46,  # win or duck, bid made, second hand: the next hand cannot follow x cards held in the suit led
-    -79,  # win or duck, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
-    195,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    195,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -31,  # win or duck, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    74,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    164,  # win or duck, bid made, second hand: the next hand cannot follow x the mover's bid
-    61,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    13,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
-    29,  # win or duck, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    29,  # win or duck, bid made, second hand: the next hand cannot follow x partner's bid
+    -30,  # win or duck, bid made, second hand: the next hand cannot follow x cards held in the suit led
+    -121,  # win or duck, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
+    173,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    173,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    11,  # win or duck, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    96,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    157,  # win or duck, bid made, second hand: the next hand cannot follow x the mover's bid
+    71,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    25,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
+    23,  # win or duck, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    17,  # win or duck, bid made, second hand: the next hand cannot follow x partner's bid
     0,  # win or duck, bid made, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    89,  # win or duck, bid made, second hand: the side's tricks x rank of the card that takes
+    86,  # win or duck, bid made, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, bid made, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, bid made, second hand: the side's tricks x the trick is ruffed already
-    29,  # win or duck, bid made, second hand: the side's tricks x cards held in the suit led
-    132,  # win or duck, bid made, second hand: the side's tricks x unseen cards above the card that takes
-    1,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -72,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    60,  # win or duck, bid made, second hand: the side's tricks x tricks partner still needs for its bid
-    57,  # win or duck, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
-    -13,  # win or duck, bid made, second hand: the side's tricks x the mover's bid
-    58,  # win or duck, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
-    -1,  # win or duck, bid made, second hand: the side's tricks x tricks the next hand still needs
-    21,  # win or duck, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    20,  # win or duck, bid made, second hand: the side's tricks x partner's bid
+    51,  # win or duck, bid made, second hand: the side's tricks x cards held in the suit led
+    119,  # win or duck, bid made, second hand: the side's tricks x unseen cards above the card that takes
+    0,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -93,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    47,  # win or duck, bid made, second hand: the side's tricks x tricks partner still needs for its bid
+    45,  # win or duck, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
+    -7,  # win or duck, bid made, second hand: the side's tricks x the mover's bid
+    34,  # win or duck, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
+    11,  # win or duck, bid made, second hand: the side's tricks x tricks the next hand still needs
+    17,  # win or duck, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    22,  # win or duck, bid made, second hand: the side's tricks x partner's bid
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -2144,17 +3095,17 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
     0,  # win or duck, bid made, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, bid made, second hand: rank of the card that takes x the trick is ruffed already
-    6,  # win or duck, bid made, second hand: rank of the card that takes x cards held in the suit led
-    48,  # win or duck, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
-    92,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -98,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -12,  # win or duck, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -15,  # win or duck, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    -111,  # win or duck, bid made, second hand: rank of the card that takes x the mover's bid
-    -43,  # win or duck, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    29,  # win or duck, bid made, second hand: rank of the card that takes x tricks the next hand still needs
-    -28,  # win or duck, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -18,  # win or duck, bid made, second hand: rank of the card that takes x partner's bid
+    11,  # win or duck, bid made, second hand: rank of the card that takes x cards held in the suit led
+    47,  # win or duck, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
+    78,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -66,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -8,  # win or duck, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -11,  # win or duck, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    -106,  # win or duck, bid made, second hand: rank of the card that takes x the mover's bid
+    -37,  # win or duck, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    26,  # win or duck, bid made, second hand: rank of the card that takes x tricks the next hand still needs
+    -17,  # win or duck, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -16,  # win or duck, bid made, second hand: rank of the card that takes x partner's bid
     0,  # win or duck, bid made, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, bid made, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, bid made, second hand: partner's card is winning x unseen cards above the card that takes
@@ -2178,257 +3129,257 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, second hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, bid made, second hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, second hand: the trick is ruffed already x partner's bid
-    23,  # win or duck, bid made, second hand: cards held in the suit led x unseen cards above the card that takes
-    -11,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    12,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -42,  # win or duck, bid made, second hand: cards held in the suit led x tricks partner still needs for its bid
-    -11,  # win or duck, bid made, second hand: cards held in the suit led x tricks the opponents still need for their bids
-    -11,  # win or duck, bid made, second hand: cards held in the suit led x the mover's bid
-    18,  # win or duck, bid made, second hand: cards held in the suit led x tricks the player winning the trick still needs
-    -29,  # win or duck, bid made, second hand: cards held in the suit led x tricks the next hand still needs
-    0,  # win or duck, bid made, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    23,  # win or duck, bid made, second hand: cards held in the suit led x partner's bid
-    -468,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -468,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    46,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    55,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -192,  # win or duck, bid made, second hand: unseen cards above the card that takes x the mover's bid
-    24,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    31,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    -36,  # win or duck, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    27,  # win or duck, bid made, second hand: cards held in the suit led x unseen cards above the card that takes
+    -6,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -16,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -48,  # win or duck, bid made, second hand: cards held in the suit led x tricks partner still needs for its bid
+    -14,  # win or duck, bid made, second hand: cards held in the suit led x tricks the opponents still need for their bids
+    -34,  # win or duck, bid made, second hand: cards held in the suit led x the mover's bid
+    9,  # win or duck, bid made, second hand: cards held in the suit led x tricks the player winning the trick still needs
+    -23,  # win or duck, bid made, second hand: cards held in the suit led x tricks the next hand still needs
+    -9,  # win or duck, bid made, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    22,  # win or duck, bid made, second hand: cards held in the suit led x partner's bid
+    -461,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -461,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    52,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    60,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -176,  # win or duck, bid made, second hand: unseen cards above the card that takes x the mover's bid
+    32,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    28,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    -26,  # win or duck, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
     -20,  # win or duck, bid made, second hand: unseen cards above the card that takes x partner's bid
-    -533,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -462,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -488,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    81,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -1054,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    566,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -139,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    -151,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
-    307,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    13,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    61,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    395,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -382,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    38,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -682,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -471,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -505,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    91,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -1056,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    551,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -167,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    -156,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
+    309,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    31,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    79,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    398,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -367,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    72,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
     147,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
     -41,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    -50,  # win or duck, bid made, second hand: tricks partner still needs for its bid x the mover's bid
-    -55,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    14,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    15,  # win or duck, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    -64,  # win or duck, bid made, second hand: tricks partner still needs for its bid x partner's bid
-    -91,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
-    -1,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -22,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    23,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -30,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x partner's bid
-    -75,  # win or duck, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
-    -17,  # win or duck, bid made, second hand: the mover's bid x tricks the next hand still needs
-    -35,  # win or duck, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    -9,  # win or duck, bid made, second hand: the mover's bid x partner's bid
-    81,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    15,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -9,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x partner's bid
-    7,  # win or duck, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -45,  # win or duck, bid made, second hand: tricks partner still needs for its bid x the mover's bid
+    -46,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    5,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    5,  # win or duck, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -57,  # win or duck, bid made, second hand: tricks partner still needs for its bid x partner's bid
+    -89,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
+    6,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -31,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    16,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -28,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x partner's bid
+    -63,  # win or duck, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
+    -25,  # win or duck, bid made, second hand: the mover's bid x tricks the next hand still needs
+    -23,  # win or duck, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    -8,  # win or duck, bid made, second hand: the mover's bid x partner's bid
+    78,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    10,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -7,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x partner's bid
+    6,  # win or duck, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
     -21,  # win or duck, bid made, second hand: tricks the next hand still needs x partner's bid
-    -13,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    2826,  # win or duck, bid made, third hand: one
-    -27,  # win or duck, bid made, third hand: trick number (0 .. 12)
-    644,  # win or duck, bid made, third hand: trumps held
-    78,  # win or duck, bid made, third hand: trumps unseen
-    318,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -69,  # win or duck, bid made, third hand: unseen cards above the winning card
-    316,  # win or duck, bid made, third hand: unseen cards of the suit led
-    876,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen)
-    2035,  # win or duck, bid made, third hand: the next hand cannot follow
-    2311,  # win or duck, bid made, third hand: the side's tricks
+    -10,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    2146,  # win or duck, bid made, third hand: one
+    -4,  # win or duck, bid made, third hand: trick number (0 .. 12)
+    438,  # win or duck, bid made, third hand: trumps held
+    117,  # win or duck, bid made, third hand: trumps unseen
+    334,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -6,  # win or duck, bid made, third hand: unseen cards above the winning card
+    363,  # win or duck, bid made, third hand: unseen cards of the suit led
+    983,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen)
+    1615,  # win or duck, bid made, third hand: the next hand cannot follow
+    1982,  # win or duck, bid made, third hand: the side's tricks
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached)
-    -391,  # win or duck, bid made, third hand: rank of the card that takes
-    1956,  # win or duck, bid made, third hand: partner's card is winning
+    -272,  # win or duck, bid made, third hand: rank of the card that takes
+    2233,  # win or duck, bid made, third hand: partner's card is winning
     0,  # win or duck, bid made, third hand: the trick is ruffed already
-    1056,  # win or duck, bid made, third hand: cards held in the suit led
-    -867,  # win or duck, bid made, third hand: unseen cards above the card that takes
-    -3778,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card
-    99,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes
-    -2116,  # win or duck, bid made, third hand: tricks partner still needs for its bid
-    -547,  # win or duck, bid made, third hand: tricks the opponents still need for their bids
-    -3083,  # win or duck, bid made, third hand: the mover's bid
-    1023,  # win or duck, bid made, third hand: tricks the player winning the trick still needs
-    -882,  # win or duck, bid made, third hand: tricks the next hand still needs
-    -563,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit)
-    194,  # win or duck, bid made, third hand: partner's bid
-    0,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps held
-    -19,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps unseen
-    -27,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    13,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    2,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -131,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -56,  # win or duck, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
-    -216,  # win or duck, bid made, third hand: trick number (0 .. 12) x the side's tricks
+    1069,  # win or duck, bid made, third hand: cards held in the suit led
+    -1210,  # win or duck, bid made, third hand: unseen cards above the card that takes
+    -3866,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card
+    317,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes
+    -2113,  # win or duck, bid made, third hand: tricks partner still needs for its bid
+    -606,  # win or duck, bid made, third hand: tricks the opponents still need for their bids
+    -2840,  # win or duck, bid made, third hand: the mover's bid
+    995,  # win or duck, bid made, third hand: tricks the player winning the trick still needs
+    -955,  # win or duck, bid made, third hand: tricks the next hand still needs
+    -557,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit)
+    211,  # win or duck, bid made, third hand: partner's bid
+    25,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps held
+    -22,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps unseen
+    -30,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    16,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -8,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -166,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -36,  # win or duck, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
+    -186,  # win or duck, bid made, third hand: trick number (0 .. 12) x the side's tricks
     0,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    28,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
-    -265,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's card is winning
+    27,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
+    -298,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, bid made, third hand: trick number (0 .. 12) x the trick is ruffed already
-    -85,  # win or duck, bid made, third hand: trick number (0 .. 12) x cards held in the suit led
-    -33,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    334,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -124,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    40,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    138,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    218,  # win or duck, bid made, third hand: trick number (0 .. 12) x the mover's bid
-    -36,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -40,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    7,  # win or duck, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -25,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's bid
+    -81,  # win or duck, bid made, third hand: trick number (0 .. 12) x cards held in the suit led
+    -19,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    319,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -130,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    50,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    133,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    194,  # win or duck, bid made, third hand: trick number (0 .. 12) x the mover's bid
+    -30,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -24,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    17,  # win or duck, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -26,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's bid
     -35,  # win or duck, bid made, third hand: trumps held x trumps unseen
-    17,  # win or duck, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -8,  # win or duck, bid made, third hand: trumps held x unseen cards above the winning card
-    14,  # win or duck, bid made, third hand: trumps held x unseen cards of the suit led
-    -42,  # win or duck, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -34,  # win or duck, bid made, third hand: trumps held x the next hand cannot follow
-    -157,  # win or duck, bid made, third hand: trumps held x the side's tricks
+    16,  # win or duck, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -7,  # win or duck, bid made, third hand: trumps held x unseen cards above the winning card
+    19,  # win or duck, bid made, third hand: trumps held x unseen cards of the suit led
+    -41,  # win or duck, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -44,  # win or duck, bid made, third hand: trumps held x the next hand cannot follow
+    -164,  # win or duck, bid made, third hand: trumps held x the side's tricks
     0,  # win or duck, bid made, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -27,  # win or duck, bid made, third hand: trumps held x rank of the card that takes
-    -203,  # win or duck, bid made, third hand: trumps held x partner's card is winning
+    -24,  # win or duck, bid made, third hand: trumps held x rank of the card that takes
+    -199,  # win or duck, bid made, third hand: trumps held x partner's card is winning
     0,  # win or duck, bid made, third hand: trumps held x the trick is ruffed already
-    11,  # win or duck, bid made, third hand: trumps held x cards held in the suit led
-    -30,  # win or duck, bid made, third hand: trumps held x unseen cards above the card that takes
-    69,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the winning card
-    -80,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
-    101,  # win or duck, bid made, third hand: trumps held x tricks partner still needs for its bid
-    31,  # win or duck, bid made, third hand: trumps held x tricks the opponents still need for their bids
-    101,  # win or duck, bid made, third hand: trumps held x the mover's bid
-    27,  # win or duck, bid made, third hand: trumps held x tricks the player winning the trick still needs
-    -46,  # win or duck, bid made, third hand: trumps held x tricks the next hand still needs
-    -4,  # win or duck, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    -50,  # win or duck, bid made, third hand: trumps held x partner's bid
+    0,  # win or duck, bid made, third hand: trumps held x cards held in the suit led
+    -35,  # win or duck, bid made, third hand: trumps held x unseen cards above the card that takes
+    36,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the winning card
+    -50,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
+    110,  # win or duck, bid made, third hand: trumps held x tricks partner still needs for its bid
+    36,  # win or duck, bid made, third hand: trumps held x tricks the opponents still need for their bids
+    100,  # win or duck, bid made, third hand: trumps held x the mover's bid
+    44,  # win or duck, bid made, third hand: trumps held x tricks the player winning the trick still needs
+    -19,  # win or duck, bid made, third hand: trumps held x tricks the next hand still needs
+    -14,  # win or duck, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    -63,  # win or duck, bid made, third hand: trumps held x partner's bid
     1,  # win or duck, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    9,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the winning card
-    1,  # win or duck, bid made, third hand: trumps unseen x unseen cards of the suit led
-    89,  # win or duck, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -78,  # win or duck, bid made, third hand: trumps unseen x the next hand cannot follow
+    11,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the winning card
+    -1,  # win or duck, bid made, third hand: trumps unseen x unseen cards of the suit led
+    110,  # win or duck, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -103,  # win or duck, bid made, third hand: trumps unseen x the next hand cannot follow
     -13,  # win or duck, bid made, third hand: trumps unseen x the side's tricks
     0,  # win or duck, bid made, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
     -21,  # win or duck, bid made, third hand: trumps unseen x rank of the card that takes
-    140,  # win or duck, bid made, third hand: trumps unseen x partner's card is winning
+    145,  # win or duck, bid made, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, bid made, third hand: trumps unseen x the trick is ruffed already
-    0,  # win or duck, bid made, third hand: trumps unseen x cards held in the suit led
+    -1,  # win or duck, bid made, third hand: trumps unseen x cards held in the suit led
     -18,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the card that takes
-    53,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
+    50,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
     14,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -31,  # win or duck, bid made, third hand: trumps unseen x tricks partner still needs for its bid
-    22,  # win or duck, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
-    25,  # win or duck, bid made, third hand: trumps unseen x the mover's bid
-    -4,  # win or duck, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
-    5,  # win or duck, bid made, third hand: trumps unseen x tricks the next hand still needs
-    14,  # win or duck, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -4,  # win or duck, bid made, third hand: trumps unseen x partner's bid
-    30,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -47,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    65,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -27,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -30,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -28,  # win or duck, bid made, third hand: trumps unseen x tricks partner still needs for its bid
+    19,  # win or duck, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
+    28,  # win or duck, bid made, third hand: trumps unseen x the mover's bid
+    -9,  # win or duck, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
+    6,  # win or duck, bid made, third hand: trumps unseen x tricks the next hand still needs
+    13,  # win or duck, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    -5,  # win or duck, bid made, third hand: trumps unseen x partner's bid
+    27,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -36,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    42,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    17,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -6,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    11,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -42,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    7,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -38,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -13,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    19,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -37,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -6,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -26,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -7,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    28,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    -22,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -1,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    3,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -9,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -20,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -5,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    13,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -26,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -21,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -34,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -22,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    4,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    -18,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    9,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    2,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -3,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -14,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, bid made, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -482,  # win or duck, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
-    46,  # win or duck, bid made, third hand: unseen cards above the winning card x the side's tricks
+    -454,  # win or duck, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
+    68,  # win or duck, bid made, third hand: unseen cards above the winning card x the side's tricks
     0,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
     -15,  # win or duck, bid made, third hand: unseen cards above the winning card x rank of the card that takes
-    178,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's card is winning
+    177,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, bid made, third hand: unseen cards above the winning card x the trick is ruffed already
-    -5,  # win or duck, bid made, third hand: unseen cards above the winning card x cards held in the suit led
-    -16,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    194,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -19,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    31,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -71,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -89,  # win or duck, bid made, third hand: unseen cards above the winning card x the mover's bid
-    -32,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    184,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
-    -12,  # win or duck, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    8,  # win or duck, bid made, third hand: unseen cards above the winning card x cards held in the suit led
+    -5,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    118,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -39,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    32,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -79,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -115,  # win or duck, bid made, third hand: unseen cards above the winning card x the mover's bid
+    -36,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    175,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
+    -13,  # win or duck, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
     -15,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's bid
     0,  # win or duck, bid made, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    69,  # win or duck, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
-    -78,  # win or duck, bid made, third hand: unseen cards of the suit led x the side's tricks
+    49,  # win or duck, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
+    -67,  # win or duck, bid made, third hand: unseen cards of the suit led x the side's tricks
     0,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -7,  # win or duck, bid made, third hand: unseen cards of the suit led x rank of the card that takes
-    -101,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's card is winning
+    -16,  # win or duck, bid made, third hand: unseen cards of the suit led x rank of the card that takes
+    -96,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, bid made, third hand: unseen cards of the suit led x the trick is ruffed already
-    -12,  # win or duck, bid made, third hand: unseen cards of the suit led x cards held in the suit led
-    24,  # win or duck, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -139,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    166,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    16,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    20,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    109,  # win or duck, bid made, third hand: unseen cards of the suit led x the mover's bid
-    1,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -63,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
-    14,  # win or duck, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    26,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's bid
-    876,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    189,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -10,  # win or duck, bid made, third hand: unseen cards of the suit led x cards held in the suit led
+    12,  # win or duck, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -119,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    159,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    3,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    12,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    102,  # win or duck, bid made, third hand: unseen cards of the suit led x the mover's bid
+    5,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -51,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
+    15,  # win or duck, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    29,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's bid
+    983,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    210,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -79,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    657,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -59,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    677,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -71,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -37,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -480,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -480,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -1111,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    325,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -345,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -184,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -452,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    506,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    9,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -376,  # win or duck, bid made, third hand: the next hand cannot follow x the side's tricks
+    -497,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -497,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -1103,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    252,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -337,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -231,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -440,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    479,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    38,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -481,  # win or duck, bid made, third hand: the next hand cannot follow x the side's tricks
     0,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -26,  # win or duck, bid made, third hand: the next hand cannot follow x rank of the card that takes
-    -1413,  # win or duck, bid made, third hand: the next hand cannot follow x partner's card is winning
+    -42,  # win or duck, bid made, third hand: the next hand cannot follow x rank of the card that takes
+    -1366,  # win or duck, bid made, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, bid made, third hand: the next hand cannot follow x the trick is ruffed already
-    209,  # win or duck, bid made, third hand: the next hand cannot follow x cards held in the suit led
-    295,  # win or duck, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
-    289,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    289,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    255,  # win or duck, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    155,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    372,  # win or duck, bid made, third hand: the next hand cannot follow x the mover's bid
-    -302,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -184,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
-    -356,  # win or duck, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    13,  # win or duck, bid made, third hand: the next hand cannot follow x partner's bid
+    222,  # win or duck, bid made, third hand: the next hand cannot follow x cards held in the suit led
+    590,  # win or duck, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
+    302,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    302,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    275,  # win or duck, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    208,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    453,  # win or duck, bid made, third hand: the next hand cannot follow x the mover's bid
+    -239,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -183,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
+    -366,  # win or duck, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    3,  # win or duck, bid made, third hand: the next hand cannot follow x partner's bid
     0,  # win or duck, bid made, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    73,  # win or duck, bid made, third hand: the side's tricks x rank of the card that takes
-    99,  # win or duck, bid made, third hand: the side's tricks x partner's card is winning
+    44,  # win or duck, bid made, third hand: the side's tricks x rank of the card that takes
+    136,  # win or duck, bid made, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, bid made, third hand: the side's tricks x the trick is ruffed already
-    -77,  # win or duck, bid made, third hand: the side's tricks x cards held in the suit led
-    68,  # win or duck, bid made, third hand: the side's tricks x unseen cards above the card that takes
-    184,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -71,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -162,  # win or duck, bid made, third hand: the side's tricks x tricks partner still needs for its bid
-    -132,  # win or duck, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
-    47,  # win or duck, bid made, third hand: the side's tricks x the mover's bid
-    5,  # win or duck, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
-    -86,  # win or duck, bid made, third hand: the side's tricks x tricks the next hand still needs
-    47,  # win or duck, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -43,  # win or duck, bid made, third hand: the side's tricks x partner's bid
+    -91,  # win or duck, bid made, third hand: the side's tricks x cards held in the suit led
+    20,  # win or duck, bid made, third hand: the side's tricks x unseen cards above the card that takes
+    146,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
+    19,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -160,  # win or duck, bid made, third hand: the side's tricks x tricks partner still needs for its bid
+    -85,  # win or duck, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
+    52,  # win or duck, bid made, third hand: the side's tricks x the mover's bid
+    -36,  # win or duck, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
+    -112,  # win or duck, bid made, third hand: the side's tricks x tricks the next hand still needs
+    73,  # win or duck, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -31,  # win or duck, bid made, third hand: the side's tricks x partner's bid
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -2443,31 +3394,31 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -21,  # win or duck, bid made, third hand: rank of the card that takes x partner's card is winning
+    -17,  # win or duck, bid made, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, bid made, third hand: rank of the card that takes x the trick is ruffed already
-    2,  # win or duck, bid made, third hand: rank of the card that takes x cards held in the suit led
-    19,  # win or duck, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
-    31,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -40,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    54,  # win or duck, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
-    1,  # win or duck, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    -55,  # win or duck, bid made, third hand: rank of the card that takes x the mover's bid
-    30,  # win or duck, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    72,  # win or duck, bid made, third hand: rank of the card that takes x tricks the next hand still needs
-    5,  # win or duck, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -7,  # win or duck, bid made, third hand: rank of the card that takes x partner's bid
+    -9,  # win or duck, bid made, third hand: rank of the card that takes x cards held in the suit led
+    28,  # win or duck, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
+    34,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -56,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    56,  # win or duck, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
+    24,  # win or duck, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    -27,  # win or duck, bid made, third hand: rank of the card that takes x the mover's bid
+    21,  # win or duck, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    48,  # win or duck, bid made, third hand: rank of the card that takes x tricks the next hand still needs
+    -2,  # win or duck, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -13,  # win or duck, bid made, third hand: rank of the card that takes x partner's bid
     0,  # win or duck, bid made, third hand: partner's card is winning x the trick is ruffed already
-    -68,  # win or duck, bid made, third hand: partner's card is winning x cards held in the suit led
-    -89,  # win or duck, bid made, third hand: partner's card is winning x unseen cards above the card that takes
-    987,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    205,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -354,  # win or duck, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
-    -448,  # win or duck, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
-    0,  # win or duck, bid made, third hand: partner's card is winning x the mover's bid
-    -354,  # win or duck, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
-    594,  # win or duck, bid made, third hand: partner's card is winning x tricks the next hand still needs
-    -49,  # win or duck, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -24,  # win or duck, bid made, third hand: partner's card is winning x partner's bid
+    -55,  # win or duck, bid made, third hand: partner's card is winning x cards held in the suit led
+    -82,  # win or duck, bid made, third hand: partner's card is winning x unseen cards above the card that takes
+    991,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    183,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -385,  # win or duck, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
+    -467,  # win or duck, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
+    -55,  # win or duck, bid made, third hand: partner's card is winning x the mover's bid
+    -385,  # win or duck, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
+    564,  # win or duck, bid made, third hand: partner's card is winning x tricks the next hand still needs
+    -47,  # win or duck, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -18,  # win or duck, bid made, third hand: partner's card is winning x partner's bid
     0,  # win or duck, bid made, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, bid made, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
@@ -2479,59 +3430,360 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, third hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, bid made, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, third hand: the trick is ruffed already x partner's bid
-    17,  # win or duck, bid made, third hand: cards held in the suit led x unseen cards above the card that takes
-    -55,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    5,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -79,  # win or duck, bid made, third hand: cards held in the suit led x tricks partner still needs for its bid
-    -73,  # win or duck, bid made, third hand: cards held in the suit led x tricks the opponents still need for their bids
-    62,  # win or duck, bid made, third hand: cards held in the suit led x the mover's bid
-    -20,  # win or duck, bid made, third hand: cards held in the suit led x tricks the player winning the trick still needs
-    28,  # win or duck, bid made, third hand: cards held in the suit led x tricks the next hand still needs
-    -1,  # win or duck, bid made, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    21,  # win or duck, bid made, third hand: cards held in the suit led x partner's bid
-    342,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    342,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -95,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    49,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -42,  # win or duck, bid made, third hand: unseen cards above the card that takes x the mover's bid
-    29,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -109,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    -13,  # win or duck, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -7,  # win or duck, bid made, third hand: unseen cards above the card that takes x partner's bid
-    99,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    864,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -294,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -299,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
-    54,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    659,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    245,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    2,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
-    145,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -101,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    273,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    -25,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -248,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    -67,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    35,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
-    98,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    320,  # win or duck, bid made, third hand: tricks partner still needs for its bid x the mover's bid
-    37,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    61,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    -1,  # win or duck, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    131,  # win or duck, bid made, third hand: tricks partner still needs for its bid x partner's bid
-    84,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
-    96,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    64,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -1,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -4,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x partner's bid
-    -86,  # win or duck, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
-    69,  # win or duck, bid made, third hand: the mover's bid x tricks the next hand still needs
-    15,  # win or duck, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    115,  # win or duck, bid made, third hand: the mover's bid x partner's bid
-    -165,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -34,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -131,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x partner's bid
-    28,  # win or duck, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -58,  # win or duck, bid made, third hand: tricks the next hand still needs x partner's bid
-    23,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    7,  # win or duck, bid made, third hand: cards held in the suit led x unseen cards above the card that takes
+    -66,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -6,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -70,  # win or duck, bid made, third hand: cards held in the suit led x tricks partner still needs for its bid
+    -79,  # win or duck, bid made, third hand: cards held in the suit led x tricks the opponents still need for their bids
+    72,  # win or duck, bid made, third hand: cards held in the suit led x the mover's bid
+    -5,  # win or duck, bid made, third hand: cards held in the suit led x tricks the player winning the trick still needs
+    32,  # win or duck, bid made, third hand: cards held in the suit led x tricks the next hand still needs
+    0,  # win or duck, bid made, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    16,  # win or duck, bid made, third hand: cards held in the suit led x partner's bid
+    446,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    446,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -73,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    82,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -3,  # win or duck, bid made, third hand: unseen cards above the card that takes x the mover's bid
+    26,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -127,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    -11,  # win or duck, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -12,  # win or duck, bid made, third hand: unseen cards above the card that takes x partner's bid
+    317,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    816,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -306,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -255,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
+    43,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    687,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    244,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    29,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
+    139,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -109,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    207,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    -15,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -240,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    -80,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    12,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
+    95,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    325,  # win or duck, bid made, third hand: tricks partner still needs for its bid x the mover's bid
+    54,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    86,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    -14,  # win or duck, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    122,  # win or duck, bid made, third hand: tricks partner still needs for its bid x partner's bid
+    46,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
+    97,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    71,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -3,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -2,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x partner's bid
+    -50,  # win or duck, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
+    91,  # win or duck, bid made, third hand: the mover's bid x tricks the next hand still needs
+    -11,  # win or duck, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    104,  # win or duck, bid made, third hand: the mover's bid x partner's bid
+    -155,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -16,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -133,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x partner's bid
+    43,  # win or duck, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -51,  # win or duck, bid made, third hand: tricks the next hand still needs x partner's bid
+    15,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -16970,  # win or duck, bid made, fourth hand: one
+    1440,  # win or duck, bid made, fourth hand: trick number (0 .. 12)
+    2062,  # win or duck, bid made, fourth hand: trumps held
+    -841,  # win or duck, bid made, fourth hand: trumps unseen
+    -2073,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    -186,  # win or duck, bid made, fourth hand: unseen cards above the winning card
+    1278,  # win or duck, bid made, fourth hand: unseen cards of the suit led
+    -1899,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen)
+    -1086,  # win or duck, bid made, fourth hand: the next hand cannot follow
+    -2031,  # win or duck, bid made, fourth hand: the side's tricks
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached)
+    2249,  # win or duck, bid made, fourth hand: rank of the card that takes
+    12806,  # win or duck, bid made, fourth hand: partner's card is winning
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already
+    1835,  # win or duck, bid made, fourth hand: cards held in the suit led
+    -2001,  # win or duck, bid made, fourth hand: unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes
+    1004,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid
+    776,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids
+    1958,  # win or duck, bid made, fourth hand: the mover's bid
+    -1273,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs
+    950,  # win or duck, bid made, fourth hand: tricks the next hand still needs
+    -619,  # win or duck, bid made, fourth hand: sure tricks held (masters from the top of each suit)
+    2405,  # win or duck, bid made, fourth hand: partner's bid
+    -131,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x trumps held
+    78,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x trumps unseen
+    162,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    18,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    -115,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    201,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    30,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    192,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the side's tricks
+    0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -167,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1185,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the trick is ruffed already
+    -133,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x cards held in the suit led
+    237,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -68,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -32,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    -226,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the mover's bid
+    392,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -80,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    84,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -202,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner's bid
+    -4,  # win or duck, bid made, fourth hand: trumps held x trumps unseen
+    73,  # win or duck, bid made, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    130,  # win or duck, bid made, fourth hand: trumps held x unseen cards above the winning card
+    -39,  # win or duck, bid made, fourth hand: trumps held x unseen cards of the suit led
+    102,  # win or duck, bid made, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    98,  # win or duck, bid made, fourth hand: trumps held x the next hand cannot follow
+    -39,  # win or duck, bid made, fourth hand: trumps held x the side's tricks
+    0,  # win or duck, bid made, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -115,  # win or duck, bid made, fourth hand: trumps held x rank of the card that takes
+    -520,  # win or duck, bid made, fourth hand: trumps held x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: trumps held x the trick is ruffed already
+    74,  # win or duck, bid made, fourth hand: trumps held x cards held in the suit led
+    -39,  # win or duck, bid made, fourth hand: trumps held x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: trumps held x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: trumps held x an opponent still to play may beat the card that takes
+    -104,  # win or duck, bid made, fourth hand: trumps held x tricks partner still needs for its bid
+    -109,  # win or duck, bid made, fourth hand: trumps held x tricks the opponents still need for their bids
+    -33,  # win or duck, bid made, fourth hand: trumps held x the mover's bid
+    124,  # win or duck, bid made, fourth hand: trumps held x tricks the player winning the trick still needs
+    -166,  # win or duck, bid made, fourth hand: trumps held x tricks the next hand still needs
+    190,  # win or duck, bid made, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    -38,  # win or duck, bid made, fourth hand: trumps held x partner's bid
+    -3,  # win or duck, bid made, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -62,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards above the winning card
+    13,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards of the suit led
+    -35,  # win or duck, bid made, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    56,  # win or duck, bid made, fourth hand: trumps unseen x the next hand cannot follow
+    11,  # win or duck, bid made, fourth hand: trumps unseen x the side's tricks
+    0,  # win or duck, bid made, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    20,  # win or duck, bid made, fourth hand: trumps unseen x rank of the card that takes
+    251,  # win or duck, bid made, fourth hand: trumps unseen x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: trumps unseen x the trick is ruffed already
+    -39,  # win or duck, bid made, fourth hand: trumps unseen x cards held in the suit led
+    36,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: trumps unseen x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
+    29,  # win or duck, bid made, fourth hand: trumps unseen x tricks partner still needs for its bid
+    28,  # win or duck, bid made, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    -12,  # win or duck, bid made, fourth hand: trumps unseen x the mover's bid
+    -22,  # win or duck, bid made, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    162,  # win or duck, bid made, fourth hand: trumps unseen x tricks the next hand still needs
+    -46,  # win or duck, bid made, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    -15,  # win or duck, bid made, fourth hand: trumps unseen x partner's bid
+    -15,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    23,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    23,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    68,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -90,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    1,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -168,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    152,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    92,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    31,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    45,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    50,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    46,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    66,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    51,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    15,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    45,  # win or duck, bid made, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    -391,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the next hand cannot follow
+    145,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the side's tricks
+    0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -45,  # win or duck, bid made, fourth hand: unseen cards above the winning card x rank of the card that takes
+    -75,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the trick is ruffed already
+    78,  # win or duck, bid made, fourth hand: unseen cards above the winning card x cards held in the suit led
+    -32,  # win or duck, bid made, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    30,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -54,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -136,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the mover's bid
+    118,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -115,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    39,  # win or duck, bid made, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    144,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner's bid
+    -73,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the next hand cannot follow
+    -87,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the side's tricks
+    0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -4,  # win or duck, bid made, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -31,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the trick is ruffed already
+    -24,  # win or duck, bid made, fourth hand: unseen cards of the suit led x cards held in the suit led
+    -2,  # win or duck, bid made, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -28,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -144,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    109,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the mover's bid
+    -23,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -1,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    -24,  # win or duck, bid made, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -59,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner's bid
+    -1086,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -455,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -58,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    343,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    87,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    894,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    120,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    43,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    414,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    165,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -236,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    259,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -280,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    249,  # win or duck, bid made, fourth hand: the next hand cannot follow x the side's tricks
+    0,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    62,  # win or duck, bid made, fourth hand: the next hand cannot follow x rank of the card that takes
+    343,  # win or duck, bid made, fourth hand: the next hand cannot follow x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: the next hand cannot follow x the trick is ruffed already
+    -104,  # win or duck, bid made, fourth hand: the next hand cannot follow x cards held in the suit led
+    0,  # win or duck, bid made, fourth hand: the next hand cannot follow x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    82,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    -26,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -182,  # win or duck, bid made, fourth hand: the next hand cannot follow x the mover's bid
+    -231,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    1004,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -320,  # win or duck, bid made, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    258,  # win or duck, bid made, fourth hand: the next hand cannot follow x partner's bid
+    0,  # win or duck, bid made, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    80,  # win or duck, bid made, fourth hand: the side's tricks x rank of the card that takes
+    20,  # win or duck, bid made, fourth hand: the side's tricks x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: the side's tricks x the trick is ruffed already
+    125,  # win or duck, bid made, fourth hand: the side's tricks x cards held in the suit led
+    90,  # win or duck, bid made, fourth hand: the side's tricks x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: the side's tricks x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
+    88,  # win or duck, bid made, fourth hand: the side's tricks x tricks partner still needs for its bid
+    -63,  # win or duck, bid made, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    35,  # win or duck, bid made, fourth hand: the side's tricks x the mover's bid
+    -95,  # win or duck, bid made, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    282,  # win or duck, bid made, fourth hand: the side's tricks x tricks the next hand still needs
+    -41,  # win or duck, bid made, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -57,  # win or duck, bid made, fourth hand: the side's tricks x partner's bid
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -61,  # win or duck, bid made, fourth hand: rank of the card that takes x partner's card is winning
+    0,  # win or duck, bid made, fourth hand: rank of the card that takes x the trick is ruffed already
+    -164,  # win or duck, bid made, fourth hand: rank of the card that takes x cards held in the suit led
+    -11,  # win or duck, bid made, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -53,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -57,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    -58,  # win or duck, bid made, fourth hand: rank of the card that takes x the mover's bid
+    -18,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -183,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the next hand still needs
+    -47,  # win or duck, bid made, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -17,  # win or duck, bid made, fourth hand: rank of the card that takes x partner's bid
+    0,  # win or duck, bid made, fourth hand: partner's card is winning x the trick is ruffed already
+    -194,  # win or duck, bid made, fourth hand: partner's card is winning x cards held in the suit led
+    -215,  # win or duck, bid made, fourth hand: partner's card is winning x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -1465,  # win or duck, bid made, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -283,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    467,  # win or duck, bid made, fourth hand: partner's card is winning x the mover's bid
+    -1465,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -585,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the next hand still needs
+    -216,  # win or duck, bid made, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -22,  # win or duck, bid made, fourth hand: partner's card is winning x partner's bid
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x cards held in the suit led
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x the mover's bid
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x tricks the next hand still needs
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, bid made, fourth hand: the trick is ruffed already x partner's bid
+    -171,  # win or duck, bid made, fourth hand: cards held in the suit led x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -79,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks partner still needs for its bid
+    -5,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
+    -64,  # win or duck, bid made, fourth hand: cards held in the suit led x the mover's bid
+    3,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
+    -97,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the next hand still needs
+    48,  # win or duck, bid made, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -73,  # win or duck, bid made, fourth hand: cards held in the suit led x partner's bid
+    0,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    0,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    8,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    175,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -193,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x the mover's bid
+    34,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    375,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -98,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -126,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x partner's bid
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x the mover's bid
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x partner's bid
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x the mover's bid
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x partner's bid
+    47,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    -34,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x the mover's bid
+    350,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -257,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    49,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -85,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x partner's bid
+    2,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    137,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -49,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    13,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -10,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -215,  # win or duck, bid made, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    -67,  # win or duck, bid made, fourth hand: the mover's bid x tricks the next hand still needs
+    7,  # win or duck, bid made, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    159,  # win or duck, bid made, fourth hand: the mover's bid x partner's bid
+    98,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    17,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -331,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x partner's bid
+    136,  # win or duck, bid made, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    126,  # win or duck, bid made, fourth hand: tricks the next hand still needs x partner's bid
+    -1,  # win or duck, bid made, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
 ], dtype=np.int64)

@@ -61,22 +61,25 @@ def n_weights(n_features: int) -> int:
 N_WEIGHTS = n_weights(N_FEATURES)
 #: The kinds of decision.
 RUFF, FOLLOW = 0, 1
+#: The hands that decide by the model: the second and third (the fourth plays by the plan).
+HANDS = 2
 #: The weights' rows (:func:`row`): for each kind, the declaring side's second and third hand,
 #: then the defenders'.
-N_ROWS = 8
+N_ROWS = 4 * HANDS
 
 
 @hot
-def row(kind, declaring, n_played):
-    """The weights row of a decision (``weights[row * N_WEIGHTS:]``)."""
-    return 4 * kind + (0 if declaring else 2) + n_played - 1
+def row(kind, declaring, n_played, hands=HANDS):
+    """The weights row of a decision (``weights[row * N_WEIGHTS:]``) of a model of ``hands``
+    hands (the second, third and perhaps fourth)."""
+    return 2 * hands * kind + (0 if declaring else hands) + n_played - 1
 
 
 @hot
-def follow_kind(hand, n_played, led, best, trump):
-    """:data:`RUFF` or :data:`FOLLOW` for a decision of the model (second or third hand), -1 for
-    none."""
-    if n_played < 1 or n_played > 2:
+def follow_kind(hand, n_played, led, best, trump, hands=HANDS):
+    """:data:`RUFF` or :data:`FOLLOW` for a decision of a model of ``hands`` hands (the second,
+    third and, with 3, fourth), -1 for none."""
+    if n_played < 1 or n_played > hands:
         return -1
     led_cards = hand & lane(led)
     if led_cards:

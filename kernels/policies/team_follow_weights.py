@@ -8,263 +8,263 @@ META = {
     "game": "tarneeb",
     "deals": 1000000,
     "seed": 2026,
-    "tarneeb_bidder_model": "3d181683312abdd7",
+    "tarneeb_bidder_model": "3df1b9fe6133f27e",
     "command": "t400 fit-follow --game tarneeb --deals 1000000 --seed 2026",
     "lead_model": "4ef27cc5f8c7d60a",
-    "features": "6a7a0a0ce2297911",
+    "features": "485c654c53bdc41c",
     "held_out_deals": 200000,
-    "held_out_declaring_gain_per_deal": 0.3739,
-    "held_out_declaring_gain_se": 0.0135,
+    "held_out_declaring_gain_per_deal": 0.3657,
+    "held_out_declaring_gain_se": 0.0138,
     "held_out_declaring_ruff_second_hand": {
-        "decisions": 187730,
-        "gain_per_deal": 0.1981,
-        "changed": 0.2852,
-        "model_takes": 0.7148
+        "decisions": 186643,
+        "gain_per_deal": 0.1892,
+        "changed": 0.2756,
+        "model_takes": 0.7244
     },
     "held_out_declaring_ruff_third_hand": {
-        "decisions": 200377,
-        "gain_per_deal": 0.0938,
-        "changed": 0.1512,
-        "model_takes": 0.5411
+        "decisions": 198968,
+        "gain_per_deal": 0.0854,
+        "changed": 0.1502,
+        "model_takes": 0.5413
     },
     "held_out_declaring_follow_second_hand": {
-        "decisions": 86282,
-        "gain_per_deal": 0.0347,
-        "changed": 0.2325,
-        "model_takes": 0.5151
+        "decisions": 86523,
+        "gain_per_deal": 0.0408,
+        "changed": 0.2212,
+        "model_takes": 0.4856
     },
     "held_out_declaring_follow_third_hand": {
-        "decisions": 266440,
-        "gain_per_deal": 0.0474,
-        "changed": 0.126,
-        "model_takes": 0.8242
+        "decisions": 266880,
+        "gain_per_deal": 0.0503,
+        "changed": 0.1471,
+        "model_takes": 0.8103
     },
-    "held_out_defending_gain_per_deal": 0.3729,
-    "held_out_defending_gain_se": 0.0129,
+    "held_out_defending_gain_per_deal": 0.3926,
+    "held_out_defending_gain_se": 0.0128,
     "held_out_defending_ruff_second_hand": {
-        "decisions": 96494,
-        "gain_per_deal": 0.1541,
-        "changed": 0.3753,
-        "model_takes": 0.4712
+        "decisions": 94555,
+        "gain_per_deal": 0.1512,
+        "changed": 0.3696,
+        "model_takes": 0.4706
     },
     "held_out_defending_ruff_third_hand": {
-        "decisions": 89274,
-        "gain_per_deal": 0.1453,
-        "changed": 0.214,
-        "model_takes": 0.5858
+        "decisions": 88374,
+        "gain_per_deal": 0.1584,
+        "changed": 0.2087,
+        "model_takes": 0.5934
     },
     "held_out_defending_follow_second_hand": {
-        "decisions": 269999,
-        "gain_per_deal": 0.0528,
-        "changed": 0.2765,
-        "model_takes": 0.3925
+        "decisions": 271055,
+        "gain_per_deal": 0.0617,
+        "changed": 0.2529,
+        "model_takes": 0.3645
     },
     "held_out_defending_follow_third_hand": {
-        "decisions": 82535,
-        "gain_per_deal": 0.0208,
-        "changed": 0.159,
-        "model_takes": 0.8331
+        "decisions": 82744,
+        "gain_per_deal": 0.0213,
+        "changed": 0.1669,
+        "model_takes": 0.8181
     },
     "iterations": 1,
     "steps": [
         {
             "held_out_deals": 200000,
-            "held_out_declaring_gain_per_deal": 0.3739,
-            "held_out_declaring_gain_se": 0.0135,
+            "held_out_declaring_gain_per_deal": 0.3657,
+            "held_out_declaring_gain_se": 0.0138,
             "held_out_declaring_ruff_second_hand": {
-                "decisions": 187730,
-                "gain_per_deal": 0.1981,
-                "changed": 0.2852,
-                "model_takes": 0.7148
+                "decisions": 186643,
+                "gain_per_deal": 0.1892,
+                "changed": 0.2756,
+                "model_takes": 0.7244
             },
             "held_out_declaring_ruff_third_hand": {
-                "decisions": 200377,
-                "gain_per_deal": 0.0938,
-                "changed": 0.1512,
-                "model_takes": 0.5411
+                "decisions": 198968,
+                "gain_per_deal": 0.0854,
+                "changed": 0.1502,
+                "model_takes": 0.5413
             },
             "held_out_declaring_follow_second_hand": {
-                "decisions": 86282,
-                "gain_per_deal": 0.0347,
-                "changed": 0.2325,
-                "model_takes": 0.5151
+                "decisions": 86523,
+                "gain_per_deal": 0.0408,
+                "changed": 0.2212,
+                "model_takes": 0.4856
             },
             "held_out_declaring_follow_third_hand": {
-                "decisions": 266440,
-                "gain_per_deal": 0.0474,
-                "changed": 0.126,
-                "model_takes": 0.8242
+                "decisions": 266880,
+                "gain_per_deal": 0.0503,
+                "changed": 0.1471,
+                "model_takes": 0.8103
             },
-            "held_out_defending_gain_per_deal": 0.3729,
-            "held_out_defending_gain_se": 0.0129,
+            "held_out_defending_gain_per_deal": 0.3926,
+            "held_out_defending_gain_se": 0.0128,
             "held_out_defending_ruff_second_hand": {
-                "decisions": 96494,
-                "gain_per_deal": 0.1541,
-                "changed": 0.3753,
-                "model_takes": 0.4712
+                "decisions": 94555,
+                "gain_per_deal": 0.1512,
+                "changed": 0.3696,
+                "model_takes": 0.4706
             },
             "held_out_defending_ruff_third_hand": {
-                "decisions": 89274,
-                "gain_per_deal": 0.1453,
-                "changed": 0.214,
-                "model_takes": 0.5858
+                "decisions": 88374,
+                "gain_per_deal": 0.1584,
+                "changed": 0.2087,
+                "model_takes": 0.5934
             },
             "held_out_defending_follow_second_hand": {
-                "decisions": 269999,
-                "gain_per_deal": 0.0528,
-                "changed": 0.2765,
-                "model_takes": 0.3925
+                "decisions": 271055,
+                "gain_per_deal": 0.0617,
+                "changed": 0.2529,
+                "model_takes": 0.3645
             },
             "held_out_defending_follow_third_hand": {
-                "decisions": 82535,
-                "gain_per_deal": 0.0208,
-                "changed": 0.159,
-                "model_takes": 0.8331
+                "decisions": 82744,
+                "gain_per_deal": 0.0213,
+                "changed": 0.1669,
+                "model_takes": 0.8181
             }
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    2214,  # ruff or discard, declaring side, second hand: one
-    406,  # ruff or discard, declaring side, second hand: trick number (0 .. 12)
-    -1021,  # ruff or discard, declaring side, second hand: trumps held
-    608,  # ruff or discard, declaring side, second hand: trumps unseen
-    284,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -1835,  # ruff or discard, declaring side, second hand: unseen cards above the winning card
-    -860,  # ruff or discard, declaring side, second hand: unseen cards of the suit led
-    4416,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen)
-    -3059,  # ruff or discard, declaring side, second hand: the next hand cannot follow
-    -2255,  # ruff or discard, declaring side, second hand: the side's tricks
-    75,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached)
-    -249,  # ruff or discard, declaring side, second hand: rank of the card that takes
+    1809,  # ruff or discard, declaring side, second hand: one
+    407,  # ruff or discard, declaring side, second hand: trick number (0 .. 12)
+    -969,  # ruff or discard, declaring side, second hand: trumps held
+    495,  # ruff or discard, declaring side, second hand: trumps unseen
+    259,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -1993,  # ruff or discard, declaring side, second hand: unseen cards above the winning card
+    -780,  # ruff or discard, declaring side, second hand: unseen cards of the suit led
+    4510,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen)
+    -3036,  # ruff or discard, declaring side, second hand: the next hand cannot follow
+    -2199,  # ruff or discard, declaring side, second hand: the side's tricks
+    130,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached)
+    -168,  # ruff or discard, declaring side, second hand: rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led
-    -143,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes
-    -1108,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card
-    1008,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the card that takes
-    58,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps held
-    -62,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps unseen
-    -30,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -76,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    133,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -228,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    176,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
-    133,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the side's tricks
-    -69,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -14,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
+    2,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes
+    -1288,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card
+    1000,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the card that takes
+    57,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps held
+    -52,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps unseen
+    -31,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -74,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    135,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -236,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    174,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
+    135,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the side's tricks
+    -75,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -16,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
-    -9,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -221,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -63,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -115,  # ruff or discard, declaring side, second hand: trumps held x trumps unseen
-    29,  # ruff or discard, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    35,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the winning card
+    -17,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -203,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -33,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -117,  # ruff or discard, declaring side, second hand: trumps held x trumps unseen
+    31,  # ruff or discard, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    38,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the winning card
     51,  # ruff or discard, declaring side, second hand: trumps held x unseen cards of the suit led
-    -413,  # ruff or discard, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    200,  # ruff or discard, declaring side, second hand: trumps held x the next hand cannot follow
-    -8,  # ruff or discard, declaring side, second hand: trumps held x the side's tricks
-    64,  # ruff or discard, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    15,  # ruff or discard, declaring side, second hand: trumps held x rank of the card that takes
+    -427,  # ruff or discard, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    192,  # ruff or discard, declaring side, second hand: trumps held x the next hand cannot follow
+    -15,  # ruff or discard, declaring side, second hand: trumps held x the side's tricks
+    59,  # ruff or discard, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    14,  # ruff or discard, declaring side, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trumps held x cards held in the suit led
-    65,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the card that takes
-    94,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
-    -34,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
-    1,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -6,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the winning card
-    -3,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards of the suit led
-    -582,  # ruff or discard, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    104,  # ruff or discard, declaring side, second hand: trumps unseen x the next hand cannot follow
+    61,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the card that takes
+    101,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
+    -33,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
+    3,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -2,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the winning card
+    -7,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards of the suit led
+    -572,  # ruff or discard, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    93,  # ruff or discard, declaring side, second hand: trumps unseen x the next hand cannot follow
     -50,  # ruff or discard, declaring side, second hand: trumps unseen x the side's tricks
-    -4,  # ruff or discard, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the card that takes
+    10,  # ruff or discard, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -8,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trumps unseen x cards held in the suit led
-    18,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the card that takes
-    290,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
-    208,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -45,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -28,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    19,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the card that takes
+    292,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
+    222,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -42,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -29,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
     -183,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -37,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    23,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -20,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    6,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -33,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    24,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -19,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    7,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -1,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    62,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -53,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
-    221,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -867,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
-    78,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the side's tricks
-    -41,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
+    0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    63,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -8,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -52,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
+    235,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -835,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
+    84,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the side's tricks
+    -34,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    7,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
     -3,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    2471,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -492,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -160,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    29,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
-    -26,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the side's tricks
-    89,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    2528,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -553,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -167,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    24,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
+    -37,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the side's tricks
+    82,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
     9,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
-    31,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    50,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    62,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -150,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    97,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    216,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -98,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    35,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    34,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    70,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -182,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    111,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    225,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -109,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    86,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    1111,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -1513,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    189,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the side's tricks
-    192,  # ruff or discard, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    3,  # ruff or discard, declaring side, second hand: the next hand cannot follow x rank of the card that takes
+    62,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    1102,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -1533,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    178,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the side's tricks
+    198,  # ruff or discard, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    7,  # ruff or discard, declaring side, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x cards held in the suit led
-    -250,  # ruff or discard, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
-    116,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    1008,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    239,  # ruff or discard, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    47,  # ruff or discard, declaring side, second hand: the side's tricks x rank of the card that takes
+    -219,  # ruff or discard, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
+    102,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    1000,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    248,  # ruff or discard, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    38,  # ruff or discard, declaring side, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: the side's tricks x cards held in the suit led
-    65,  # ruff or discard, declaring side, second hand: the side's tricks x unseen cards above the card that takes
-    173,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -186,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    3,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    55,  # ruff or discard, declaring side, second hand: the side's tricks x unseen cards above the card that takes
+    171,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -209,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -6,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -54,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -338,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -140,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -73,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -318,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -142,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x cards held in the suit led
     31,  # ruff or discard, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
-    -3,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -14,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -4,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -24,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x unseen cards above the card that takes
@@ -277,302 +277,302 @@ WEIGHTS = np.array([
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -39,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -196,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    1008,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -528,  # ruff or discard, declaring side, third hand: one
-    532,  # ruff or discard, declaring side, third hand: trick number (0 .. 12)
-    335,  # ruff or discard, declaring side, third hand: trumps held
-    317,  # ruff or discard, declaring side, third hand: trumps unseen
-    304,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    69,  # ruff or discard, declaring side, third hand: unseen cards above the winning card
-    89,  # ruff or discard, declaring side, third hand: unseen cards of the suit led
-    700,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen)
-    1255,  # ruff or discard, declaring side, third hand: the next hand cannot follow
-    -1910,  # ruff or discard, declaring side, third hand: the side's tricks
-    -454,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached)
-    -9,  # ruff or discard, declaring side, third hand: rank of the card that takes
-    4421,  # ruff or discard, declaring side, third hand: partner's card is winning
-    -1643,  # ruff or discard, declaring side, third hand: the trick is ruffed already
+    -36,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -219,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    1000,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -542,  # ruff or discard, declaring side, third hand: one
+    483,  # ruff or discard, declaring side, third hand: trick number (0 .. 12)
+    392,  # ruff or discard, declaring side, third hand: trumps held
+    237,  # ruff or discard, declaring side, third hand: trumps unseen
+    328,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    44,  # ruff or discard, declaring side, third hand: unseen cards above the winning card
+    69,  # ruff or discard, declaring side, third hand: unseen cards of the suit led
+    645,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen)
+    1287,  # ruff or discard, declaring side, third hand: the next hand cannot follow
+    -1889,  # ruff or discard, declaring side, third hand: the side's tricks
+    -467,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached)
+    -25,  # ruff or discard, declaring side, third hand: rank of the card that takes
+    4479,  # ruff or discard, declaring side, third hand: partner's card is winning
+    -1110,  # ruff or discard, declaring side, third hand: the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led
-    117,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes
-    -3789,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card
-    763,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the card that takes
-    -175,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps held
-    -60,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps unseen
-    -20,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    3,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -19,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -2,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -192,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
-    111,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the side's tricks
-    150,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    1,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
-    -775,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
-    56,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
+    135,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes
+    -3753,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card
+    866,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the card that takes
+    -173,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps held
+    -63,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps unseen
+    -19,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    6,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -17,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -11,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -172,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
+    113,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the side's tricks
+    151,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
+    -785,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
+    32,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
-    73,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    493,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -387,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -138,  # ruff or discard, declaring side, third hand: trumps held x trumps unseen
-    24,  # ruff or discard, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    41,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the winning card
-    12,  # ruff or discard, declaring side, third hand: trumps held x unseen cards of the suit led
-    -13,  # ruff or discard, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    244,  # ruff or discard, declaring side, third hand: trumps held x the next hand cannot follow
-    164,  # ruff or discard, declaring side, third hand: trumps held x the side's tricks
+    78,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    500,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -406,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -140,  # ruff or discard, declaring side, third hand: trumps held x trumps unseen
+    20,  # ruff or discard, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    42,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the winning card
+    14,  # ruff or discard, declaring side, third hand: trumps held x unseen cards of the suit led
+    0,  # ruff or discard, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    238,  # ruff or discard, declaring side, third hand: trumps held x the next hand cannot follow
+    162,  # ruff or discard, declaring side, third hand: trumps held x the side's tricks
     19,  # ruff or discard, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
     23,  # ruff or discard, declaring side, third hand: trumps held x rank of the card that takes
-    195,  # ruff or discard, declaring side, third hand: trumps held x partner's card is winning
-    -186,  # ruff or discard, declaring side, third hand: trumps held x the trick is ruffed already
+    178,  # ruff or discard, declaring side, third hand: trumps held x partner's card is winning
+    -230,  # ruff or discard, declaring side, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trumps held x cards held in the suit led
     24,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the card that takes
-    -436,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
-    225,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
-    4,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    47,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the winning card
+    -471,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
+    236,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
+    5,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    49,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the winning card
     -47,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards of the suit led
-    -109,  # ruff or discard, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    336,  # ruff or discard, declaring side, third hand: trumps unseen x the next hand cannot follow
-    129,  # ruff or discard, declaring side, third hand: trumps unseen x the side's tricks
-    111,  # ruff or discard, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -37,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the card that takes
-    215,  # ruff or discard, declaring side, third hand: trumps unseen x partner's card is winning
-    -21,  # ruff or discard, declaring side, third hand: trumps unseen x the trick is ruffed already
+    -95,  # ruff or discard, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    344,  # ruff or discard, declaring side, third hand: trumps unseen x the next hand cannot follow
+    141,  # ruff or discard, declaring side, third hand: trumps unseen x the side's tricks
+    122,  # ruff or discard, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -36,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the card that takes
+    230,  # ruff or discard, declaring side, third hand: trumps unseen x partner's card is winning
+    13,  # ruff or discard, declaring side, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trumps unseen x cards held in the suit led
-    -25,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the card that takes
-    -176,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
-    39,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -24,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the card that takes
+    -172,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
+    15,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
     16,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
     -23,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -27,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -77,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    8,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -48,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -14,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -90,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    5,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -47,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     -3,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -58,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    -63,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -64,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -70,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -10,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -5,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    18,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -28,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -11,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -7,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    14,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -29,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
     -77,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    18,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
-    -38,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the side's tricks
-    -51,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -4,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
-    255,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner's card is winning
-    -156,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
+    -16,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
+    -40,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the side's tricks
+    -47,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -5,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
+    254,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner's card is winning
+    -170,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
-    -55,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    195,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -392,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -59,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    217,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -373,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -122,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
-    48,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the side's tricks
-    44,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -110,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
+    46,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the side's tricks
+    41,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
-    -38,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner's card is winning
-    -50,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
+    -32,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner's card is winning
+    -61,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
-    38,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -92,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    38,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    700,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -130,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -200,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    8,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    396,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    182,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    42,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -91,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    49,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    645,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -123,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -222,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    17,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    413,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    246,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -21,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    80,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -85,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    239,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the side's tricks
-    -182,  # ruff or discard, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -19,  # ruff or discard, declaring side, third hand: the next hand cannot follow x rank of the card that takes
-    -664,  # ruff or discard, declaring side, third hand: the next hand cannot follow x partner's card is winning
-    -1073,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
+    -32,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -21,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -12,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    226,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the side's tricks
+    -175,  # ruff or discard, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -27,  # ruff or discard, declaring side, third hand: the next hand cannot follow x rank of the card that takes
+    -654,  # ruff or discard, declaring side, third hand: the next hand cannot follow x partner's card is winning
+    -1196,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: the next hand cannot follow x cards held in the suit led
-    -21,  # ruff or discard, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -1811,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    763,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    7,  # ruff or discard, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, declaring side, third hand: the side's tricks x rank of the card that takes
-    275,  # ruff or discard, declaring side, third hand: the side's tricks x partner's card is winning
-    312,  # ruff or discard, declaring side, third hand: the side's tricks x the trick is ruffed already
+    -4,  # ruff or discard, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -1721,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    866,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    4,  # ruff or discard, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    4,  # ruff or discard, declaring side, third hand: the side's tricks x rank of the card that takes
+    288,  # ruff or discard, declaring side, third hand: the side's tricks x partner's card is winning
+    332,  # ruff or discard, declaring side, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: the side's tricks x cards held in the suit led
-    -118,  # ruff or discard, declaring side, third hand: the side's tricks x unseen cards above the card that takes
-    -12,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
-    172,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -5,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -1192,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    417,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    -124,  # ruff or discard, declaring side, third hand: the side's tricks x unseen cards above the card that takes
+    -17,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
+    150,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -3,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -1189,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    405,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -30,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    782,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -116,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -58,  # ruff or discard, declaring side, third hand: rank of the card that takes x partner's card is winning
-    -51,  # ruff or discard, declaring side, third hand: rank of the card that takes x the trick is ruffed already
+    -36,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    796,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -135,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -66,  # ruff or discard, declaring side, third hand: rank of the card that takes x partner's card is winning
+    -84,  # ruff or discard, declaring side, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: rank of the card that takes x cards held in the suit led
     35,  # ruff or discard, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
-    -33,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    109,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -39,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    119,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: partner's card is winning x cards held in the suit led
-    -263,  # ruff or discard, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
-    1608,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -1236,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -280,  # ruff or discard, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
+    1661,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -1308,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: the trick is ruffed already x cards held in the suit led
-    460,  # ruff or discard, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
-    578,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    421,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    425,  # ruff or discard, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
+    627,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    313,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    241,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -496,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    763,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    9480,  # ruff or discard, defenders, second hand: one
-    -179,  # ruff or discard, defenders, second hand: trick number (0 .. 12)
-    -1667,  # ruff or discard, defenders, second hand: trumps held
-    -686,  # ruff or discard, defenders, second hand: trumps unseen
-    456,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -2035,  # ruff or discard, defenders, second hand: unseen cards above the winning card
-    -652,  # ruff or discard, defenders, second hand: unseen cards of the suit led
-    4805,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen)
-    -1679,  # ruff or discard, defenders, second hand: the next hand cannot follow
-    -1259,  # ruff or discard, defenders, second hand: the side's tricks
-    -1395,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached)
-    -792,  # ruff or discard, defenders, second hand: rank of the card that takes
+    244,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -512,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    866,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    8220,  # ruff or discard, defenders, second hand: one
+    -171,  # ruff or discard, defenders, second hand: trick number (0 .. 12)
+    -1543,  # ruff or discard, defenders, second hand: trumps held
+    -637,  # ruff or discard, defenders, second hand: trumps unseen
+    500,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -1918,  # ruff or discard, defenders, second hand: unseen cards above the winning card
+    -630,  # ruff or discard, defenders, second hand: unseen cards of the suit led
+    4773,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen)
+    -1370,  # ruff or discard, defenders, second hand: the next hand cannot follow
+    -1186,  # ruff or discard, defenders, second hand: the side's tricks
+    -1324,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached)
+    -680,  # ruff or discard, defenders, second hand: rank of the card that takes
     0,  # ruff or discard, defenders, second hand: partner's card is winning
     0,  # ruff or discard, defenders, second hand: the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: cards held in the suit led
-    383,  # ruff or discard, defenders, second hand: unseen cards above the card that takes
-    -3041,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card
-    -907,  # ruff or discard, defenders, second hand: an opponent still to play may beat the card that takes
-    118,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps held
-    -42,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps unseen
-    -32,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    488,  # ruff or discard, defenders, second hand: unseen cards above the card that takes
+    -2906,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card
+    -969,  # ruff or discard, defenders, second hand: an opponent still to play may beat the card that takes
+    109,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps held
+    -43,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps unseen
+    -30,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
     -6,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    36,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    81,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    198,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
-    68,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the side's tricks
-    47,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    9,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
+    33,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    82,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    177,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
+    73,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the side's tricks
+    58,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    4,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
-    -39,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    65,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    48,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -88,  # ruff or discard, defenders, second hand: trumps held x trumps unseen
-    0,  # ruff or discard, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -12,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the winning card
-    71,  # ruff or discard, defenders, second hand: trumps held x unseen cards of the suit led
-    -503,  # ruff or discard, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -191,  # ruff or discard, defenders, second hand: trumps held x the next hand cannot follow
-    26,  # ruff or discard, defenders, second hand: trumps held x the side's tricks
-    197,  # ruff or discard, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -46,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    73,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    58,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -101,  # ruff or discard, defenders, second hand: trumps held x trumps unseen
+    6,  # ruff or discard, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    4,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the winning card
+    58,  # ruff or discard, defenders, second hand: trumps held x unseen cards of the suit led
+    -516,  # ruff or discard, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -187,  # ruff or discard, defenders, second hand: trumps held x the next hand cannot follow
+    21,  # ruff or discard, defenders, second hand: trumps held x the side's tricks
+    193,  # ruff or discard, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
     -6,  # ruff or discard, defenders, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trumps held x cards held in the suit led
-    77,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the card that takes
-    -346,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the winning card
-    263,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
-    -7,  # ruff or discard, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -16,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the winning card
-    26,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards of the suit led
-    -445,  # ruff or discard, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    31,  # ruff or discard, defenders, second hand: trumps unseen x the next hand cannot follow
-    31,  # ruff or discard, defenders, second hand: trumps unseen x the side's tricks
-    112,  # ruff or discard, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    48,  # ruff or discard, defenders, second hand: trumps unseen x rank of the card that takes
+    82,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the card that takes
+    -363,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the winning card
+    276,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
+    -6,  # ruff or discard, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -14,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the winning card
+    24,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards of the suit led
+    -467,  # ruff or discard, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    36,  # ruff or discard, defenders, second hand: trumps unseen x the next hand cannot follow
+    38,  # ruff or discard, defenders, second hand: trumps unseen x the side's tricks
+    120,  # ruff or discard, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    42,  # ruff or discard, defenders, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trumps unseen x cards held in the suit led
-    5,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the card that takes
-    203,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
-    232,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -51,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    2,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -91,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -28,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    4,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -32,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    2,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -1,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the card that takes
+    193,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
+    234,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -54,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -97,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -43,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -5,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -40,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    60,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    10,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -15,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
-    396,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -720,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
-    -30,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the side's tricks
-    10,  # ruff or discard, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    66,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    21,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -17,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
+    456,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -769,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
+    -38,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the side's tricks
+    -3,  # ruff or discard, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
     8,  # ruff or discard, defenders, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x cards held in the suit led
-    16,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    2293,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    354,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -243,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    207,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
-    78,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the side's tricks
-    43,  # ruff or discard, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -1,  # ruff or discard, defenders, second hand: unseen cards of the suit led x rank of the card that takes
+    11,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    2252,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    405,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -268,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    220,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
+    85,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the side's tricks
+    48,  # ruff or discard, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -2,  # ruff or discard, defenders, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x cards held in the suit led
-    -4,  # ruff or discard, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -9,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -219,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -1,  # ruff or discard, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -10,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -236,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
     -917,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -724,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -306,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    12,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -708,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -293,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    20,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    265,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    743,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -585,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -19,  # ruff or discard, defenders, second hand: the next hand cannot follow x the side's tricks
-    216,  # ruff or discard, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, defenders, second hand: the next hand cannot follow x rank of the card that takes
+    289,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    641,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -539,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    25,  # ruff or discard, defenders, second hand: the next hand cannot follow x the side's tricks
+    230,  # ruff or discard, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -28,  # ruff or discard, defenders, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x cards held in the suit led
-    230,  # ruff or discard, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
-    569,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -907,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -20,  # ruff or discard, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    52,  # ruff or discard, defenders, second hand: the side's tricks x rank of the card that takes
+    177,  # ruff or discard, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
+    589,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -969,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -26,  # ruff or discard, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    46,  # ruff or discard, defenders, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, defenders, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: the side's tricks x cards held in the suit led
-    116,  # ruff or discard, defenders, second hand: the side's tricks x unseen cards above the card that takes
-    89,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -51,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    73,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    115,  # ruff or discard, defenders, second hand: the side's tricks x unseen cards above the card that takes
+    50,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -84,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    63,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -65,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    231,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    31,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -76,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    192,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    10,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x cards held in the suit led
     33,  # ruff or discard, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
-    -72,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    158,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -65,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    173,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, defenders, second hand: partner's card is winning x unseen cards above the card that takes
@@ -585,302 +585,302 @@ WEIGHTS = np.array([
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    14,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -425,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -907,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    5470,  # ruff or discard, defenders, third hand: one
-    -31,  # ruff or discard, defenders, third hand: trick number (0 .. 12)
-    -2046,  # ruff or discard, defenders, third hand: trumps held
-    849,  # ruff or discard, defenders, third hand: trumps unseen
-    -43,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    295,  # ruff or discard, defenders, third hand: unseen cards above the winning card
-    360,  # ruff or discard, defenders, third hand: unseen cards of the suit led
-    -635,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen)
-    1129,  # ruff or discard, defenders, third hand: the next hand cannot follow
-    -1209,  # ruff or discard, defenders, third hand: the side's tricks
-    -1376,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached)
-    -138,  # ruff or discard, defenders, third hand: rank of the card that takes
-    -7640,  # ruff or discard, defenders, third hand: partner's card is winning
-    -718,  # ruff or discard, defenders, third hand: the trick is ruffed already
+    33,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -394,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -969,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    5406,  # ruff or discard, defenders, third hand: one
+    5,  # ruff or discard, defenders, third hand: trick number (0 .. 12)
+    -2069,  # ruff or discard, defenders, third hand: trumps held
+    768,  # ruff or discard, defenders, third hand: trumps unseen
+    6,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    441,  # ruff or discard, defenders, third hand: unseen cards above the winning card
+    318,  # ruff or discard, defenders, third hand: unseen cards of the suit led
+    -874,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen)
+    967,  # ruff or discard, defenders, third hand: the next hand cannot follow
+    -1239,  # ruff or discard, defenders, third hand: the side's tricks
+    -1321,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached)
+    -126,  # ruff or discard, defenders, third hand: rank of the card that takes
+    -7783,  # ruff or discard, defenders, third hand: partner's card is winning
+    -995,  # ruff or discard, defenders, third hand: the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: cards held in the suit led
-    483,  # ruff or discard, defenders, third hand: unseen cards above the card that takes
-    -1309,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card
-    -3,  # ruff or discard, defenders, third hand: an opponent still to play may beat the card that takes
-    136,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps held
+    525,  # ruff or discard, defenders, third hand: unseen cards above the card that takes
+    -1291,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card
+    100,  # ruff or discard, defenders, third hand: an opponent still to play may beat the card that takes
+    123,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps held
     -57,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps unseen
     7,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -3,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -24,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    226,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -96,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
-    72,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the side's tricks
-    51,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -21,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
-    203,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner's card is winning
-    125,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
+    -1,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -26,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    225,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -121,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
+    71,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the side's tricks
+    49,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -23,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
+    188,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner's card is winning
+    134,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
-    -40,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    84,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -184,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -114,  # ruff or discard, defenders, third hand: trumps held x trumps unseen
-    -12,  # ruff or discard, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -20,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the winning card
-    28,  # ruff or discard, defenders, third hand: trumps held x unseen cards of the suit led
-    -165,  # ruff or discard, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -123,  # ruff or discard, defenders, third hand: trumps held x the next hand cannot follow
-    46,  # ruff or discard, defenders, third hand: trumps held x the side's tricks
-    319,  # ruff or discard, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -11,  # ruff or discard, defenders, third hand: trumps held x rank of the card that takes
-    -174,  # ruff or discard, defenders, third hand: trumps held x partner's card is winning
-    -40,  # ruff or discard, defenders, third hand: trumps held x the trick is ruffed already
+    -39,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    100,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -179,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -124,  # ruff or discard, defenders, third hand: trumps held x trumps unseen
+    -9,  # ruff or discard, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -19,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the winning card
+    38,  # ruff or discard, defenders, third hand: trumps held x unseen cards of the suit led
+    -167,  # ruff or discard, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -63,  # ruff or discard, defenders, third hand: trumps held x the next hand cannot follow
+    66,  # ruff or discard, defenders, third hand: trumps held x the side's tricks
+    321,  # ruff or discard, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -6,  # ruff or discard, defenders, third hand: trumps held x rank of the card that takes
+    -157,  # ruff or discard, defenders, third hand: trumps held x partner's card is winning
+    -79,  # ruff or discard, defenders, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trumps held x cards held in the suit led
-    65,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the card that takes
-    -15,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the winning card
-    214,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
+    72,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the card that takes
+    -48,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the winning card
+    170,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
     -23,  # ruff or discard, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    5,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the winning card
-    -3,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards of the suit led
-    123,  # ruff or discard, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -4,  # ruff or discard, defenders, third hand: trumps unseen x the next hand cannot follow
-    50,  # ruff or discard, defenders, third hand: trumps unseen x the side's tricks
-    19,  # ruff or discard, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, defenders, third hand: trumps unseen x rank of the card that takes
-    177,  # ruff or discard, defenders, third hand: trumps unseen x partner's card is winning
-    25,  # ruff or discard, defenders, third hand: trumps unseen x the trick is ruffed already
+    6,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the winning card
+    3,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards of the suit led
+    113,  # ruff or discard, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -19,  # ruff or discard, defenders, third hand: trumps unseen x the next hand cannot follow
+    54,  # ruff or discard, defenders, third hand: trumps unseen x the side's tricks
+    21,  # ruff or discard, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -4,  # ruff or discard, defenders, third hand: trumps unseen x rank of the card that takes
+    192,  # ruff or discard, defenders, third hand: trumps unseen x partner's card is winning
+    52,  # ruff or discard, defenders, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trumps unseen x cards held in the suit led
-    -66,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the card that takes
-    -68,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
-    248,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -17,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    12,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -2,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    17,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    16,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    29,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -6,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -126,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    -13,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -62,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the card that takes
+    -47,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
+    288,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -18,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    9,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    9,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    5,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    7,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    22,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -7,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -119,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    4,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    12,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    73,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -49,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -21,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
-    51,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -105,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
-    23,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the side's tricks
-    -24,  # ruff or discard, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    22,  # ruff or discard, defenders, third hand: unseen cards above the winning card x rank of the card that takes
-    399,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner's card is winning
-    -596,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
+    11,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    77,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -50,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -27,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
+    101,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -136,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
+    10,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the side's tricks
+    -26,  # ruff or discard, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    12,  # ruff or discard, defenders, third hand: unseen cards above the winning card x rank of the card that takes
+    432,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner's card is winning
+    -595,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: unseen cards above the winning card x cards held in the suit led
-    -12,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    -23,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
     208,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -403,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -421,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    218,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
-    12,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the side's tricks
-    -56,  # ruff or discard, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -23,  # ruff or discard, defenders, third hand: unseen cards of the suit led x rank of the card that takes
-    -275,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner's card is winning
-    169,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
+    199,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
+    20,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the side's tricks
+    -51,  # ruff or discard, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -21,  # ruff or discard, defenders, third hand: unseen cards of the suit led x rank of the card that takes
+    -279,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner's card is winning
+    164,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x cards held in the suit led
-    -2,  # ruff or discard, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -70,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -115,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -635,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    93,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    102,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -61,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -138,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    102,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -7,  # ruff or discard, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -68,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -87,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -874,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    170,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    180,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -52,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -243,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -154,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -44,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -642,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -130,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -56,  # ruff or discard, defenders, third hand: the next hand cannot follow x the side's tricks
-    -123,  # ruff or discard, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    45,  # ruff or discard, defenders, third hand: the next hand cannot follow x rank of the card that takes
-    -1220,  # ruff or discard, defenders, third hand: the next hand cannot follow x partner's card is winning
-    -386,  # ruff or discard, defenders, third hand: the next hand cannot follow x the trick is ruffed already
+    0,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -759,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -192,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -21,  # ruff or discard, defenders, third hand: the next hand cannot follow x the side's tricks
+    -132,  # ruff or discard, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    58,  # ruff or discard, defenders, third hand: the next hand cannot follow x rank of the card that takes
+    -1154,  # ruff or discard, defenders, third hand: the next hand cannot follow x partner's card is winning
+    -227,  # ruff or discard, defenders, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: the next hand cannot follow x cards held in the suit led
-    123,  # ruff or discard, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -787,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -3,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    9,  # ruff or discard, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    121,  # ruff or discard, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -552,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    100,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    15,  # ruff or discard, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
     45,  # ruff or discard, defenders, third hand: the side's tricks x rank of the card that takes
-    243,  # ruff or discard, defenders, third hand: the side's tricks x partner's card is winning
-    17,  # ruff or discard, defenders, third hand: the side's tricks x the trick is ruffed already
+    318,  # ruff or discard, defenders, third hand: the side's tricks x partner's card is winning
+    28,  # ruff or discard, defenders, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: the side's tricks x cards held in the suit led
-    48,  # ruff or discard, defenders, third hand: the side's tricks x unseen cards above the card that takes
-    66,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -91,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    24,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    413,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    385,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    38,  # ruff or discard, defenders, third hand: the side's tricks x unseen cards above the card that takes
+    15,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -103,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    20,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    412,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    384,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -30,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    142,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    152,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    83,  # ruff or discard, defenders, third hand: rank of the card that takes x partner's card is winning
-    -120,  # ruff or discard, defenders, third hand: rank of the card that takes x the trick is ruffed already
+    -35,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    117,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    134,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    76,  # ruff or discard, defenders, third hand: rank of the card that takes x partner's card is winning
+    -118,  # ruff or discard, defenders, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: rank of the card that takes x cards held in the suit led
-    47,  # ruff or discard, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
+    48,  # ruff or discard, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
     -55,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    192,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    160,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: partner's card is winning x cards held in the suit led
-    75,  # ruff or discard, defenders, third hand: partner's card is winning x unseen cards above the card that takes
-    2702,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -293,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    52,  # ruff or discard, defenders, third hand: partner's card is winning x unseen cards above the card that takes
+    2624,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -239,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: the trick is ruffed already x cards held in the suit led
     380,  # ruff or discard, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
-    332,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    589,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    321,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    687,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    10,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -514,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -3,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -5252,  # win or duck, declaring side, second hand: one
-    426,  # win or duck, declaring side, second hand: trick number (0 .. 12)
-    -247,  # win or duck, declaring side, second hand: trumps held
-    106,  # win or duck, declaring side, second hand: trumps unseen
-    346,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -357,  # win or duck, declaring side, second hand: unseen cards above the winning card
-    1070,  # win or duck, declaring side, second hand: unseen cards of the suit led
-    2423,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen)
-    2854,  # win or duck, declaring side, second hand: the next hand cannot follow
-    -600,  # win or duck, declaring side, second hand: the side's tricks
-    -113,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached)
-    380,  # win or duck, declaring side, second hand: rank of the card that takes
+    12,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -576,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    100,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -4723,  # win or duck, declaring side, second hand: one
+    242,  # win or duck, declaring side, second hand: trick number (0 .. 12)
+    -318,  # win or duck, declaring side, second hand: trumps held
+    49,  # win or duck, declaring side, second hand: trumps unseen
+    267,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -495,  # win or duck, declaring side, second hand: unseen cards above the winning card
+    1068,  # win or duck, declaring side, second hand: unseen cards of the suit led
+    2641,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen)
+    3397,  # win or duck, declaring side, second hand: the next hand cannot follow
+    -413,  # win or duck, declaring side, second hand: the side's tricks
+    -4,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached)
+    398,  # win or duck, declaring side, second hand: rank of the card that takes
     0,  # win or duck, declaring side, second hand: partner's card is winning
     0,  # win or duck, declaring side, second hand: the trick is ruffed already
-    965,  # win or duck, declaring side, second hand: cards held in the suit led
-    -268,  # win or duck, declaring side, second hand: unseen cards above the card that takes
-    -767,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card
-    -615,  # win or duck, declaring side, second hand: an opponent still to play may beat the card that takes
-    -18,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps held
+    938,  # win or duck, declaring side, second hand: cards held in the suit led
+    -73,  # win or duck, declaring side, second hand: unseen cards above the card that takes
+    -1190,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card
+    -561,  # win or duck, declaring side, second hand: an opponent still to play may beat the card that takes
+    -17,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps held
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps unseen
-    -12,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -39,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    32,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -177,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -119,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
-    27,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the side's tricks
-    -8,  # win or duck, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -39,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
+    -6,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -32,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    25,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -183,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -123,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
+    26,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the side's tricks
+    -7,  # win or duck, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -25,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the trick is ruffed already
     16,  # win or duck, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
-    -26,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -56,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    61,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    12,  # win or duck, declaring side, second hand: trumps held x trumps unseen
-    -5,  # win or duck, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -34,  # win or duck, declaring side, second hand: trumps held x unseen cards above the winning card
-    26,  # win or duck, declaring side, second hand: trumps held x unseen cards of the suit led
-    -200,  # win or duck, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -219,  # win or duck, declaring side, second hand: trumps held x the next hand cannot follow
-    -25,  # win or duck, declaring side, second hand: trumps held x the side's tricks
-    -38,  # win or duck, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    25,  # win or duck, declaring side, second hand: trumps held x rank of the card that takes
+    -15,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -49,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    81,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    9,  # win or duck, declaring side, second hand: trumps held x trumps unseen
+    -1,  # win or duck, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -31,  # win or duck, declaring side, second hand: trumps held x unseen cards above the winning card
+    22,  # win or duck, declaring side, second hand: trumps held x unseen cards of the suit led
+    -213,  # win or duck, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -198,  # win or duck, declaring side, second hand: trumps held x the next hand cannot follow
+    -31,  # win or duck, declaring side, second hand: trumps held x the side's tricks
+    -39,  # win or duck, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    33,  # win or duck, declaring side, second hand: trumps held x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trumps held x partner's card is winning
     0,  # win or duck, declaring side, second hand: trumps held x the trick is ruffed already
-    -2,  # win or duck, declaring side, second hand: trumps held x cards held in the suit led
-    19,  # win or duck, declaring side, second hand: trumps held x unseen cards above the card that takes
-    36,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
-    260,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
-    -8,  # win or duck, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -14,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the winning card
-    -3,  # win or duck, declaring side, second hand: trumps unseen x unseen cards of the suit led
-    -276,  # win or duck, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -157,  # win or duck, declaring side, second hand: trumps unseen x the next hand cannot follow
-    20,  # win or duck, declaring side, second hand: trumps unseen x the side's tricks
-    19,  # win or duck, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -8,  # win or duck, declaring side, second hand: trumps unseen x rank of the card that takes
+    -6,  # win or duck, declaring side, second hand: trumps held x cards held in the suit led
+    27,  # win or duck, declaring side, second hand: trumps held x unseen cards above the card that takes
+    66,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
+    250,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
+    -3,  # win or duck, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -11,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the winning card
+    -7,  # win or duck, declaring side, second hand: trumps unseen x unseen cards of the suit led
+    -273,  # win or duck, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -169,  # win or duck, declaring side, second hand: trumps unseen x the next hand cannot follow
+    16,  # win or duck, declaring side, second hand: trumps unseen x the side's tricks
+    16,  # win or duck, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -2,  # win or duck, declaring side, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, declaring side, second hand: trumps unseen x the trick is ruffed already
-    -20,  # win or duck, declaring side, second hand: trumps unseen x cards held in the suit led
-    -7,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the card that takes
-    133,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -105,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -21,  # win or duck, declaring side, second hand: trumps unseen x cards held in the suit led
+    1,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the card that takes
+    149,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -119,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
     -18,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -15,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -37,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -107,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -12,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -36,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -96,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
     -9,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    1,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    3,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     22,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -52,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    31,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -317,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    80,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -14,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
-    133,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    155,  # win or duck, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
-    1,  # win or duck, declaring side, second hand: unseen cards above the winning card x the side's tricks
-    -6,  # win or duck, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -48,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    26,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -341,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    94,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -11,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
+    141,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    146,  # win or duck, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
+    -12,  # win or duck, declaring side, second hand: unseen cards above the winning card x the side's tricks
+    -11,  # win or duck, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
     34,  # win or duck, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, declaring side, second hand: unseen cards above the winning card x the trick is ruffed already
-    -111,  # win or duck, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
-    29,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    596,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    89,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -289,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -471,  # win or duck, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
-    16,  # win or duck, declaring side, second hand: unseen cards of the suit led x the side's tricks
-    36,  # win or duck, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -112,  # win or duck, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
+    -108,  # win or duck, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
+    27,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    704,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    92,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -269,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -478,  # win or duck, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
+    28,  # win or duck, declaring side, second hand: unseen cards of the suit led x the side's tricks
+    44,  # win or duck, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -117,  # win or duck, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, declaring side, second hand: unseen cards of the suit led x the trick is ruffed already
     -9,  # win or duck, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
-    -71,  # win or duck, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -223,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    65,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -71,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    216,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    193,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -58,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -76,  # win or duck, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -193,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    61,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -102,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    183,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    165,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -65,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    29,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -62,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    34,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    142,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    379,  # win or duck, declaring side, second hand: the next hand cannot follow x the side's tricks
-    378,  # win or duck, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -147,  # win or duck, declaring side, second hand: the next hand cannot follow x rank of the card that takes
+    37,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -79,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    63,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    132,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    383,  # win or duck, declaring side, second hand: the next hand cannot follow x the side's tricks
+    362,  # win or duck, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -198,  # win or duck, declaring side, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, declaring side, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, declaring side, second hand: the next hand cannot follow x the trick is ruffed already
-    -248,  # win or duck, declaring side, second hand: the next hand cannot follow x cards held in the suit led
-    -39,  # win or duck, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
-    -31,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -31,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -256,  # win or duck, declaring side, second hand: the next hand cannot follow x cards held in the suit led
+    -124,  # win or duck, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
+    22,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    22,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
     47,  # win or duck, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -8,  # win or duck, declaring side, second hand: the side's tricks x rank of the card that takes
+    -25,  # win or duck, declaring side, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, declaring side, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, declaring side, second hand: the side's tricks x the trick is ruffed already
-    32,  # win or duck, declaring side, second hand: the side's tricks x cards held in the suit led
-    45,  # win or duck, declaring side, second hand: the side's tricks x unseen cards above the card that takes
-    295,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -396,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -37,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    29,  # win or duck, declaring side, second hand: the side's tricks x cards held in the suit led
+    35,  # win or duck, declaring side, second hand: the side's tricks x unseen cards above the card that takes
+    370,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -459,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -51,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    48,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    36,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    223,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -457,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    46,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    24,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    275,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -478,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, declaring side, second hand: rank of the card that takes x the trick is ruffed already
     -30,  # win or duck, declaring side, second hand: rank of the card that takes x cards held in the suit led
-    48,  # win or duck, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
-    303,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    59,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    52,  # win or duck, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
+    281,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    58,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, declaring side, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, declaring side, second hand: partner's card is winning x unseen cards above the card that takes
@@ -890,305 +890,305 @@ WEIGHTS = np.array([
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -23,  # win or duck, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
-    -377,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    252,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    54,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    54,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -615,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -4217,  # win or duck, declaring side, third hand: one
-    319,  # win or duck, declaring side, third hand: trick number (0 .. 12)
-    -798,  # win or duck, declaring side, third hand: trumps held
-    -39,  # win or duck, declaring side, third hand: trumps unseen
-    340,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    292,  # win or duck, declaring side, third hand: unseen cards above the winning card
-    726,  # win or duck, declaring side, third hand: unseen cards of the suit led
-    464,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen)
-    2768,  # win or duck, declaring side, third hand: the next hand cannot follow
-    -1065,  # win or duck, declaring side, third hand: the side's tricks
-    123,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached)
-    502,  # win or duck, declaring side, third hand: rank of the card that takes
-    1666,  # win or duck, declaring side, third hand: partner's card is winning
+    -31,  # win or duck, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
+    -352,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    279,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -35,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -35,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -561,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -4028,  # win or duck, declaring side, third hand: one
+    268,  # win or duck, declaring side, third hand: trick number (0 .. 12)
+    -806,  # win or duck, declaring side, third hand: trumps held
+    -48,  # win or duck, declaring side, third hand: trumps unseen
+    332,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    269,  # win or duck, declaring side, third hand: unseen cards above the winning card
+    755,  # win or duck, declaring side, third hand: unseen cards of the suit led
+    326,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen)
+    2865,  # win or duck, declaring side, third hand: the next hand cannot follow
+    -1045,  # win or duck, declaring side, third hand: the side's tricks
+    93,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached)
+    521,  # win or duck, declaring side, third hand: rank of the card that takes
+    1407,  # win or duck, declaring side, third hand: partner's card is winning
     0,  # win or duck, declaring side, third hand: the trick is ruffed already
-    1286,  # win or duck, declaring side, third hand: cards held in the suit led
-    -292,  # win or duck, declaring side, third hand: unseen cards above the card that takes
-    1044,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card
-    -1745,  # win or duck, declaring side, third hand: an opponent still to play may beat the card that takes
-    -34,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps held
-    -9,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps unseen
-    3,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    73,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -34,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -199,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -18,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
-    51,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the side's tricks
-    70,  # win or duck, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    6,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
-    -410,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
+    1335,  # win or duck, declaring side, third hand: cards held in the suit led
+    -92,  # win or duck, declaring side, third hand: unseen cards above the card that takes
+    1041,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card
+    -1899,  # win or duck, declaring side, third hand: an opponent still to play may beat the card that takes
+    -25,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps held
+    -8,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps unseen
+    4,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    79,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -35,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -240,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    21,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
+    54,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the side's tricks
+    69,  # win or duck, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    7,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
+    -405,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
-    -36,  # win or duck, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
-    -104,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    170,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -126,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    7,  # win or duck, declaring side, third hand: trumps held x trumps unseen
+    -42,  # win or duck, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
+    -109,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    174,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -119,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    8,  # win or duck, declaring side, third hand: trumps held x trumps unseen
     -34,  # win or duck, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
     -64,  # win or duck, declaring side, third hand: trumps held x unseen cards above the winning card
-    15,  # win or duck, declaring side, third hand: trumps held x unseen cards of the suit led
-    -201,  # win or duck, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    87,  # win or duck, declaring side, third hand: trumps held x the next hand cannot follow
-    64,  # win or duck, declaring side, third hand: trumps held x the side's tricks
-    41,  # win or duck, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    84,  # win or duck, declaring side, third hand: trumps held x rank of the card that takes
-    -145,  # win or duck, declaring side, third hand: trumps held x partner's card is winning
+    18,  # win or duck, declaring side, third hand: trumps held x unseen cards of the suit led
+    -220,  # win or duck, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    101,  # win or duck, declaring side, third hand: trumps held x the next hand cannot follow
+    53,  # win or duck, declaring side, third hand: trumps held x the side's tricks
+    44,  # win or duck, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    80,  # win or duck, declaring side, third hand: trumps held x rank of the card that takes
+    -140,  # win or duck, declaring side, third hand: trumps held x partner's card is winning
     0,  # win or duck, declaring side, third hand: trumps held x the trick is ruffed already
-    -48,  # win or duck, declaring side, third hand: trumps held x cards held in the suit led
-    105,  # win or duck, declaring side, third hand: trumps held x unseen cards above the card that takes
-    -195,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
-    185,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
-    6,  # win or duck, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    15,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the winning card
-    13,  # win or duck, declaring side, third hand: trumps unseen x unseen cards of the suit led
-    -196,  # win or duck, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    23,  # win or duck, declaring side, third hand: trumps unseen x the next hand cannot follow
-    45,  # win or duck, declaring side, third hand: trumps unseen x the side's tricks
-    16,  # win or duck, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -25,  # win or duck, declaring side, third hand: trumps unseen x rank of the card that takes
-    66,  # win or duck, declaring side, third hand: trumps unseen x partner's card is winning
+    -50,  # win or duck, declaring side, third hand: trumps held x cards held in the suit led
+    99,  # win or duck, declaring side, third hand: trumps held x unseen cards above the card that takes
+    -185,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
+    195,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
+    7,  # win or duck, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    12,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the winning card
+    15,  # win or duck, declaring side, third hand: trumps unseen x unseen cards of the suit led
+    -205,  # win or duck, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    36,  # win or duck, declaring side, third hand: trumps unseen x the next hand cannot follow
+    44,  # win or duck, declaring side, third hand: trumps unseen x the side's tricks
+    17,  # win or duck, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -27,  # win or duck, declaring side, third hand: trumps unseen x rank of the card that takes
+    74,  # win or duck, declaring side, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, declaring side, third hand: trumps unseen x the trick is ruffed already
-    -4,  # win or duck, declaring side, third hand: trumps unseen x cards held in the suit led
-    -22,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the card that takes
-    200,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -286,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    8,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -66,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    211,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -152,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    24,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    59,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -15,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -137,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -3,  # win or duck, declaring side, third hand: trumps unseen x cards held in the suit led
+    -21,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the card that takes
+    207,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -293,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    9,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -69,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    164,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -109,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    18,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    55,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -14,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -125,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     -73,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    61,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    72,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -259,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -71,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
+    58,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    93,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -251,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -75,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -714,  # win or duck, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
-    -46,  # win or duck, declaring side, third hand: unseen cards above the winning card x the side's tricks
-    76,  # win or duck, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -25,  # win or duck, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
-    269,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner's card is winning
+    -641,  # win or duck, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
+    -58,  # win or duck, declaring side, third hand: unseen cards above the winning card x the side's tricks
+    78,  # win or duck, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -26,  # win or duck, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
+    286,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
-    -81,  # win or duck, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
-    53,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    119,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -298,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -79,  # win or duck, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
+    49,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    160,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -291,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -115,  # win or duck, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
-    63,  # win or duck, declaring side, third hand: unseen cards of the suit led x the side's tricks
-    23,  # win or duck, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -6,  # win or duck, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
-    -144,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner's card is winning
+    -176,  # win or duck, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
+    69,  # win or duck, declaring side, third hand: unseen cards of the suit led x the side's tricks
+    24,  # win or duck, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -7,  # win or duck, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
+    -154,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
-    -64,  # win or duck, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
-    -4,  # win or duck, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -291,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    428,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    464,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    47,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    227,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -76,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -264,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -69,  # win or duck, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
+    -2,  # win or duck, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -297,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    433,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    326,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    112,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    222,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -45,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -182,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    96,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    150,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    67,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    67,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    294,  # win or duck, declaring side, third hand: the next hand cannot follow x the side's tricks
-    149,  # win or duck, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -153,  # win or duck, declaring side, third hand: the next hand cannot follow x rank of the card that takes
-    -1349,  # win or duck, declaring side, third hand: the next hand cannot follow x partner's card is winning
+    134,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    134,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    230,  # win or duck, declaring side, third hand: the next hand cannot follow x the side's tricks
+    136,  # win or duck, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -171,  # win or duck, declaring side, third hand: the next hand cannot follow x rank of the card that takes
+    -1398,  # win or duck, declaring side, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
-    -291,  # win or duck, declaring side, third hand: the next hand cannot follow x cards held in the suit led
-    1044,  # win or duck, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
-    146,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    146,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    0,  # win or duck, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -33,  # win or duck, declaring side, third hand: the side's tricks x rank of the card that takes
-    297,  # win or duck, declaring side, third hand: the side's tricks x partner's card is winning
+    -321,  # win or duck, declaring side, third hand: the next hand cannot follow x cards held in the suit led
+    902,  # win or duck, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
+    114,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    114,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    10,  # win or duck, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -34,  # win or duck, declaring side, third hand: the side's tricks x rank of the card that takes
+    301,  # win or duck, declaring side, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, declaring side, third hand: the side's tricks x the trick is ruffed already
-    16,  # win or duck, declaring side, third hand: the side's tricks x cards held in the suit led
-    37,  # win or duck, declaring side, third hand: the side's tricks x unseen cards above the card that takes
-    175,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -142,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -85,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -288,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    22,  # win or duck, declaring side, third hand: the side's tricks x cards held in the suit led
+    42,  # win or duck, declaring side, third hand: the side's tricks x unseen cards above the card that takes
+    176,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -136,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -83,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -287,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    23,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -137,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    510,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -395,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -52,  # win or duck, declaring side, third hand: rank of the card that takes x partner's card is winning
+    21,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -140,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    504,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -376,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -54,  # win or duck, declaring side, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, declaring side, third hand: rank of the card that takes x the trick is ruffed already
-    0,  # win or duck, declaring side, third hand: rank of the card that takes x cards held in the suit led
+    -1,  # win or duck, declaring side, third hand: rank of the card that takes x cards held in the suit led
     39,  # win or duck, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
-    -457,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    590,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -483,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    599,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: partner's card is winning x the trick is ruffed already
-    -159,  # win or duck, declaring side, third hand: partner's card is winning x cards held in the suit led
-    -13,  # win or duck, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
-    1864,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -797,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -158,  # win or duck, declaring side, third hand: partner's card is winning x cards held in the suit led
+    0,  # win or duck, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
+    1963,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -833,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -39,  # win or duck, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
-    -167,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    302,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    48,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    48,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -1745,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    632,  # win or duck, defenders, second hand: one
-    -211,  # win or duck, defenders, second hand: trick number (0 .. 12)
-    662,  # win or duck, defenders, second hand: trumps held
-    -13,  # win or duck, defenders, second hand: trumps unseen
-    500,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -1257,  # win or duck, defenders, second hand: unseen cards above the winning card
-    1423,  # win or duck, defenders, second hand: unseen cards of the suit led
-    8879,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen)
-    5827,  # win or duck, defenders, second hand: the next hand cannot follow
-    -42,  # win or duck, defenders, second hand: the side's tricks
-    -676,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached)
-    -417,  # win or duck, defenders, second hand: rank of the card that takes
+    -41,  # win or duck, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
+    -174,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    305,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -31,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -31,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -1899,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -530,  # win or duck, defenders, second hand: one
+    -133,  # win or duck, defenders, second hand: trick number (0 .. 12)
+    752,  # win or duck, defenders, second hand: trumps held
+    -27,  # win or duck, defenders, second hand: trumps unseen
+    555,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -1128,  # win or duck, defenders, second hand: unseen cards above the winning card
+    1343,  # win or duck, defenders, second hand: unseen cards of the suit led
+    9346,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen)
+    5689,  # win or duck, defenders, second hand: the next hand cannot follow
+    -92,  # win or duck, defenders, second hand: the side's tricks
+    -573,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached)
+    -355,  # win or duck, defenders, second hand: rank of the card that takes
     0,  # win or duck, defenders, second hand: partner's card is winning
     0,  # win or duck, defenders, second hand: the trick is ruffed already
-    1038,  # win or duck, defenders, second hand: cards held in the suit led
-    864,  # win or duck, defenders, second hand: unseen cards above the card that takes
-    2212,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card
-    -4560,  # win or duck, defenders, second hand: an opponent still to play may beat the card that takes
-    22,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps held
+    1199,  # win or duck, defenders, second hand: cards held in the suit led
+    911,  # win or duck, defenders, second hand: unseen cards above the card that takes
+    2180,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card
+    -4497,  # win or duck, defenders, second hand: an opponent still to play may beat the card that takes
+    19,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps held
     -6,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps unseen
-    -8,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    17,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    0,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -260,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -63,  # win or duck, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
-    22,  # win or duck, defenders, second hand: trick number (0 .. 12) x the side's tricks
-    -19,  # win or duck, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    32,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
+    -12,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    13,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    4,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -255,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -66,  # win or duck, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
+    24,  # win or duck, defenders, second hand: trick number (0 .. 12) x the side's tricks
+    -21,  # win or duck, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    28,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, defenders, second hand: trick number (0 .. 12) x the trick is ruffed already
     -37,  # win or duck, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
-    -4,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -13,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    193,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    14,  # win or duck, defenders, second hand: trumps held x trumps unseen
-    -66,  # win or duck, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -111,  # win or duck, defenders, second hand: trumps held x unseen cards above the winning card
-    29,  # win or duck, defenders, second hand: trumps held x unseen cards of the suit led
-    -62,  # win or duck, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -15,  # win or duck, defenders, second hand: trumps held x the next hand cannot follow
-    -67,  # win or duck, defenders, second hand: trumps held x the side's tricks
-    83,  # win or duck, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -7,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -28,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    186,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    13,  # win or duck, defenders, second hand: trumps held x trumps unseen
+    -75,  # win or duck, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -121,  # win or duck, defenders, second hand: trumps held x unseen cards above the winning card
+    33,  # win or duck, defenders, second hand: trumps held x unseen cards of the suit led
+    -74,  # win or duck, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -5,  # win or duck, defenders, second hand: trumps held x the next hand cannot follow
+    -64,  # win or duck, defenders, second hand: trumps held x the side's tricks
+    79,  # win or duck, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
     -52,  # win or duck, defenders, second hand: trumps held x rank of the card that takes
     0,  # win or duck, defenders, second hand: trumps held x partner's card is winning
     0,  # win or duck, defenders, second hand: trumps held x the trick is ruffed already
-    -37,  # win or duck, defenders, second hand: trumps held x cards held in the suit led
-    46,  # win or duck, defenders, second hand: trumps held x unseen cards above the card that takes
-    -171,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the winning card
-    -127,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
+    -38,  # win or duck, defenders, second hand: trumps held x cards held in the suit led
+    48,  # win or duck, defenders, second hand: trumps held x unseen cards above the card that takes
+    -160,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the winning card
+    -141,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
     -11,  # win or duck, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
     0,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the winning card
-    3,  # win or duck, defenders, second hand: trumps unseen x unseen cards of the suit led
-    -253,  # win or duck, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -46,  # win or duck, defenders, second hand: trumps unseen x the next hand cannot follow
+    5,  # win or duck, defenders, second hand: trumps unseen x unseen cards of the suit led
+    -265,  # win or duck, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -55,  # win or duck, defenders, second hand: trumps unseen x the next hand cannot follow
     13,  # win or duck, defenders, second hand: trumps unseen x the side's tricks
-    -27,  # win or duck, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    20,  # win or duck, defenders, second hand: trumps unseen x rank of the card that takes
+    -26,  # win or duck, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    19,  # win or duck, defenders, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, defenders, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, defenders, second hand: trumps unseen x the trick is ruffed already
-    -1,  # win or duck, defenders, second hand: trumps unseen x cards held in the suit led
-    -2,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the card that takes
-    29,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
-    25,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    1,  # win or duck, defenders, second hand: trumps unseen x cards held in the suit led
+    -3,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the card that takes
+    39,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
+    18,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
     -3,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -1,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    67,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    46,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -16,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -8,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -22,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    60,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    65,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -14,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -11,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -20,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -19,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    21,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -23,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -77,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    53,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
-    390,  # win or duck, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    383,  # win or duck, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
+    -25,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    24,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -36,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -93,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    58,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
+    471,  # win or duck, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    391,  # win or duck, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
     -21,  # win or duck, defenders, second hand: unseen cards above the winning card x the side's tricks
-    36,  # win or duck, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -64,  # win or duck, defenders, second hand: unseen cards above the winning card x rank of the card that takes
+    31,  # win or duck, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -73,  # win or duck, defenders, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, defenders, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, defenders, second hand: unseen cards above the winning card x the trick is ruffed already
-    -1,  # win or duck, defenders, second hand: unseen cards above the winning card x cards held in the suit led
-    -21,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    1280,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -11,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -404,  # win or duck, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -166,  # win or duck, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
-    -59,  # win or duck, defenders, second hand: unseen cards of the suit led x the side's tricks
-    -27,  # win or duck, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -96,  # win or duck, defenders, second hand: unseen cards of the suit led x rank of the card that takes
+    -2,  # win or duck, defenders, second hand: unseen cards above the winning card x cards held in the suit led
+    -26,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    1299,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -32,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -410,  # win or duck, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -157,  # win or duck, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
+    -60,  # win or duck, defenders, second hand: unseen cards of the suit led x the side's tricks
+    -23,  # win or duck, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -95,  # win or duck, defenders, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, defenders, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, defenders, second hand: unseen cards of the suit led x the trick is ruffed already
-    -39,  # win or duck, defenders, second hand: unseen cards of the suit led x cards held in the suit led
+    -36,  # win or duck, defenders, second hand: unseen cards of the suit led x cards held in the suit led
     -123,  # win or duck, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -171,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    32,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    1,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -283,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -613,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -233,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -191,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    40,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -8,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -332,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -648,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -239,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -67,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -246,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    550,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -667,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -259,  # win or duck, defenders, second hand: the next hand cannot follow x the side's tricks
-    -311,  # win or duck, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -294,  # win or duck, defenders, second hand: the next hand cannot follow x rank of the card that takes
+    -89,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -377,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    311,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -482,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -223,  # win or duck, defenders, second hand: the next hand cannot follow x the side's tricks
+    -286,  # win or duck, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -318,  # win or duck, defenders, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, defenders, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, defenders, second hand: the next hand cannot follow x the trick is ruffed already
-    -93,  # win or duck, defenders, second hand: the next hand cannot follow x cards held in the suit led
-    -670,  # win or duck, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
-    115,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    115,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    15,  # win or duck, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -45,  # win or duck, defenders, second hand: the next hand cannot follow x cards held in the suit led
+    -689,  # win or duck, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
+    90,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    90,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    17,  # win or duck, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
     41,  # win or duck, defenders, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, defenders, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, defenders, second hand: the side's tricks x the trick is ruffed already
-    1,  # win or duck, defenders, second hand: the side's tricks x cards held in the suit led
+    -1,  # win or duck, defenders, second hand: the side's tricks x cards held in the suit led
     63,  # win or duck, defenders, second hand: the side's tricks x unseen cards above the card that takes
-    -8,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -115,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    81,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    18,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -120,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    73,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    -68,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -44,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    159,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    531,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -70,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -52,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    144,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    538,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, defenders, second hand: rank of the card that takes x the trick is ruffed already
-    25,  # win or duck, defenders, second hand: rank of the card that takes x cards held in the suit led
-    41,  # win or duck, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
-    -120,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    440,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    14,  # win or duck, defenders, second hand: rank of the card that takes x cards held in the suit led
+    44,  # win or duck, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
+    -91,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    449,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, defenders, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, defenders, second hand: partner's card is winning x unseen cards above the card that takes
@@ -1198,164 +1198,164 @@ WEIGHTS = np.array([
     0,  # win or duck, defenders, second hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, defenders, second hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, defenders, second hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    31,  # win or duck, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
-    -301,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -101,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -199,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -199,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -4560,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    2770,  # win or duck, defenders, third hand: one
-    -285,  # win or duck, defenders, third hand: trick number (0 .. 12)
-    152,  # win or duck, defenders, third hand: trumps held
-    -814,  # win or duck, defenders, third hand: trumps unseen
-    117,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    329,  # win or duck, defenders, third hand: unseen cards above the winning card
-    2064,  # win or duck, defenders, third hand: unseen cards of the suit led
-    2300,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen)
-    6255,  # win or duck, defenders, third hand: the next hand cannot follow
-    -668,  # win or duck, defenders, third hand: the side's tricks
-    -1214,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached)
-    758,  # win or duck, defenders, third hand: rank of the card that takes
-    -6849,  # win or duck, defenders, third hand: partner's card is winning
+    20,  # win or duck, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
+    -297,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -120,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -194,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -194,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -4497,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    1993,  # win or duck, defenders, third hand: one
+    -189,  # win or duck, defenders, third hand: trick number (0 .. 12)
+    209,  # win or duck, defenders, third hand: trumps held
+    -759,  # win or duck, defenders, third hand: trumps unseen
+    -17,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    71,  # win or duck, defenders, third hand: unseen cards above the winning card
+    2081,  # win or duck, defenders, third hand: unseen cards of the suit led
+    2594,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen)
+    6027,  # win or duck, defenders, third hand: the next hand cannot follow
+    -786,  # win or duck, defenders, third hand: the side's tricks
+    -1152,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached)
+    908,  # win or duck, defenders, third hand: rank of the card that takes
+    -6670,  # win or duck, defenders, third hand: partner's card is winning
     0,  # win or duck, defenders, third hand: the trick is ruffed already
-    1123,  # win or duck, defenders, third hand: cards held in the suit led
-    -62,  # win or duck, defenders, third hand: unseen cards above the card that takes
-    1049,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card
-    -3706,  # win or duck, defenders, third hand: an opponent still to play may beat the card that takes
-    58,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps held
-    -12,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps unseen
-    28,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    40,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    24,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -33,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    65,  # win or duck, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
-    37,  # win or duck, defenders, third hand: trick number (0 .. 12) x the side's tricks
-    -59,  # win or duck, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -34,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
-    284,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner's card is winning
+    1264,  # win or duck, defenders, third hand: cards held in the suit led
+    135,  # win or duck, defenders, third hand: unseen cards above the card that takes
+    1012,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card
+    -3977,  # win or duck, defenders, third hand: an opponent still to play may beat the card that takes
+    64,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps held
+    -16,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps unseen
+    25,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    36,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    25,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -7,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    57,  # win or duck, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
+    40,  # win or duck, defenders, third hand: trick number (0 .. 12) x the side's tricks
+    -60,  # win or duck, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -37,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
+    277,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
-    21,  # win or duck, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
-    -11,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    46,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    14,  # win or duck, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
+    -17,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    51,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
     -88,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    30,  # win or duck, defenders, third hand: trumps held x trumps unseen
+    31,  # win or duck, defenders, third hand: trumps held x trumps unseen
     -46,  # win or duck, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -97,  # win or duck, defenders, third hand: trumps held x unseen cards above the winning card
+    -101,  # win or duck, defenders, third hand: trumps held x unseen cards above the winning card
     32,  # win or duck, defenders, third hand: trumps held x unseen cards of the suit led
-    -25,  # win or duck, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    297,  # win or duck, defenders, third hand: trumps held x the next hand cannot follow
-    -59,  # win or duck, defenders, third hand: trumps held x the side's tricks
-    78,  # win or duck, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -9,  # win or duck, defenders, third hand: trumps held x rank of the card that takes
-    -304,  # win or duck, defenders, third hand: trumps held x partner's card is winning
+    -1,  # win or duck, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    295,  # win or duck, defenders, third hand: trumps held x the next hand cannot follow
+    -74,  # win or duck, defenders, third hand: trumps held x the side's tricks
+    71,  # win or duck, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -12,  # win or duck, defenders, third hand: trumps held x rank of the card that takes
+    -296,  # win or duck, defenders, third hand: trumps held x partner's card is winning
     0,  # win or duck, defenders, third hand: trumps held x the trick is ruffed already
-    -31,  # win or duck, defenders, third hand: trumps held x cards held in the suit led
-    75,  # win or duck, defenders, third hand: trumps held x unseen cards above the card that takes
-    -74,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the winning card
-    -256,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
-    15,  # win or duck, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    5,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the winning card
+    -25,  # win or duck, defenders, third hand: trumps held x cards held in the suit led
+    76,  # win or duck, defenders, third hand: trumps held x unseen cards above the card that takes
+    -86,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the winning card
+    -251,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
+    11,  # win or duck, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    2,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the winning card
     14,  # win or duck, defenders, third hand: trumps unseen x unseen cards of the suit led
-    -66,  # win or duck, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    15,  # win or duck, defenders, third hand: trumps unseen x the next hand cannot follow
-    60,  # win or duck, defenders, third hand: trumps unseen x the side's tricks
-    31,  # win or duck, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    18,  # win or duck, defenders, third hand: trumps unseen x rank of the card that takes
-    148,  # win or duck, defenders, third hand: trumps unseen x partner's card is winning
+    -43,  # win or duck, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    0,  # win or duck, defenders, third hand: trumps unseen x the next hand cannot follow
+    62,  # win or duck, defenders, third hand: trumps unseen x the side's tricks
+    29,  # win or duck, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    19,  # win or duck, defenders, third hand: trumps unseen x rank of the card that takes
+    144,  # win or duck, defenders, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, defenders, third hand: trumps unseen x the trick is ruffed already
-    -7,  # win or duck, defenders, third hand: trumps unseen x cards held in the suit led
-    27,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the card that takes
-    104,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -79,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    0,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -32,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    80,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    219,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -10,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    24,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -16,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -19,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -13,  # win or duck, defenders, third hand: trumps unseen x cards held in the suit led
+    24,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the card that takes
+    111,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -75,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    3,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -38,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    9,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    240,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    3,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    36,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -10,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    16,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    14,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    96,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -149,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -413,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    0,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
+    28,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    98,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -163,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -420,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    3,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -238,  # win or duck, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
-    3,  # win or duck, defenders, third hand: unseen cards above the winning card x the side's tricks
-    61,  # win or duck, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -154,  # win or duck, defenders, third hand: unseen cards above the winning card x rank of the card that takes
-    379,  # win or duck, defenders, third hand: unseen cards above the winning card x partner's card is winning
+    -197,  # win or duck, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
+    17,  # win or duck, defenders, third hand: unseen cards above the winning card x the side's tricks
+    71,  # win or duck, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -147,  # win or duck, defenders, third hand: unseen cards above the winning card x rank of the card that takes
+    415,  # win or duck, defenders, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
-    12,  # win or duck, defenders, third hand: unseen cards above the winning card x cards held in the suit led
-    -55,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    885,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -348,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    30,  # win or duck, defenders, third hand: unseen cards above the winning card x cards held in the suit led
+    -58,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    911,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -351,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -140,  # win or duck, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
-    -79,  # win or duck, defenders, third hand: unseen cards of the suit led x the side's tricks
-    -74,  # win or duck, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -120,  # win or duck, defenders, third hand: unseen cards of the suit led x rank of the card that takes
-    -155,  # win or duck, defenders, third hand: unseen cards of the suit led x partner's card is winning
+    -122,  # win or duck, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
+    -66,  # win or duck, defenders, third hand: unseen cards of the suit led x the side's tricks
+    -60,  # win or duck, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -125,  # win or duck, defenders, third hand: unseen cards of the suit led x rank of the card that takes
+    -145,  # win or duck, defenders, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
-    -17,  # win or duck, defenders, third hand: unseen cards of the suit led x cards held in the suit led
-    -131,  # win or duck, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -195,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    253,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    2300,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -74,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -49,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -426,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    262,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -19,  # win or duck, defenders, third hand: unseen cards of the suit led x cards held in the suit led
+    -132,  # win or duck, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -224,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    258,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    2594,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -139,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -132,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -398,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    403,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    81,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    9,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    56,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    56,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -33,  # win or duck, defenders, third hand: the next hand cannot follow x the side's tricks
-    44,  # win or duck, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -676,  # win or duck, defenders, third hand: the next hand cannot follow x rank of the card that takes
-    -1209,  # win or duck, defenders, third hand: the next hand cannot follow x partner's card is winning
+    37,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    37,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    17,  # win or duck, defenders, third hand: the next hand cannot follow x the side's tricks
+    107,  # win or duck, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -733,  # win or duck, defenders, third hand: the next hand cannot follow x rank of the card that takes
+    -1248,  # win or duck, defenders, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, defenders, third hand: the next hand cannot follow x the trick is ruffed already
-    -79,  # win or duck, defenders, third hand: the next hand cannot follow x cards held in the suit led
-    76,  # win or duck, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
-    287,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    287,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    202,  # win or duck, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    18,  # win or duck, defenders, third hand: the side's tricks x rank of the card that takes
-    196,  # win or duck, defenders, third hand: the side's tricks x partner's card is winning
+    26,  # win or duck, defenders, third hand: the next hand cannot follow x cards held in the suit led
+    29,  # win or duck, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
+    329,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    329,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    212,  # win or duck, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    6,  # win or duck, defenders, third hand: the side's tricks x rank of the card that takes
+    218,  # win or duck, defenders, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, defenders, third hand: the side's tricks x the trick is ruffed already
-    -65,  # win or duck, defenders, third hand: the side's tricks x cards held in the suit led
-    52,  # win or duck, defenders, third hand: the side's tricks x unseen cards above the card that takes
-    -134,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -142,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    3,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    632,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -60,  # win or duck, defenders, third hand: the side's tricks x cards held in the suit led
+    34,  # win or duck, defenders, third hand: the side's tricks x unseen cards above the card that takes
+    -149,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -87,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -16,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    612,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    21,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    47,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -214,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    203,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -138,  # win or duck, defenders, third hand: rank of the card that takes x partner's card is winning
+    19,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    26,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -211,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    228,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -190,  # win or duck, defenders, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, defenders, third hand: rank of the card that takes x the trick is ruffed already
-    -102,  # win or duck, defenders, third hand: rank of the card that takes x cards held in the suit led
-    33,  # win or duck, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
-    61,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    838,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -120,  # win or duck, defenders, third hand: rank of the card that takes x cards held in the suit led
+    28,  # win or duck, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
+    77,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    867,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: partner's card is winning x the trick is ruffed already
-    18,  # win or duck, defenders, third hand: partner's card is winning x cards held in the suit led
-    -67,  # win or duck, defenders, third hand: partner's card is winning x unseen cards above the card that takes
-    2041,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -199,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    24,  # win or duck, defenders, third hand: partner's card is winning x cards held in the suit led
+    -115,  # win or duck, defenders, third hand: partner's card is winning x unseen cards above the card that takes
+    2105,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -205,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -85,  # win or duck, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
-    3,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -39,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -150,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -150,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -3706,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -99,  # win or duck, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
+    6,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -44,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -96,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -96,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -3977,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
 ], dtype=np.int64)

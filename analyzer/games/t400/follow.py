@@ -1,6 +1,6 @@
-"""400's take-or-leave model (``t400 fit-follow --game 400``): ``standard``'s second and third
-hands (:mod:`kernels.policies.standard_follow`), fitted by :mod:`analyzer.core.follow` on the
-later-lead fit's live deals."""
+"""400's take-or-leave model (``t400 fit-follow --game 400``): ``standard``'s second, third and
+fourth hands (:mod:`kernels.policies.standard_follow`), fitted by :mod:`analyzer.core.follow` on
+the later-lead fit's live deals."""
 
 from __future__ import annotations
 
