@@ -59,15 +59,25 @@ def test_a_batch_deals_each_unseen_card_once_to_a_seat_that_can_hold_it():
 
 
 def test_layouts_fit_the_bids_and_the_real_deal_fits():
+    """Every layout fits where the reader says all fitted; where too few fitted (rare bids), the
+    layouts taken contradict one seat at most, and the reader counts that decision."""
     reader = BidReader(VARIANT, BOT)
     rng = random.Random(4)
+    short = 0
     for pos in positions(4, 22):
         misfits = reader.misfits(pos)
         assert misfits(np.array([pos.hands], dtype=np.uint64))[0] == 0, "the real hands bid as bid"
+        before = reader.all_fit
         layouts = reader.layouts(pos, 6, rng)
         assert len(layouts) == 6
-        assert (misfits(np.array(layouts, dtype=np.uint64)) == 0).all()
-    assert reader.all_fit == reader.decisions > 0
+        counts = misfits(np.array(layouts, dtype=np.uint64))
+        if reader.all_fit > before:
+            assert (counts == 0).all()
+        else:
+            short += 1
+            assert counts.max() <= 1
+    assert reader.decisions > 0 and reader.all_fit == reader.decisions - short
+    assert short <= reader.decisions // 4, (short, reader.decisions)  # rare: the bids are the bidder's own
 
 
 def test_reading_the_bids_places_the_high_cards_with_the_high_bidder():
