@@ -20,8 +20,8 @@ continuation (the one-step gain); the weights are then refitted on all deals. Th
 regenerated when its inputs change (the features, the data's rollouts) and records the bidder
 model its deals were bid with.
 
-The continuation's second and third hands take the trick or leave it by the game's shipped
-take-or-leave model (the weights record which, ``follow_model``), so that the leads are valued as
+The continuation's second and third hands (in 400 also the fourth) take the trick or leave it by
+the game's shipped take-or-leave model (the weights record which, ``follow_model``), so that the leads are valued as
 the shipped player goes on after them; the take-or-leave model is then refitted on deals led by
 the new weights (``t400 fit-follow``), the two fitted in turn as steps of one policy iteration.
 

@@ -15,8 +15,8 @@ from kernels.t400 import rules as kt
 def fit_model(deals: int, seed: int, progress: Callable[[int, int], None] | None = None,
               iterations: int = 1) -> dict:  # fmt: skip
     """Deal ``deals`` live deals from ``seed``, value their later leads and fit the weights
-    (``iterations`` steps of policy iteration), the continuation's second and third hands choosing
-    by ``standard``'s shipped take-or-leave model (recorded as ``follow_model``)."""
+    (``iterations`` steps of policy iteration), the continuation's second, third and fourth hands
+    choosing by ``standard``'s shipped take-or-leave model (recorded as ``follow_model``)."""
     fit.check_deals(deals)
     fit.check_iterations(iterations)
     data, meta = deals_data(deals, seed)
