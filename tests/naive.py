@@ -981,6 +981,9 @@ def later_lead_inputs(seat, hand, played, voids, bids, taken, trump, card, plan)
     x = [1, short[seat] > 0, short[seat ^ 2] > 0, short[seat ^ 1] > 0 or short[seat ^ 3] > 0,
          min(short[seat], 6), min(short[seat ^ 2], 6), len(_suit(hand, trump)), len(_suit(unseen, trump)),
          sure >= short[seat], len(played) // 4, bids[seat] >= 6]  # fmt: skip
+    opponents = min(short[seat ^ 1], 6) + min(short[seat ^ 3], 6)
+    x += [opponents, bids[seat ^ 2] >= 6, any(short[q] > 0 and bids[q] >= 6 for q in (seat ^ 1, seat ^ 3)),
+          min(short[seat], 6) + min(short[seat ^ 2], 6) + opponents, min(sure, 6)]  # fmt: skip
     return [int(v) for v in b], [int(v) for v in x]
 
 

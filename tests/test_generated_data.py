@@ -126,7 +126,8 @@ def test_shipped_take_or_leave_models_read_todays_features_and_data(game):
 def test_take_or_leave_models_were_fitted_with_todays_later_leads(game):
     """The take-or-leave data is played by the game's player, whose later leads are the game's
     later-lead model: refitting that model makes the take-or-leave weights stale. (The later-lead
-    data is played by the plan, without either model, so the dependence goes one way.)"""
+    data plays on with the take-or-leave model it records; the later leads are fitted first, then
+    the take-or-leave model on them, docs/development.md.)"""
     import importlib
 
     model = importlib.import_module(f"analyzer.games.{game}.follow").MODEL

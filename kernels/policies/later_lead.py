@@ -8,11 +8,13 @@ At every lead after the opening one, each card the leader holds gets a score: a 
 *card features* (whether it is the plan's own card, a trump, a master, the top of a sequence that
 knocks out the one honour above it, the lowest of its suit, a suit an opponent is known to ruff,
 a suit partner ruffs, ...; :data:`CARD_FEATURES`) of the feature times a weight that depends on
-the *context* (who still needs tricks, how many the leader is short, the trumps held and still
-out, whether the sure tricks cover the bid, the trick number; :data:`CONTEXTS`): ``score =
-sum_i b_i * sum_j W[i, j] * x_j``. The highest score is led; the plan's card wins ties. The
-weights are integers (generated) so that the kernel and its twin in the tests add the same
-numbers.
+the *context* (who still needs tricks, how many the leader, partner, the opponents and all four are
+short, whose bid is big, the trumps held and still out, the sure tricks, the trick number;
+:data:`CONTEXTS`): ``score = sum_i b_i * sum_j W[i, j] * x_j``. The contexts of what partner and
+the opponents still need and whose bid is big are there because in 400 each player scores its
+own bid (they gained in duplicate, docs/card-play.md). The highest score is led; the plan's card
+wins ties. The weights are integers (generated) so that the kernel and its twin in the tests add
+the same numbers.
 
 The weights are fitted by one step of policy iteration (fitted Q evaluation): on live deals played
 by the plan, every lead after the first is replayed with each card the leader holds, the rest of
@@ -50,7 +52,9 @@ CONTEXTS = (
     "one", "leader needs tricks", "partner needs tricks", "an opponent needs tricks",
     "tricks the leader is short (at most 6)", "tricks partner is short (at most 6)",
     "trumps held", "trumps unseen", "sure tricks cover the bid", "trick number (0 .. 12)",
-    "leader bid 6 or more",
+    "leader bid 6 or more", "tricks the opponents are short (at most 6 each)", "partner bid 6 or more",
+    "an opponent short of a bid of 6 or more", "tricks the four are short (at most 6 each)",
+    "sure tricks (at most 6)",
 )  # fmt: skip
 N_CARD = len(CARD_FEATURES)
 N_CONTEXT = len(CONTEXTS)
@@ -71,9 +75,15 @@ def lead_contexts(seat, hand, played, bids, taken, trump):
     mine = max(0, ((bids >> (8 * seat)) & 255) - ((taken >> (8 * seat)) & 255))
     partner = max(0, ((bids >> (8 * (seat ^ 2))) & 255) - ((taken >> (8 * (seat ^ 2))) & 255))
     opponent = 0
+    opponents_short = 0
+    big_opponent = 0
     for q in (seat ^ 1, seat ^ 3):
-        if ((taken >> (8 * q)) & 255) < ((bids >> (8 * q)) & 255):
+        short = max(0, ((bids >> (8 * q)) & 255) - ((taken >> (8 * q)) & 255))
+        if short > 0:
             opponent = 1
+            if ((bids >> (8 * q)) & 255) >= 6:
+                big_opponent = 1
+        opponents_short += min(short, 6)
     sure = 0
     for s in range(4):
         cs = hand & lane(s)
@@ -91,6 +101,11 @@ def lead_contexts(seat, hand, played, bids, taken, trump):
         1 if sure >= mine else 0,
         popcount(played) // 4,
         1 if ((bids >> (8 * seat)) & 255) >= 6 else 0,
+        opponents_short,
+        1 if ((bids >> (8 * (seat ^ 2))) & 255) >= 6 else 0,
+        big_opponent,
+        min(mine, 6) + min(partner, 6) + opponents_short,
+        min(sure, 6),
     )
 
 
@@ -190,13 +205,17 @@ def later_lead(seat, hand, played, voids, bids, taken, trump, plan, weights):
     the context's weighted sums once for the decision, a suit's features (length, unseen cards,
     who ruffs it, its masters, its knock-out top) once for the suit, and only what differs
     between the cards of a suit (rank, the unseen cards above, master, top, lowest) per card."""
-    x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 = lead_contexts(seat, hand, played, bids, taken, trump)
+    x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15 = lead_contexts(
+        seat, hand, played, bids, taken, trump
+    )
     r = np.empty(N_CARD)  # each card feature's weight in this context
     for i in range(N_CARD):
         r[i] = (weights[i] * x0 + weights[N_CARD + i] * x1 + weights[2 * N_CARD + i] * x2
                 + weights[3 * N_CARD + i] * x3 + weights[4 * N_CARD + i] * x4 + weights[5 * N_CARD + i] * x5
                 + weights[6 * N_CARD + i] * x6 + weights[7 * N_CARD + i] * x7 + weights[8 * N_CARD + i] * x8
-                + weights[9 * N_CARD + i] * x9 + weights[10 * N_CARD + i] * x10)  # fmt: skip
+                + weights[9 * N_CARD + i] * x9 + weights[10 * N_CARD + i] * x10 + weights[11 * N_CARD + i] * x11
+                + weights[12 * N_CARD + i] * x12 + weights[13 * N_CARD + i] * x13 + weights[14 * N_CARD + i] * x14
+                + weights[15 * N_CARD + i] * x15)  # fmt: skip
     unseen = FULL_DECK & ~(hand | played)
     unseen_trumps = unseen & lane(trump)
     plan_score = 0.0

@@ -9,47 +9,47 @@ META = {
     "game": "400",
     "deals": 300000,
     "seed": 2026,
-    "bidder_model": "9f0ef79ccd956b70",
-    "follow_model": "8286d84c05963d67",
-    "features": "5995536f3a7a794b",
+    "bidder_model": "8b955cfe8b877c96",
+    "follow_model": "fe22bd5257d05c8c",
+    "features": "1a575b313b67a2bd",
     "held_out_deals": 60000,
-    "held_out_gain_per_deal": 0.7027,
-    "held_out_gain_se": 0.0603,
-    "held_out_leads_changed": 0.5328,
+    "held_out_gain_per_deal": 0.8434,
+    "held_out_gain_se": 0.0624,
+    "held_out_leads_changed": 0.5534,
     "iterations": 2,
     "steps": [
         {
             "held_out_deals": 60000,
-            "held_out_gain_per_deal": 0.8925,
-            "held_out_gain_se": 0.0599,
-            "held_out_leads_changed": 0.511
+            "held_out_gain_per_deal": 1.202,
+            "held_out_gain_se": 0.0626,
+            "held_out_leads_changed": 0.5235
         },
         {
             "held_out_deals": 60000,
-            "held_out_gain_per_deal": 0.7027,
-            "held_out_gain_se": 0.0603,
-            "held_out_leads_changed": 0.5328
+            "held_out_gain_per_deal": 0.8434,
+            "held_out_gain_se": 0.0624,
+            "held_out_leads_changed": 0.5534
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -271, 65, -68, 45, 229, 14, -88, -3, -148, 65, 124,  # the plan's card
-    -3022, -664, 14, 272, 207, 416, 495, 35, 470, 104, -114,  # trump
-    -512, 344, -314, 170, 164, -36, -80, 56, 148, 74, -301,  # side master
-    -127, 208, -750, 434, 537, 27, -431, -28, -169, 171, 550,  # trump master
-    448, 13, 35, 89, 202, -64, -82, -11, -173, -18, 108,  # knock-out top of a sequence
-    157, -153, -22, 15, 5, 31, -31, -9, 80, -33, 75,  # lowest of a side suit
-    265, -325, -50, -54, -70, -89, 70, 31, 479, -89, -354,  # lowest trump
-    650, -120, -205, -155, -36, 5, 13, -19, 30, -26, 106,  # top of its suit, not a master
-    -133, -43, 9, 192, 44, 0, 18, -9, -35, 13, 89,  # side suit's length
-    -191, -49, -4, -20, -7, 18, 40, 8, 62, 5, -7,  # side suit's unseen cards
-    1341, 148, -106, 137, -101, 0, -118, -84, 119, -134, 724,  # an opponent ruffs the suit
-    -728, -54, 178, 113, 90, -111, 50, 25, 298, 44, 213,  # partner ruffs the suit
-    768, -399, 86, -180, 91, 41, -27, -50, -200, -53, 390,  # a side suit with a master
-    -54, -29, 0, 26, 82, 13, -48, -2, -40, 11, 20,  # rank (2 = 0 .. ace = 12)
-    1, -7, -22, 28, 111, 7, -71, -3, -85, 19, 7,  # unseen cards above it
-    267, -147, 284, 465, 216, -44, 57, -24, -397, -28, 154,  # side singleton
-    55, -85, 120, 139, 32, 7, 47, -14, 11, -32, 45,  # side doubleton
-    270, -179, -49, -63, 297, -44, -88, 2, -276, 36, 209,  # low from a suit without a master under an honour
+    -748, 67, -99, 43, 187, -34, -67, -2, -13, 95, 80, -58, -88, -62, 95, -58,  # the plan's card
+    2594, -733, 56, 1019, 39, 227, 443, -4, 354, -383, -96, -450, 1, 70, -183, -14,  # trump
+    -2590, 327, -182, -34, 247, -115, -59, 78, 237, 249, -578, 29, 506, 23, 161, -61,  # side master
+    -913, 59, -737, 351, 420, -103, -415, -7, -118, 228, 492, -130, -823, 1238, 187, -5,  # trump master
+    -762, 7, 34, -26, 198, -100, -54, -2, -245, 98, -102, 16, -49, -151, 114, -12,  # knock-out top of a sequence
+    993, -204, -11, 1, -35, 10, -40, -7, -16, -99, 153, -19, 115, 134, -44, 52,  # lowest of a side suit
+    -348, -257, -67, -95, 16, -74, 6, 57, 546, -36, -138, 62, 120, 429, 3, -83,  # lowest trump
+    603, -164, -156, -126, -47, 19, 19, -6, -31, -29, 161, 7, -44, 253, -22, 51,  # top of its suit, not a master
+    -354, -35, 59, 200, 41, -6, 20, -5, -23, 29, 10, -13, -82, 4, 21, -19,  # side suit's length
+    33, -46, 7, 23, -8, 14, 33, 6, 46, -14, 1, -17, 25, 47, -12, 3,  # side suit's unseen cards
+    425, 162, -124, -126, -4, 11, -99, -65, 205, -59, 726, 37, 65, 192, 44, -18,  # an opponent ruffs the suit
+    -157, 76, 200, -26, -12, -97, 73, 1, 136, 2, 200, 60, 98, -229, -49, 129,  # partner ruffs the suit
+    1831, -372, 26, -89, -39, 14, -18, -58, -306, -153, 483, -24, -239, 124, -48, 71,  # a side suit with a master
+    59, -39, -7, 10, 49, -15, -46, -4, -55, 2, 35, -17, 10, -22, 18, 13,  # rank (2 = 0 .. ace = 12)
+    -157, -19, -22, 13, 79, -27, -63, -4, -78, 31, -6, -14, -2, -31, 38, 3,  # unseen cards above it
+    -1157, -54, 386, 571, 240, -95, 37, -28, -279, 70, -247, -8, -391, -347, 136, -105,  # side singleton
+    -574, -49, 162, 266, 31, 12, 44, -13, -7, 10, -88, -1, -251, -139, 41, -20,  # side doubleton
+    -10, -163, -32, -158, 216, -97, -86, 1, -303, 59, 207, -38, 0, -16, 82, 20,  # low from a suit without a master under an honour
 ], dtype=np.int64)

@@ -8,395 +8,395 @@ META = {
     "game": "400",
     "deals": 1000000,
     "seed": 2026,
-    "bidder_model": "12493532410e4cda",
+    "bidder_model": "8b955cfe8b877c96",
     "command": "t400 fit-follow --game 400 --deals 1000000 --seed 2026",
-    "lead_model": "ea876a354c8a3ca8",
+    "lead_model": "08ec23116ca07c1c",
     "features": "19de912884ba4eea",
     "held_out_deals": 200000,
-    "held_out_short_gain_per_deal": 1.161,
-    "held_out_short_gain_se": 0.0188,
+    "held_out_short_gain_per_deal": 1.0727,
+    "held_out_short_gain_se": 0.0187,
     "held_out_short_ruff_second_hand": {
-        "decisions": 280932,
-        "gain_per_deal": 0.4615,
-        "changed": 0.4417,
-        "model_takes": 0.5583
+        "decisions": 249102,
+        "gain_per_deal": 0.4202,
+        "changed": 0.3961,
+        "model_takes": 0.6039
     },
     "held_out_short_ruff_third_hand": {
-        "decisions": 242472,
-        "gain_per_deal": 0.263,
-        "changed": 0.2314,
-        "model_takes": 0.6195
+        "decisions": 217858,
+        "gain_per_deal": 0.2208,
+        "changed": 0.2159,
+        "model_takes": 0.6126
     },
     "held_out_short_ruff_fourth_hand": {
-        "decisions": 238590,
-        "gain_per_deal": 0.0847,
-        "changed": 0.1253,
-        "model_takes": 0.6682
+        "decisions": 216907,
+        "gain_per_deal": 0.0826,
+        "changed": 0.1167,
+        "model_takes": 0.6772
     },
     "held_out_short_follow_second_hand": {
-        "decisions": 339572,
-        "gain_per_deal": 0.1095,
-        "changed": 0.223,
-        "model_takes": 0.3832
+        "decisions": 330598,
+        "gain_per_deal": 0.1321,
+        "changed": 0.2337,
+        "model_takes": 0.3689
     },
     "held_out_short_follow_third_hand": {
-        "decisions": 335539,
-        "gain_per_deal": 0.1918,
-        "changed": 0.2352,
-        "model_takes": 0.756
+        "decisions": 335100,
+        "gain_per_deal": 0.1693,
+        "changed": 0.2713,
+        "model_takes": 0.6984
     },
     "held_out_short_follow_fourth_hand": {
-        "decisions": 214418,
-        "gain_per_deal": 0.0506,
-        "changed": 0.0739,
-        "model_takes": 0.9085
+        "decisions": 207600,
+        "gain_per_deal": 0.0477,
+        "changed": 0.0727,
+        "model_takes": 0.9068
     },
-    "held_out_made_gain_per_deal": 0.1062,
-    "held_out_made_gain_se": 0.0053,
+    "held_out_made_gain_per_deal": 0.0849,
+    "held_out_made_gain_se": 0.005,
     "held_out_made_ruff_second_hand": {
-        "decisions": 54955,
-        "gain_per_deal": 0.0616,
-        "changed": 0.3872,
-        "model_takes": 0.4148
+        "decisions": 37585,
+        "gain_per_deal": 0.0471,
+        "changed": 0.3556,
+        "model_takes": 0.4436
     },
     "held_out_made_ruff_third_hand": {
-        "decisions": 74553,
-        "gain_per_deal": 0.0251,
-        "changed": 0.1772,
-        "model_takes": 0.5889
+        "decisions": 59236,
+        "gain_per_deal": 0.0202,
+        "changed": 0.176,
+        "model_takes": 0.5194
     },
     "held_out_made_ruff_fourth_hand": {
-        "decisions": 43752,
-        "gain_per_deal": 0.0044,
-        "changed": 0.1622,
-        "model_takes": 0.5309
+        "decisions": 31414,
+        "gain_per_deal": -0.0012,
+        "changed": 0.1635,
+        "model_takes": 0.5525
     },
     "held_out_made_follow_second_hand": {
-        "decisions": 37942,
-        "gain_per_deal": 0.0058,
-        "changed": 0.3331,
-        "model_takes": 0.4102
+        "decisions": 38292,
+        "gain_per_deal": 0.008,
+        "changed": 0.3336,
+        "model_takes": 0.4019
     },
     "held_out_made_follow_third_hand": {
-        "decisions": 28870,
+        "decisions": 27635,
         "gain_per_deal": 0.0076,
-        "changed": 0.2095,
-        "model_takes": 0.7439
+        "changed": 0.2498,
+        "model_takes": 0.7116
     },
     "held_out_made_follow_fourth_hand": {
-        "decisions": 18416,
-        "gain_per_deal": 0.0017,
-        "changed": 0.1763,
-        "model_takes": 0.6515
+        "decisions": 19332,
+        "gain_per_deal": 0.0031,
+        "changed": 0.2011,
+        "model_takes": 0.6451
     },
     "iterations": 1,
     "steps": [
         {
             "held_out_deals": 200000,
-            "held_out_short_gain_per_deal": 1.161,
-            "held_out_short_gain_se": 0.0188,
+            "held_out_short_gain_per_deal": 1.0727,
+            "held_out_short_gain_se": 0.0187,
             "held_out_short_ruff_second_hand": {
-                "decisions": 280932,
-                "gain_per_deal": 0.4615,
-                "changed": 0.4417,
-                "model_takes": 0.5583
+                "decisions": 249102,
+                "gain_per_deal": 0.4202,
+                "changed": 0.3961,
+                "model_takes": 0.6039
             },
             "held_out_short_ruff_third_hand": {
-                "decisions": 242472,
-                "gain_per_deal": 0.263,
-                "changed": 0.2314,
-                "model_takes": 0.6195
+                "decisions": 217858,
+                "gain_per_deal": 0.2208,
+                "changed": 0.2159,
+                "model_takes": 0.6126
             },
             "held_out_short_ruff_fourth_hand": {
-                "decisions": 238590,
-                "gain_per_deal": 0.0847,
-                "changed": 0.1253,
-                "model_takes": 0.6682
+                "decisions": 216907,
+                "gain_per_deal": 0.0826,
+                "changed": 0.1167,
+                "model_takes": 0.6772
             },
             "held_out_short_follow_second_hand": {
-                "decisions": 339572,
-                "gain_per_deal": 0.1095,
-                "changed": 0.223,
-                "model_takes": 0.3832
+                "decisions": 330598,
+                "gain_per_deal": 0.1321,
+                "changed": 0.2337,
+                "model_takes": 0.3689
             },
             "held_out_short_follow_third_hand": {
-                "decisions": 335539,
-                "gain_per_deal": 0.1918,
-                "changed": 0.2352,
-                "model_takes": 0.756
+                "decisions": 335100,
+                "gain_per_deal": 0.1693,
+                "changed": 0.2713,
+                "model_takes": 0.6984
             },
             "held_out_short_follow_fourth_hand": {
-                "decisions": 214418,
-                "gain_per_deal": 0.0506,
-                "changed": 0.0739,
-                "model_takes": 0.9085
+                "decisions": 207600,
+                "gain_per_deal": 0.0477,
+                "changed": 0.0727,
+                "model_takes": 0.9068
             },
-            "held_out_made_gain_per_deal": 0.1062,
-            "held_out_made_gain_se": 0.0053,
+            "held_out_made_gain_per_deal": 0.0849,
+            "held_out_made_gain_se": 0.005,
             "held_out_made_ruff_second_hand": {
-                "decisions": 54955,
-                "gain_per_deal": 0.0616,
-                "changed": 0.3872,
-                "model_takes": 0.4148
+                "decisions": 37585,
+                "gain_per_deal": 0.0471,
+                "changed": 0.3556,
+                "model_takes": 0.4436
             },
             "held_out_made_ruff_third_hand": {
-                "decisions": 74553,
-                "gain_per_deal": 0.0251,
-                "changed": 0.1772,
-                "model_takes": 0.5889
+                "decisions": 59236,
+                "gain_per_deal": 0.0202,
+                "changed": 0.176,
+                "model_takes": 0.5194
             },
             "held_out_made_ruff_fourth_hand": {
-                "decisions": 43752,
-                "gain_per_deal": 0.0044,
-                "changed": 0.1622,
-                "model_takes": 0.5309
+                "decisions": 31414,
+                "gain_per_deal": -0.0012,
+                "changed": 0.1635,
+                "model_takes": 0.5525
             },
             "held_out_made_follow_second_hand": {
-                "decisions": 37942,
-                "gain_per_deal": 0.0058,
-                "changed": 0.3331,
-                "model_takes": 0.4102
+                "decisions": 38292,
+                "gain_per_deal": 0.008,
+                "changed": 0.3336,
+                "model_takes": 0.4019
             },
             "held_out_made_follow_third_hand": {
-                "decisions": 28870,
+                "decisions": 27635,
                 "gain_per_deal": 0.0076,
-                "changed": 0.2095,
-                "model_takes": 0.7439
+                "changed": 0.2498,
+                "model_takes": 0.7116
             },
             "held_out_made_follow_fourth_hand": {
-                "decisions": 18416,
-                "gain_per_deal": 0.0017,
-                "changed": 0.1763,
-                "model_takes": 0.6515
+                "decisions": 19332,
+                "gain_per_deal": 0.0031,
+                "changed": 0.2011,
+                "model_takes": 0.6451
             }
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -5183,  # ruff or discard, short of its bid, second hand: one
-    576,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12)
-    2212,  # ruff or discard, short of its bid, second hand: trumps held
-    796,  # ruff or discard, short of its bid, second hand: trumps unseen
-    -27,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -176,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card
-    -473,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led
-    3013,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
-    -32,  # ruff or discard, short of its bid, second hand: the next hand cannot follow
-    -986,  # ruff or discard, short of its bid, second hand: the side's tricks
-    -668,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
-    117,  # ruff or discard, short of its bid, second hand: rank of the card that takes
+    -3627,  # ruff or discard, short of its bid, second hand: one
+    397,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12)
+    1404,  # ruff or discard, short of its bid, second hand: trumps held
+    289,  # ruff or discard, short of its bid, second hand: trumps unseen
+    -11,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -4,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card
+    -565,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led
+    3096,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
+    -809,  # ruff or discard, short of its bid, second hand: the next hand cannot follow
+    -930,  # ruff or discard, short of its bid, second hand: the side's tricks
+    -658,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
+    111,  # ruff or discard, short of its bid, second hand: rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led
-    -1521,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes
-    5683,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card
-    366,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes
-    1220,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid
-    1527,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids
-    -1653,  # ruff or discard, short of its bid, second hand: the mover's bid
-    1081,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs
-    446,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs
-    69,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit)
-    -879,  # ruff or discard, short of its bid, second hand: partner's bid
-    -228,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps held
-    -70,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
-    -7,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -61,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    89,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -134,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    81,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
-    48,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
-    110,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -22,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
+    -1261,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes
+    4540,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card
+    93,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes
+    1698,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid
+    1116,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids
+    -1587,  # ruff or discard, short of its bid, second hand: the mover's bid
+    1188,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs
+    -72,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs
+    746,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit)
+    -243,  # ruff or discard, short of its bid, second hand: partner's bid
+    -153,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps held
+    -24,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
+    -3,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -53,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    93,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -100,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    118,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
+    55,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
+    97,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -24,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x cards held in the suit led
-    135,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -505,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -129,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -121,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -88,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    158,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
-    -5,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -83,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    -20,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    49,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner's bid
-    -66,  # ruff or discard, short of its bid, second hand: trumps held x trumps unseen
-    -13,  # ruff or discard, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -39,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the winning card
-    45,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards of the suit led
-    0,  # ruff or discard, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    291,  # ruff or discard, short of its bid, second hand: trumps held x the next hand cannot follow
-    8,  # ruff or discard, short of its bid, second hand: trumps held x the side's tricks
-    -130,  # ruff or discard, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    18,  # ruff or discard, short of its bid, second hand: trumps held x rank of the card that takes
+    108,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -391,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -39,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -167,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -66,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    152,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
+    -18,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -48,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    -79,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -6,  # ruff or discard, short of its bid, second hand: trick number (0 .. 12) x partner's bid
+    -40,  # ruff or discard, short of its bid, second hand: trumps held x trumps unseen
+    -5,  # ruff or discard, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -42,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the winning card
+    58,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards of the suit led
+    -46,  # ruff or discard, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    253,  # ruff or discard, short of its bid, second hand: trumps held x the next hand cannot follow
+    -34,  # ruff or discard, short of its bid, second hand: trumps held x the side's tricks
+    -75,  # ruff or discard, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, short of its bid, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: trumps held x cards held in the suit led
-    -28,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the card that takes
-    -77,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
-    273,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
-    -53,  # ruff or discard, short of its bid, second hand: trumps held x tricks partner still needs for its bid
-    -126,  # ruff or discard, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
-    -123,  # ruff or discard, short of its bid, second hand: trumps held x the mover's bid
-    -70,  # ruff or discard, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
-    -56,  # ruff or discard, short of its bid, second hand: trumps held x tricks the next hand still needs
-    38,  # ruff or discard, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    65,  # ruff or discard, short of its bid, second hand: trumps held x partner's bid
-    -3,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    1,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the winning card
-    18,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards of the suit led
-    -242,  # ruff or discard, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -64,  # ruff or discard, short of its bid, second hand: trumps unseen x the next hand cannot follow
-    34,  # ruff or discard, short of its bid, second hand: trumps unseen x the side's tricks
-    -47,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -6,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the card that takes
+    -29,  # ruff or discard, short of its bid, second hand: trumps held x unseen cards above the card that takes
+    -94,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
+    288,  # ruff or discard, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
+    -27,  # ruff or discard, short of its bid, second hand: trumps held x tricks partner still needs for its bid
+    -96,  # ruff or discard, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
+    -109,  # ruff or discard, short of its bid, second hand: trumps held x the mover's bid
+    -56,  # ruff or discard, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
+    -40,  # ruff or discard, short of its bid, second hand: trumps held x tricks the next hand still needs
+    26,  # ruff or discard, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    46,  # ruff or discard, short of its bid, second hand: trumps held x partner's bid
+    -9,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -8,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the winning card
+    19,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards of the suit led
+    -278,  # ruff or discard, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -77,  # ruff or discard, short of its bid, second hand: trumps unseen x the next hand cannot follow
+    14,  # ruff or discard, short of its bid, second hand: trumps unseen x the side's tricks
+    -22,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -3,  # ruff or discard, short of its bid, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: trumps unseen x cards held in the suit led
     10,  # ruff or discard, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
-    157,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
-    109,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -84,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
-    -30,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
-    -13,  # ruff or discard, short of its bid, second hand: trumps unseen x the mover's bid
-    -5,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
-    -26,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the next hand still needs
-    -4,  # ruff or discard, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -5,  # ruff or discard, short of its bid, second hand: trumps unseen x partner's bid
-    -19,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -10,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -55,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -34,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    1,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    21,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    2,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    175,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
+    125,  # ruff or discard, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -32,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
+    7,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
+    -8,  # ruff or discard, short of its bid, second hand: trumps unseen x the mover's bid
+    16,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
+    -9,  # ruff or discard, short of its bid, second hand: trumps unseen x tricks the next hand still needs
+    6,  # ruff or discard, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    -29,  # ruff or discard, short of its bid, second hand: trumps unseen x partner's bid
+    -18,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -9,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -72,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -54,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    15,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    3,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    12,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    23,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -17,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -6,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    11,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    22,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    29,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -18,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    11,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    15,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -18,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
-    123,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -237,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
-    24,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the side's tricks
+    14,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    6,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -14,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    4,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    19,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    14,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    36,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -17,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    15,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    5,  # ruff or discard, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -21,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
+    95,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -299,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
+    15,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the side's tricks
     19,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -1,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
+    -3,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x cards held in the suit led
-    24,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    559,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -31,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -81,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -22,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    44,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the mover's bid
-    -25,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    3,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
-    5,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    27,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner's bid
-    -98,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -17,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
-    -21,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the side's tricks
-    26,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
+    20,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    449,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    1,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -57,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -5,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    34,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x the mover's bid
+    -29,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    24,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
+    12,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    2,  # ruff or discard, short of its bid, second hand: unseen cards above the winning card x partner's bid
+    -113,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -1,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
+    -20,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the side's tricks
+    25,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    10,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x cards held in the suit led
-    8,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -37,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -43,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    30,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    21,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    17,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -55,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -70,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    19,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    22,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
     5,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x the mover's bid
-    13,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    8,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
-    -22,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -37,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner's bid
-    -123,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    54,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -173,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    7,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    15,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
+    -18,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -29,  # ruff or discard, short of its bid, second hand: unseen cards of the suit led x partner's bid
+    -131,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    11,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -146,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -21,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    52,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    400,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -208,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    109,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -74,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -119,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -86,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    11,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    80,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -192,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    62,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the side's tricks
-    -357,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -27,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
+    64,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    562,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -380,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    164,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -53,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -135,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -138,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    85,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    75,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -222,  # ruff or discard, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    41,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the side's tricks
+    -295,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -20,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x cards held in the suit led
-    205,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
-    95,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    366,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    94,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    81,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -295,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the mover's bid
-    463,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -381,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
-    293,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    122,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x partner's bid
-    15,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    19,  # ruff or discard, short of its bid, second hand: the side's tricks x rank of the card that takes
+    157,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
+    135,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    93,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    154,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    148,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -254,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x the mover's bid
+    545,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -397,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
+    326,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    224,  # ruff or discard, short of its bid, second hand: the next hand cannot follow x partner's bid
+    70,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    14,  # ruff or discard, short of its bid, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: the side's tricks x cards held in the suit led
-    -12,  # ruff or discard, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
-    217,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -39,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    42,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
-    33,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
-    53,  # ruff or discard, short of its bid, second hand: the side's tricks x the mover's bid
-    -1,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
-    33,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the next hand still needs
-    -24,  # ruff or discard, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    34,  # ruff or discard, short of its bid, second hand: the side's tricks x partner's bid
-    -34,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    1,  # ruff or discard, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
+    177,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -71,  # ruff or discard, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    77,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
+    35,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
+    35,  # ruff or discard, short of its bid, second hand: the side's tricks x the mover's bid
+    13,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
+    22,  # ruff or discard, short of its bid, second hand: the side's tricks x tricks the next hand still needs
+    -2,  # ruff or discard, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    45,  # ruff or discard, short of its bid, second hand: the side's tricks x partner's bid
+    -22,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    88,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -381,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -128,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    10,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    0,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    275,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    38,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -38,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -7,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    2,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    72,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -287,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -124,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -32,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    13,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    248,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    36,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -23,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -40,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    -17,  # ruff or discard, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
     0,  # ruff or discard, short of its bid, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, short of its bid, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: rank of the card that takes x cards held in the suit led
-    5,  # ruff or discard, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
-    -58,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    99,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    17,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -27,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    -15,  # ruff or discard, short of its bid, second hand: rank of the card that takes x the mover's bid
-    -37,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    10,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
-    4,  # ruff or discard, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    30,  # ruff or discard, short of its bid, second hand: rank of the card that takes x partner's bid
+    8,  # ruff or discard, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
+    -64,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    112,  # ruff or discard, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    8,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -37,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    -8,  # ruff or discard, short of its bid, second hand: rank of the card that takes x the mover's bid
+    -49,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    13,  # ruff or discard, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
+    -6,  # ruff or discard, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    40,  # ruff or discard, short of its bid, second hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, short of its bid, second hand: partner's card is winning x unseen cards above the card that takes
@@ -430,297 +430,297 @@ WEIGHTS = np.array([
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, short of its bid, second hand: cards held in the suit led x partner's bid
-    -108,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -441,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    100,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    57,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    76,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x the mover's bid
-    5,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -77,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -404,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    67,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    29,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    73,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x the mover's bid
+    -23,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
     52,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    -15,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    17,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x partner's bid
-    366,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -533,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -561,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -164,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -927,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    366,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -54,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    73,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
-    54,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -38,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -167,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    45,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -83,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    -87,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    5,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -97,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    52,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
-    -46,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -51,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    3,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    56,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
-    32,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
-    -211,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -121,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    8,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    4,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
-    37,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
-    -5,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the next hand still needs
-    -31,  # ruff or discard, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    35,  # ruff or discard, short of its bid, second hand: the mover's bid x partner's bid
-    240,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -37,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -28,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
-    45,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    32,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x partner's bid
-    3,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -6294,  # ruff or discard, short of its bid, third hand: one
-    667,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12)
-    2896,  # ruff or discard, short of its bid, third hand: trumps held
-    309,  # ruff or discard, short of its bid, third hand: trumps unseen
-    505,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -595,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card
-    -9,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led
-    -1250,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
-    4367,  # ruff or discard, short of its bid, third hand: the next hand cannot follow
-    -791,  # ruff or discard, short of its bid, third hand: the side's tricks
-    -978,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
-    84,  # ruff or discard, short of its bid, third hand: rank of the card that takes
-    6571,  # ruff or discard, short of its bid, third hand: partner's card is winning
-    295,  # ruff or discard, short of its bid, third hand: the trick is ruffed already
+    -35,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    23,  # ruff or discard, short of its bid, second hand: unseen cards above the card that takes x partner's bid
+    93,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -449,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -471,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -111,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -900,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    429,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -82,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    62,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
+    108,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    20,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -194,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    110,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -91,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    -38,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -9,  # ruff or discard, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -138,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    45,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
+    -105,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -33,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    -38,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -30,  # ruff or discard, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
+    48,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
+    -187,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -81,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -41,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    6,  # ruff or discard, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
+    49,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
+    -1,  # ruff or discard, short of its bid, second hand: the mover's bid x tricks the next hand still needs
+    -41,  # ruff or discard, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    28,  # ruff or discard, short of its bid, second hand: the mover's bid x partner's bid
+    224,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -79,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -15,  # ruff or discard, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
+    38,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    21,  # ruff or discard, short of its bid, second hand: tricks the next hand still needs x partner's bid
+    -3,  # ruff or discard, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -4101,  # ruff or discard, short of its bid, third hand: one
+    365,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12)
+    448,  # ruff or discard, short of its bid, third hand: trumps held
+    342,  # ruff or discard, short of its bid, third hand: trumps unseen
+    411,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -441,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card
+    98,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led
+    -712,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
+    4327,  # ruff or discard, short of its bid, third hand: the next hand cannot follow
+    -681,  # ruff or discard, short of its bid, third hand: the side's tricks
+    -509,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
+    -12,  # ruff or discard, short of its bid, third hand: rank of the card that takes
+    3978,  # ruff or discard, short of its bid, third hand: partner's card is winning
+    -422,  # ruff or discard, short of its bid, third hand: the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led
-    -1470,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes
-    -4805,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card
-    1456,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes
-    2233,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid
-    867,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids
-    -1769,  # ruff or discard, short of its bid, third hand: the mover's bid
-    561,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs
-    978,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs
-    233,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit)
-    -532,  # ruff or discard, short of its bid, third hand: partner's bid
-    -281,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps held
-    -15,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
-    -43,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    65,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    13,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    225,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -325,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
-    49,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
-    116,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
-    -694,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
-    86,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the trick is ruffed already
+    -1456,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes
+    -4915,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card
+    1659,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes
+    1845,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid
+    1016,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids
+    -1190,  # ruff or discard, short of its bid, third hand: the mover's bid
+    456,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs
+    1204,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs
+    432,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit)
+    -375,  # ruff or discard, short of its bid, third hand: partner's bid
+    -60,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps held
+    -18,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
+    -33,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    51,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    5,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    234,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -392,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
+    57,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
+    69,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    0,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
+    -431,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
+    215,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x cards held in the suit led
-    162,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    415,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -354,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -187,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -76,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    165,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
-    48,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -98,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    -25,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    29,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's bid
-    -118,  # ruff or discard, short of its bid, third hand: trumps held x trumps unseen
-    -15,  # ruff or discard, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -28,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the winning card
-    31,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards of the suit led
-    -81,  # ruff or discard, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    141,  # ruff or discard, short of its bid, third hand: trumps held x the next hand cannot follow
-    27,  # ruff or discard, short of its bid, third hand: trumps held x the side's tricks
-    -183,  # ruff or discard, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    22,  # ruff or discard, short of its bid, third hand: trumps held x rank of the card that takes
-    -245,  # ruff or discard, short of its bid, third hand: trumps held x partner's card is winning
-    221,  # ruff or discard, short of its bid, third hand: trumps held x the trick is ruffed already
+    156,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    435,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -362,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -176,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -101,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    125,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
+    75,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -118,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    -42,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    32,  # ruff or discard, short of its bid, third hand: trick number (0 .. 12) x partner's bid
+    -78,  # ruff or discard, short of its bid, third hand: trumps held x trumps unseen
+    2,  # ruff or discard, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -16,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the winning card
+    32,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards of the suit led
+    -50,  # ruff or discard, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    115,  # ruff or discard, short of its bid, third hand: trumps held x the next hand cannot follow
+    -84,  # ruff or discard, short of its bid, third hand: trumps held x the side's tricks
+    -32,  # ruff or discard, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, short of its bid, third hand: trumps held x rank of the card that takes
+    -187,  # ruff or discard, short of its bid, third hand: trumps held x partner's card is winning
+    451,  # ruff or discard, short of its bid, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: trumps held x cards held in the suit led
-    17,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the card that takes
-    232,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
-    176,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
-    -39,  # ruff or discard, short of its bid, third hand: trumps held x tricks partner still needs for its bid
-    -238,  # ruff or discard, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
-    -155,  # ruff or discard, short of its bid, third hand: trumps held x the mover's bid
-    2,  # ruff or discard, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
-    -1,  # ruff or discard, short of its bid, third hand: trumps held x tricks the next hand still needs
-    66,  # ruff or discard, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    84,  # ruff or discard, short of its bid, third hand: trumps held x partner's bid
-    -8,  # ruff or discard, short of its bid, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    30,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the winning card
-    -9,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards of the suit led
-    17,  # ruff or discard, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    168,  # ruff or discard, short of its bid, third hand: trumps unseen x the next hand cannot follow
-    37,  # ruff or discard, short of its bid, third hand: trumps unseen x the side's tricks
-    31,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -17,  # ruff or discard, short of its bid, third hand: trumps unseen x rank of the card that takes
-    78,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's card is winning
-    -104,  # ruff or discard, short of its bid, third hand: trumps unseen x the trick is ruffed already
+    3,  # ruff or discard, short of its bid, third hand: trumps held x unseen cards above the card that takes
+    264,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
+    43,  # ruff or discard, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
+    158,  # ruff or discard, short of its bid, third hand: trumps held x tricks partner still needs for its bid
+    -66,  # ruff or discard, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
+    -116,  # ruff or discard, short of its bid, third hand: trumps held x the mover's bid
+    0,  # ruff or discard, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
+    -21,  # ruff or discard, short of its bid, third hand: trumps held x tricks the next hand still needs
+    49,  # ruff or discard, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    54,  # ruff or discard, short of its bid, third hand: trumps held x partner's bid
+    -9,  # ruff or discard, short of its bid, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    29,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the winning card
+    -8,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards of the suit led
+    -14,  # ruff or discard, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    128,  # ruff or discard, short of its bid, third hand: trumps unseen x the next hand cannot follow
+    38,  # ruff or discard, short of its bid, third hand: trumps unseen x the side's tricks
+    16,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -10,  # ruff or discard, short of its bid, third hand: trumps unseen x rank of the card that takes
+    90,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's card is winning
+    -134,  # ruff or discard, short of its bid, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: trumps unseen x cards held in the suit led
-    -12,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the card that takes
+    -7,  # ruff or discard, short of its bid, third hand: trumps unseen x unseen cards above the card that takes
     -126,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -50,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -73,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
-    -23,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
-    68,  # ruff or discard, short of its bid, third hand: trumps unseen x the mover's bid
-    44,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
-    57,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the next hand still needs
-    -33,  # ruff or discard, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    42,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's bid
-    -6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -15,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -39,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    10,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -9,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    0,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -9,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    -21,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    16,  # ruff or discard, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -105,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
+    -49,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
+    54,  # ruff or discard, short of its bid, third hand: trumps unseen x the mover's bid
+    58,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
+    71,  # ruff or discard, short of its bid, third hand: trumps unseen x tricks the next hand still needs
+    -37,  # ruff or discard, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    37,  # ruff or discard, short of its bid, third hand: trumps unseen x partner's bid
+    4,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -10,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -21,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -25,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -15,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    1,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -28,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -49,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    14,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    36,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -8,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -127,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -40,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    1,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    15,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    13,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    -5,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    5,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -12,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards of the suit led
-    85,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    25,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
-    -33,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the side's tricks
-    57,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
-    259,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
-    -222,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the trick is ruffed already
+    17,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    12,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -18,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -109,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -20,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -10,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    8,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    6,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    4,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    3,  # ruff or discard, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -13,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards of the suit led
+    51,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    70,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
+    -35,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the side's tricks
+    36,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -3,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
+    233,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
+    -251,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x cards held in the suit led
-    -1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    24,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -163,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -48,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -2,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    23,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the mover's bid
-    15,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    100,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
-    -12,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -13,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's bid
+    -11,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    25,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -218,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -25,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    25,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x the mover's bid
+    7,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    65,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
+    1,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -27,  # ruff or discard, short of its bid, third hand: unseen cards above the winning card x partner's bid
     0,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -131,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
-    -6,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the side's tricks
-    18,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    10,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
-    -124,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
-    -34,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the trick is ruffed already
+    -113,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
+    4,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the side's tricks
+    14,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    8,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
+    -158,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
+    -43,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x cards held in the suit led
-    31,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    26,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    69,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -40,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    7,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    12,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the mover's bid
-    -21,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    18,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
-    -7,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -51,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's bid
-    -1250,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -26,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    105,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    35,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    349,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    52,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    36,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    29,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    14,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -60,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -4,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    18,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x the mover's bid
+    -30,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    22,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
+    -5,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -47,  # ruff or discard, short of its bid, third hand: unseen cards of the suit led x partner's bid
+    -712,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    17,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -36,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    17,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -233,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -134,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    60,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -242,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    234,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -26,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    13,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    80,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    118,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    126,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -61,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    9,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    222,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the side's tricks
-    -361,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -17,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
-    -833,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's card is winning
-    -675,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the trick is ruffed already
+    30,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -239,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    312,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    126,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    105,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -19,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -64,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    93,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -19,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -86,  # ruff or discard, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    207,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the side's tricks
+    -300,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    9,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
+    -631,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's card is winning
+    -682,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x cards held in the suit led
-    188,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -1264,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    1456,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -288,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    6,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -139,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the mover's bid
-    -331,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    315,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -1162,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    1659,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -243,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    -69,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -93,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x the mover's bid
+    -322,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
     -544,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
-    143,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    109,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's bid
-    38,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    11,  # ruff or discard, short of its bid, third hand: the side's tricks x rank of the card that takes
-    207,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's card is winning
-    -32,  # ruff or discard, short of its bid, third hand: the side's tricks x the trick is ruffed already
+    120,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    131,  # ruff or discard, short of its bid, third hand: the next hand cannot follow x partner's bid
+    131,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    2,  # ruff or discard, short of its bid, third hand: the side's tricks x rank of the card that takes
+    112,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's card is winning
+    -69,  # ruff or discard, short of its bid, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: the side's tricks x cards held in the suit led
-    -39,  # ruff or discard, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
-    -110,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -44,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    100,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
-    36,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
-    62,  # ruff or discard, short of its bid, third hand: the side's tricks x the mover's bid
-    -64,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
-    60,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the next hand still needs
+    -37,  # ruff or discard, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
+    -88,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -79,  # ruff or discard, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    98,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
+    35,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
+    44,  # ruff or discard, short of its bid, third hand: the side's tricks x the mover's bid
+    -74,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
+    68,  # ruff or discard, short of its bid, third hand: the side's tricks x tricks the next hand still needs
     -21,  # ruff or discard, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -5,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's bid
-    -40,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -393,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    -93,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    22,  # ruff or discard, short of its bid, third hand: the side's tricks x partner's bid
+    -18,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -218,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -209,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    67,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    60,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -293,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -36,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    35,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    383,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    18,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -119,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -39,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    61,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -11,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's card is winning
-    -44,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the trick is ruffed already
+    79,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    27,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -296,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -75,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    -7,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    276,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    51,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -139,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -52,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    38,  # ruff or discard, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -17,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's card is winning
+    -16,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: rank of the card that takes x cards held in the suit led
-    17,  # ruff or discard, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
-    -15,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    81,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    24,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
-    -30,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    -29,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the mover's bid
-    10,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    4,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
-    21,  # ruff or discard, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    14,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's bid
+    24,  # ruff or discard, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
+    -8,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    45,  # ruff or discard, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    27,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
+    -31,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    -16,  # ruff or discard, short of its bid, third hand: rank of the card that takes x the mover's bid
+    12,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    3,  # ruff or discard, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
+    10,  # ruff or discard, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    13,  # ruff or discard, short of its bid, third hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, short of its bid, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, short of its bid, third hand: partner's card is winning x cards held in the suit led
-    14,  # ruff or discard, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
-    1514,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -408,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -765,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
-    -821,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
-    -186,  # ruff or discard, short of its bid, third hand: partner's card is winning x the mover's bid
-    -765,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
-    616,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
-    -161,  # ruff or discard, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -1,  # ruff or discard, short of its bid, third hand: partner's card is winning x partner's bid
+    6,  # ruff or discard, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
+    1760,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -272,  # ruff or discard, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -612,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
+    -609,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
+    -106,  # ruff or discard, short of its bid, third hand: partner's card is winning x the mover's bid
+    -612,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
+    647,  # ruff or discard, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
+    -143,  # ruff or discard, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -122,  # ruff or discard, short of its bid, third hand: partner's card is winning x partner's bid
     0,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x cards held in the suit led
-    215,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x unseen cards above the card that takes
-    505,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    -303,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    214,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks partner still needs for its bid
-    207,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the opponents still need for their bids
-    -126,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x the mover's bid
-    431,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the player winning the trick still needs
-    -224,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the next hand still needs
-    132,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
-    -136,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x partner's bid
+    298,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x unseen cards above the card that takes
+    462,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    -164,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    237,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks partner still needs for its bid
+    245,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -278,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x the mover's bid
+    438,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -192,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x tricks the next hand still needs
+    222,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -189,  # ruff or discard, short of its bid, third hand: the trick is ruffed already x partner's bid
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
@@ -731,297 +731,297 @@ WEIGHTS = np.array([
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, short of its bid, third hand: cards held in the suit led x partner's bid
-    17,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -587,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    123,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    107,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    28,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
-    16,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -24,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    -3,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -58,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x partner's bid
-    1456,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    802,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    202,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -51,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
-    85,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    321,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    136,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    32,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
-    -283,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -195,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -337,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    367,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    43,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    47,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    -29,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
-    -145,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    64,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
-    124,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -103,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    70,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    115,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
-    71,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
-    6,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -137,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    63,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    118,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
-    -46,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
-    -58,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the next hand still needs
-    -60,  # ruff or discard, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    57,  # ruff or discard, short of its bid, third hand: the mover's bid x partner's bid
-    4,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -81,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -246,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
-    -20,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -63,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x partner's bid
-    -16,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -9686,  # ruff or discard, short of its bid, fourth hand: one
-    838,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12)
-    1966,  # ruff or discard, short of its bid, fourth hand: trumps held
-    1006,  # ruff or discard, short of its bid, fourth hand: trumps unseen
-    -13,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
-    -539,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card
-    792,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led
-    2292,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen)
-    1144,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow
-    -1120,  # ruff or discard, short of its bid, fourth hand: the side's tricks
-    -531,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached)
-    248,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes
-    12280,  # ruff or discard, short of its bid, fourth hand: partner's card is winning
-    791,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already
+    47,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -800,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    117,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    78,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    42,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
+    32,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    3,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    -11,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -72,  # ruff or discard, short of its bid, third hand: unseen cards above the card that takes x partner's bid
+    1659,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    762,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    161,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -60,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
+    48,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    407,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    103,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    43,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
+    -329,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -228,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -375,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    495,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    113,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    122,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
+    -176,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    23,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
+    173,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -66,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    54,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    154,  # ruff or discard, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
+    28,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
+    -8,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -196,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    49,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    136,  # ruff or discard, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
+    -24,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
+    -70,  # ruff or discard, short of its bid, third hand: the mover's bid x tricks the next hand still needs
+    -73,  # ruff or discard, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    60,  # ruff or discard, short of its bid, third hand: the mover's bid x partner's bid
+    34,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -68,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -313,  # ruff or discard, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
+    -7,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -57,  # ruff or discard, short of its bid, third hand: tricks the next hand still needs x partner's bid
+    -14,  # ruff or discard, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -4050,  # ruff or discard, short of its bid, fourth hand: one
+    324,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12)
+    284,  # ruff or discard, short of its bid, fourth hand: trumps held
+    619,  # ruff or discard, short of its bid, fourth hand: trumps unseen
+    339,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    -42,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card
+    496,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led
+    2580,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen)
+    881,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow
+    -1621,  # ruff or discard, short of its bid, fourth hand: the side's tricks
+    -360,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached)
+    -40,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes
+    10803,  # ruff or discard, short of its bid, fourth hand: partner's card is winning
+    -524,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led
-    -1421,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes
+    -1721,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes
-    977,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid
-    1007,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids
-    -1651,  # ruff or discard, short of its bid, fourth hand: the mover's bid
-    808,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs
-    -92,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs
-    166,  # ruff or discard, short of its bid, fourth hand: sure tricks held (masters from the top of each suit)
-    193,  # ruff or discard, short of its bid, fourth hand: partner's bid
-    -199,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x trumps held
-    -96,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x trumps unseen
-    10,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    34,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
-    -56,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
-    -197,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -150,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the next hand cannot follow
-    66,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the side's tricks
-    108,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -35,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x rank of the card that takes
-    -1142,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner's card is winning
-    144,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the trick is ruffed already
+    1550,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid
+    696,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids
+    -1982,  # ruff or discard, short of its bid, fourth hand: the mover's bid
+    577,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs
+    -277,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs
+    685,  # ruff or discard, short of its bid, fourth hand: sure tricks held (masters from the top of each suit)
+    -214,  # ruff or discard, short of its bid, fourth hand: partner's bid
+    -52,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x trumps held
+    -85,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x trumps unseen
+    -20,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -8,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    -31,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    -228,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -82,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    111,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the side's tricks
+    86,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -8,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1018,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner's card is winning
+    256,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x cards held in the suit led
-    176,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    200,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -96,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -108,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    174,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the mover's bid
-    174,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    41,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
-    -11,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -4,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner's bid
-    -123,  # ruff or discard, short of its bid, fourth hand: trumps held x trumps unseen
-    0,  # ruff or discard, short of its bid, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    6,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards above the winning card
-    25,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards of the suit led
-    64,  # ruff or discard, short of its bid, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -73,  # ruff or discard, short of its bid, fourth hand: trumps held x the next hand cannot follow
-    -79,  # ruff or discard, short of its bid, fourth hand: trumps held x the side's tricks
-    -89,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
-    44,  # ruff or discard, short of its bid, fourth hand: trumps held x rank of the card that takes
-    -606,  # ruff or discard, short of its bid, fourth hand: trumps held x partner's card is winning
-    28,  # ruff or discard, short of its bid, fourth hand: trumps held x the trick is ruffed already
+    -169,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -88,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    197,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x the mover's bid
+    182,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    31,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    -46,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    33,  # ruff or discard, short of its bid, fourth hand: trick number (0 .. 12) x partner's bid
+    -100,  # ruff or discard, short of its bid, fourth hand: trumps held x trumps unseen
+    22,  # ruff or discard, short of its bid, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    29,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards above the winning card
+    36,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards of the suit led
+    86,  # ruff or discard, short of its bid, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -54,  # ruff or discard, short of its bid, fourth hand: trumps held x the next hand cannot follow
+    -157,  # ruff or discard, short of its bid, fourth hand: trumps held x the side's tricks
+    18,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
+    50,  # ruff or discard, short of its bid, fourth hand: trumps held x rank of the card that takes
+    -577,  # ruff or discard, short of its bid, fourth hand: trumps held x partner's card is winning
+    2,  # ruff or discard, short of its bid, fourth hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: trumps held x cards held in the suit led
-    -17,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards above the card that takes
+    4,  # ruff or discard, short of its bid, fourth hand: trumps held x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: trumps held x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: trumps held x an opponent still to play may beat the card that takes
-    -18,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks partner still needs for its bid
-    -159,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the opponents still need for their bids
-    -168,  # ruff or discard, short of its bid, fourth hand: trumps held x the mover's bid
-    126,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the player winning the trick still needs
-    14,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the next hand still needs
-    70,  # ruff or discard, short of its bid, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
-    58,  # ruff or discard, short of its bid, fourth hand: trumps held x partner's bid
-    2,  # ruff or discard, short of its bid, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -9,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards above the winning card
-    -26,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards of the suit led
-    -156,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    85,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the next hand cannot follow
-    44,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the side's tricks
-    3,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -8,  # ruff or discard, short of its bid, fourth hand: trumps unseen x rank of the card that takes
-    94,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner's card is winning
-    87,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the trick is ruffed already
+    35,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks partner still needs for its bid
+    -115,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the opponents still need for their bids
+    -139,  # ruff or discard, short of its bid, fourth hand: trumps held x the mover's bid
+    148,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the player winning the trick still needs
+    47,  # ruff or discard, short of its bid, fourth hand: trumps held x tricks the next hand still needs
+    43,  # ruff or discard, short of its bid, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    47,  # ruff or discard, short of its bid, fourth hand: trumps held x partner's bid
+    8,  # ruff or discard, short of its bid, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    2,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards above the winning card
+    -25,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards of the suit led
+    -147,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    76,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the next hand cannot follow
+    43,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the side's tricks
+    16,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -5,  # ruff or discard, short of its bid, fourth hand: trumps unseen x rank of the card that takes
+    102,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner's card is winning
+    123,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: trumps unseen x cards held in the suit led
-    3,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards above the card that takes
+    7,  # ruff or discard, short of its bid, fourth hand: trumps unseen x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
-    -99,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks partner still needs for its bid
+    -109,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks partner still needs for its bid
     -41,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the opponents still need for their bids
-    47,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the mover's bid
-    -25,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the player winning the trick still needs
-    34,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the next hand still needs
-    -23,  # ruff or discard, short of its bid, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    19,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner's bid
+    59,  # ruff or discard, short of its bid, fourth hand: trumps unseen x the mover's bid
+    -3,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    67,  # ruff or discard, short of its bid, fourth hand: trumps unseen x tricks the next hand still needs
+    -15,  # ruff or discard, short of its bid, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    23,  # ruff or discard, short of its bid, fourth hand: trumps unseen x partner's bid
     7,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -9,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -24,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -38,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    6,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    1,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -2,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -101,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -12,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -9,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -48,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    29,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -40,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -105,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     43,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
     6,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -9,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -10,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    6,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    -20,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    65,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    3,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -12,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x unseen cards of the suit led
-    -9,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -151,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the next hand cannot follow
-    -10,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the side's tricks
-    24,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -1,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x rank of the card that takes
-    112,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner's card is winning
-    137,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the trick is ruffed already
+    -35,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -25,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -11,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    -30,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    34,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    8,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -25,  # ruff or discard, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -8,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    74,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -247,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the next hand cannot follow
+    25,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the side's tricks
+    -19,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -5,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x rank of the card that takes
+    51,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner's card is winning
+    99,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x cards held in the suit led
-    14,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    -12,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -10,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -33,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    14,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the mover's bid
-    19,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    141,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the next hand still needs
-    3,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    29,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner's bid
-    93,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -37,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -37,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    6,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x the mover's bid
+    2,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    73,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    -1,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    12,  # ruff or discard, short of its bid, fourth hand: unseen cards above the winning card x partner's bid
+    26,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the next hand cannot follow
-    15,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the side's tricks
-    -40,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    7,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x rank of the card that takes
-    -89,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner's card is winning
-    -98,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the trick is ruffed already
+    4,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the side's tricks
+    -21,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    6,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -122,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner's card is winning
+    -23,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x cards held in the suit led
-    10,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    4,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -29,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
-    -55,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    -24,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the mover's bid
-    26,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    29,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the next hand still needs
-    7,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -42,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner's bid
-    1144,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    95,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -147,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    38,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    257,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    28,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -18,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -29,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -18,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x the mover's bid
+    45,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    44,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    5,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -36,  # ruff or discard, short of its bid, fourth hand: unseen cards of the suit led x partner's bid
+    881,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    131,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -187,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    13,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    180,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    120,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -10,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -59,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -135,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -327,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -52,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    152,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    117,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -13,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -98,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    37,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the side's tricks
-    -122,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    7,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x rank of the card that takes
-    20,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x partner's card is winning
-    -179,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the trick is ruffed already
+    -130,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -415,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -56,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    227,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    351,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -7,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -120,  # ruff or discard, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    30,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the side's tricks
+    -128,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    25,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x rank of the card that takes
+    3,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x partner's card is winning
+    -86,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x cards held in the suit led
-    204,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x unseen cards above the card that takes
+    264,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -78,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
-    121,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -85,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the mover's bid
-    -24,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -469,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the next hand still needs
-    -35,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    -76,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x partner's bid
-    143,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    22,  # ruff or discard, short of its bid, fourth hand: the side's tricks x rank of the card that takes
-    370,  # ruff or discard, short of its bid, fourth hand: the side's tricks x partner's card is winning
-    -2,  # ruff or discard, short of its bid, fourth hand: the side's tricks x the trick is ruffed already
+    -4,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    361,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -97,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x the mover's bid
+    -100,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -629,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -45,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    -191,  # ruff or discard, short of its bid, fourth hand: the next hand cannot follow x partner's bid
+    277,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    9,  # ruff or discard, short of its bid, fourth hand: the side's tricks x rank of the card that takes
+    357,  # ruff or discard, short of its bid, fourth hand: the side's tricks x partner's card is winning
+    -9,  # ruff or discard, short of its bid, fourth hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: the side's tricks x cards held in the suit led
-    -3,  # ruff or discard, short of its bid, fourth hand: the side's tricks x unseen cards above the card that takes
+    2,  # ruff or discard, short of its bid, fourth hand: the side's tricks x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
-    49,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks partner still needs for its bid
-    35,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the opponents still need for their bids
-    65,  # ruff or discard, short of its bid, fourth hand: the side's tricks x the mover's bid
-    -53,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the player winning the trick still needs
-    50,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the next hand still needs
-    -53,  # ruff or discard, short of its bid, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    38,  # ruff or discard, short of its bid, fourth hand: the side's tricks x partner's bid
-    -52,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -370,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    -60,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    108,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks partner still needs for its bid
+    41,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    51,  # ruff or discard, short of its bid, fourth hand: the side's tricks x the mover's bid
+    -49,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    93,  # ruff or discard, short of its bid, fourth hand: the side's tricks x tricks the next hand still needs
+    -57,  # ruff or discard, short of its bid, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    60,  # ruff or discard, short of its bid, fourth hand: the side's tricks x partner's bid
+    -34,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -263,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -68,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    92,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    97,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    5,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    -7,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    348,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    -13,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -10,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -28,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    12,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x partner's card is winning
-    -52,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x the trick is ruffed already
+    -34,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    20,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    298,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    -17,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -41,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -33,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    16,  # ruff or discard, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -2,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x partner's card is winning
+    -34,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x cards held in the suit led
-    15,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    23,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    0,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks partner still needs for its bid
-    -36,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
-    -30,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x the mover's bid
-    3,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
-    -54,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the next hand still needs
-    17,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    33,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x partner's bid
-    -1532,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x the trick is ruffed already
+    16,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -33,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    -25,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x the mover's bid
+    17,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -43,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x tricks the next hand still needs
+    2,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    43,  # ruff or discard, short of its bid, fourth hand: rank of the card that takes x partner's bid
+    -1421,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x cards held in the suit led
-    42,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x unseen cards above the card that takes
+    24,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -1255,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks partner still needs for its bid
-    -702,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the opponents still need for their bids
-    0,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x the mover's bid
-    -1255,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the player winning the trick still needs
-    -51,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the next hand still needs
-    -296,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -129,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x partner's bid
+    -1213,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -472,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    94,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x the mover's bid
+    -1213,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -110,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x tricks the next hand still needs
+    -314,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -256,  # ruff or discard, short of its bid, fourth hand: partner's card is winning x partner's bid
     0,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x cards held in the suit led
-    -95,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x unseen cards above the card that takes
+    74,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    179,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
-    638,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
-    -62,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x the mover's bid
-    -703,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
-    -498,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the next hand still needs
-    7,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
-    -379,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x partner's bid
+    213,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
+    723,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -77,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x the mover's bid
+    -764,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -665,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x tricks the next hand still needs
+    68,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -407,  # ruff or discard, short of its bid, fourth hand: the trick is ruffed already x partner's bid
     0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
@@ -1034,13 +1034,13 @@ WEIGHTS = np.array([
     0,  # ruff or discard, short of its bid, fourth hand: cards held in the suit led x partner's bid
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
     0,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    104,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    106,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    89,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x the mover's bid
-    8,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -58,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
-    -49,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -41,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x partner's bid
+    128,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    105,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    99,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x the mover's bid
+    18,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -37,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -54,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -26,  # ruff or discard, short of its bid, fourth hand: unseen cards above the card that takes x partner's bid
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
@@ -1056,223 +1056,223 @@ WEIGHTS = np.array([
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, short of its bid, fourth hand: an opponent still to play may beat the card that takes x partner's bid
-    -173,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    53,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x the mover's bid
-    296,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -53,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
-    49,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    83,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x partner's bid
-    28,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x the mover's bid
-    26,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -94,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    57,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    102,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -229,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    74,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x the mover's bid
+    298,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -78,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    12,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    62,  # ruff or discard, short of its bid, fourth hand: tricks partner still needs for its bid x partner's bid
+    61,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    9,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -53,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -12,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    142,  # ruff or discard, short of its bid, fourth hand: tricks the opponents still need for their bids x partner's bid
     -66,  # ruff or discard, short of its bid, fourth hand: the mover's bid x tricks the player winning the trick still needs
-    40,  # ruff or discard, short of its bid, fourth hand: the mover's bid x tricks the next hand still needs
-    -81,  # ruff or discard, short of its bid, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    51,  # ruff or discard, short of its bid, fourth hand: the mover's bid x partner's bid
-    0,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    6,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -376,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x partner's bid
-    -66,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    42,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs x partner's bid
-    -13,  # ruff or discard, short of its bid, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -6225,  # ruff or discard, bid made, second hand: one
-    939,  # ruff or discard, bid made, second hand: trick number (0 .. 12)
-    793,  # ruff or discard, bid made, second hand: trumps held
-    1165,  # ruff or discard, bid made, second hand: trumps unseen
-    -171,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    527,  # ruff or discard, bid made, second hand: unseen cards above the winning card
-    -886,  # ruff or discard, bid made, second hand: unseen cards of the suit led
-    868,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen)
-    -981,  # ruff or discard, bid made, second hand: the next hand cannot follow
-    -224,  # ruff or discard, bid made, second hand: the side's tricks
+    52,  # ruff or discard, short of its bid, fourth hand: the mover's bid x tricks the next hand still needs
+    -90,  # ruff or discard, short of its bid, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    75,  # ruff or discard, short of its bid, fourth hand: the mover's bid x partner's bid
+    -45,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    21,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -356,  # ruff or discard, short of its bid, fourth hand: tricks the player winning the trick still needs x partner's bid
+    -54,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    78,  # ruff or discard, short of its bid, fourth hand: tricks the next hand still needs x partner's bid
+    -9,  # ruff or discard, short of its bid, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -10749,  # ruff or discard, bid made, second hand: one
+    1320,  # ruff or discard, bid made, second hand: trick number (0 .. 12)
+    1092,  # ruff or discard, bid made, second hand: trumps held
+    1589,  # ruff or discard, bid made, second hand: trumps unseen
+    -260,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -647,  # ruff or discard, bid made, second hand: unseen cards above the winning card
+    -555,  # ruff or discard, bid made, second hand: unseen cards of the suit led
+    1372,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen)
+    -584,  # ruff or discard, bid made, second hand: the next hand cannot follow
+    270,  # ruff or discard, bid made, second hand: the side's tricks
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached)
-    146,  # ruff or discard, bid made, second hand: rank of the card that takes
+    -12,  # ruff or discard, bid made, second hand: rank of the card that takes
     0,  # ruff or discard, bid made, second hand: partner's card is winning
     0,  # ruff or discard, bid made, second hand: the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: cards held in the suit led
-    -1092,  # ruff or discard, bid made, second hand: unseen cards above the card that takes
-    2415,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card
-    -917,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes
-    1173,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid
-    1766,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids
-    -492,  # ruff or discard, bid made, second hand: the mover's bid
-    2951,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs
-    -1186,  # ruff or discard, bid made, second hand: tricks the next hand still needs
-    209,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit)
-    -493,  # ruff or discard, bid made, second hand: partner's bid
-    -117,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps held
-    -168,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps unseen
-    4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -146,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    81,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    19,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
-    -4,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the side's tricks
+    -2161,  # ruff or discard, bid made, second hand: unseen cards above the card that takes
+    3966,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card
+    -712,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes
+    2210,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid
+    1619,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids
+    -644,  # ruff or discard, bid made, second hand: the mover's bid
+    3149,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs
+    -1529,  # ruff or discard, bid made, second hand: tricks the next hand still needs
+    1099,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit)
+    390,  # ruff or discard, bid made, second hand: partner's bid
+    -85,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps held
+    -223,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x trumps unseen
+    13,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -51,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    70,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    1,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    12,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
+    -70,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the side's tricks
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -34,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
+    -22,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x cards held in the suit led
-    116,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -318,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    200,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -47,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -53,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    5,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the mover's bid
-    -149,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    96,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    -9,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -8,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner's bid
-    -44,  # ruff or discard, bid made, second hand: trumps held x trumps unseen
-    3,  # ruff or discard, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -83,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the winning card
-    104,  # ruff or discard, bid made, second hand: trumps held x unseen cards of the suit led
-    -64,  # ruff or discard, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    128,  # ruff or discard, bid made, second hand: trumps held x the next hand cannot follow
-    228,  # ruff or discard, bid made, second hand: trumps held x the side's tricks
+    225,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -410,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    78,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -107,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -24,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    16,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x the mover's bid
+    -138,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    114,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    -100,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -96,  # ruff or discard, bid made, second hand: trick number (0 .. 12) x partner's bid
+    -117,  # ruff or discard, bid made, second hand: trumps held x trumps unseen
+    -26,  # ruff or discard, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -106,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the winning card
+    134,  # ruff or discard, bid made, second hand: trumps held x unseen cards of the suit led
+    -155,  # ruff or discard, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -77,  # ruff or discard, bid made, second hand: trumps held x the next hand cannot follow
+    170,  # ruff or discard, bid made, second hand: trumps held x the side's tricks
     0,  # ruff or discard, bid made, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -30,  # ruff or discard, bid made, second hand: trumps held x rank of the card that takes
+    -28,  # ruff or discard, bid made, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, bid made, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: trumps held x cards held in the suit led
-    44,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the card that takes
-    -258,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the winning card
-    147,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
-    -43,  # ruff or discard, bid made, second hand: trumps held x tricks partner still needs for its bid
-    -221,  # ruff or discard, bid made, second hand: trumps held x tricks the opponents still need for their bids
-    -84,  # ruff or discard, bid made, second hand: trumps held x the mover's bid
-    -248,  # ruff or discard, bid made, second hand: trumps held x tricks the player winning the trick still needs
-    28,  # ruff or discard, bid made, second hand: trumps held x tricks the next hand still needs
-    -64,  # ruff or discard, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    146,  # ruff or discard, bid made, second hand: trumps held x partner's bid
-    8,  # ruff or discard, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    16,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the winning card
-    -5,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards of the suit led
-    -356,  # ruff or discard, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    28,  # ruff or discard, bid made, second hand: trumps unseen x the next hand cannot follow
-    28,  # ruff or discard, bid made, second hand: trumps unseen x the side's tricks
+    83,  # ruff or discard, bid made, second hand: trumps held x unseen cards above the card that takes
+    -502,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the winning card
+    563,  # ruff or discard, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
+    -77,  # ruff or discard, bid made, second hand: trumps held x tricks partner still needs for its bid
+    -164,  # ruff or discard, bid made, second hand: trumps held x tricks the opponents still need for their bids
+    -111,  # ruff or discard, bid made, second hand: trumps held x the mover's bid
+    -178,  # ruff or discard, bid made, second hand: trumps held x tricks the player winning the trick still needs
+    14,  # ruff or discard, bid made, second hand: trumps held x tricks the next hand still needs
+    11,  # ruff or discard, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    122,  # ruff or discard, bid made, second hand: trumps held x partner's bid
+    12,  # ruff or discard, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    25,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the winning card
+    -22,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards of the suit led
+    -497,  # ruff or discard, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    55,  # ruff or discard, bid made, second hand: trumps unseen x the next hand cannot follow
+    -39,  # ruff or discard, bid made, second hand: trumps unseen x the side's tricks
     0,  # ruff or discard, bid made, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    25,  # ruff or discard, bid made, second hand: trumps unseen x rank of the card that takes
+    27,  # ruff or discard, bid made, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, bid made, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: trumps unseen x cards held in the suit led
-    21,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the card that takes
-    293,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
-    189,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -51,  # ruff or discard, bid made, second hand: trumps unseen x tricks partner still needs for its bid
-    -60,  # ruff or discard, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
-    -43,  # ruff or discard, bid made, second hand: trumps unseen x the mover's bid
-    -93,  # ruff or discard, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
-    34,  # ruff or discard, bid made, second hand: trumps unseen x tricks the next hand still needs
-    37,  # ruff or discard, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    28,  # ruff or discard, bid made, second hand: trumps unseen x unseen cards above the card that takes
+    349,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
+    218,  # ruff or discard, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -58,  # ruff or discard, bid made, second hand: trumps unseen x tricks partner still needs for its bid
+    -69,  # ruff or discard, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
+    79,  # ruff or discard, bid made, second hand: trumps unseen x the mover's bid
+    -142,  # ruff or discard, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
+    74,  # ruff or discard, bid made, second hand: trumps unseen x tricks the next hand still needs
+    34,  # ruff or discard, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
     -12,  # ruff or discard, bid made, second hand: trumps unseen x partner's bid
-    -15,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    5,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -48,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    5,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -14,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -2,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -80,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    24,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -17,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    3,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    8,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -2,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    30,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    22,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -3,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    6,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    1,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    31,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -25,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    14,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    24,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    16,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
-    361,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -263,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
-    155,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the side's tricks
+    1,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    54,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -23,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -24,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    19,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    31,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    62,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -43,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    5,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    25,  # ruff or discard, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    18,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
+    228,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -197,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
+    40,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the side's tricks
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, bid made, second hand: unseen cards above the winning card x rank of the card that takes
+    12,  # ruff or discard, bid made, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: unseen cards above the winning card x cards held in the suit led
-    24,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    822,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    81,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -160,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -127,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -106,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the mover's bid
-    -173,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    46,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
-    11,  # ruff or discard, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    23,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner's bid
-    -125,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    43,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
-    -22,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the side's tricks
+    29,  # ruff or discard, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    930,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    49,  # ruff or discard, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -135,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -59,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    20,  # ruff or discard, bid made, second hand: unseen cards above the winning card x the mover's bid
+    -68,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    10,  # ruff or discard, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
+    -4,  # ruff or discard, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    14,  # ruff or discard, bid made, second hand: unseen cards above the winning card x partner's bid
+    -151,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    19,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
+    -12,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the side's tricks
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    11,  # ruff or discard, bid made, second hand: unseen cards of the suit led x rank of the card that takes
+    13,  # ruff or discard, bid made, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: unseen cards of the suit led x cards held in the suit led
-    -3,  # ruff or discard, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -42,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    114,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    47,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    82,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    -7,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the mover's bid
-    113,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -31,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
-    -11,  # ruff or discard, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -16,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner's bid
-    14,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -9,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    14,  # ruff or discard, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -54,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    73,  # ruff or discard, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    39,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    53,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -37,  # ruff or discard, bid made, second hand: unseen cards of the suit led x the mover's bid
+    57,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -4,  # ruff or discard, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
+    2,  # ruff or discard, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -28,  # ruff or discard, bid made, second hand: unseen cards of the suit led x partner's bid
+    77,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    52,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -27,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -24,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    133,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    210,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -187,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    293,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    88,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -15,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    147,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -59,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    55,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -86,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    108,  # ruff or discard, bid made, second hand: the next hand cannot follow x the side's tricks
+    233,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    562,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -534,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    324,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    102,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -110,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    123,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -21,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    144,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -84,  # ruff or discard, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    97,  # ruff or discard, bid made, second hand: the next hand cannot follow x the side's tricks
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    27,  # ruff or discard, bid made, second hand: the next hand cannot follow x rank of the card that takes
+    14,  # ruff or discard, bid made, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: the next hand cannot follow x cards held in the suit led
-    -205,  # ruff or discard, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
-    699,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -917,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    16,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    54,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -120,  # ruff or discard, bid made, second hand: the next hand cannot follow x the mover's bid
-    415,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -362,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
-    -34,  # ruff or discard, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    187,  # ruff or discard, bid made, second hand: the next hand cannot follow x partner's bid
+    -345,  # ruff or discard, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
+    678,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -712,  # ruff or discard, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -106,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    36,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -115,  # ruff or discard, bid made, second hand: the next hand cannot follow x the mover's bid
+    343,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -307,  # ruff or discard, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
+    -32,  # ruff or discard, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    103,  # ruff or discard, bid made, second hand: the next hand cannot follow x partner's bid
     0,  # ruff or discard, bid made, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    16,  # ruff or discard, bid made, second hand: the side's tricks x rank of the card that takes
+    25,  # ruff or discard, bid made, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, bid made, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: the side's tricks x cards held in the suit led
-    -8,  # ruff or discard, bid made, second hand: the side's tricks x unseen cards above the card that takes
-    -49,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -57,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -60,  # ruff or discard, bid made, second hand: the side's tricks x tricks partner still needs for its bid
-    19,  # ruff or discard, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
-    -5,  # ruff or discard, bid made, second hand: the side's tricks x the mover's bid
-    28,  # ruff or discard, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
-    -9,  # ruff or discard, bid made, second hand: the side's tricks x tricks the next hand still needs
-    -70,  # ruff or discard, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -40,  # ruff or discard, bid made, second hand: the side's tricks x partner's bid
+    59,  # ruff or discard, bid made, second hand: the side's tricks x unseen cards above the card that takes
+    88,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
+    195,  # ruff or discard, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -62,  # ruff or discard, bid made, second hand: the side's tricks x tricks partner still needs for its bid
+    -53,  # ruff or discard, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
+    26,  # ruff or discard, bid made, second hand: the side's tricks x the mover's bid
+    24,  # ruff or discard, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
+    -77,  # ruff or discard, bid made, second hand: the side's tricks x tricks the next hand still needs
+    134,  # ruff or discard, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -8,  # ruff or discard, bid made, second hand: the side's tricks x partner's bid
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, bid made, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -1291,15 +1291,15 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: rank of the card that takes x cards held in the suit led
     4,  # ruff or discard, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
-    -9,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    13,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -32,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -63,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    28,  # ruff or discard, bid made, second hand: rank of the card that takes x the mover's bid
-    -90,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    27,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the next hand still needs
-    -36,  # ruff or discard, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    35,  # ruff or discard, bid made, second hand: rank of the card that takes x partner's bid
+    -48,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    60,  # ruff or discard, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -17,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -58,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    14,  # ruff or discard, bid made, second hand: rank of the card that takes x the mover's bid
+    -91,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    33,  # ruff or discard, bid made, second hand: rank of the card that takes x tricks the next hand still needs
+    -24,  # ruff or discard, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    34,  # ruff or discard, bid made, second hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, bid made, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, bid made, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, bid made, second hand: partner's card is winning x unseen cards above the card that takes
@@ -1333,247 +1333,247 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, second hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, bid made, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, second hand: cards held in the suit led x partner's bid
-    -23,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    70,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -26,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    51,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    18,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x the mover's bid
-    35,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    16,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    -39,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    8,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x partner's bid
-    -917,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -404,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -523,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    280,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -1026,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    502,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -148,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    5,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
-    169,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    10,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    10,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    126,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -116,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    85,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    -106,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -126,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    61,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x the mover's bid
-    -192,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -90,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    142,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    35,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    99,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -94,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x the mover's bid
+    87,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    13,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    -54,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, bid made, second hand: unseen cards above the card that takes x partner's bid
+    -712,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -494,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -599,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    76,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -1299,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    700,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -171,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    67,  # ruff or discard, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
+    120,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -48,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -202,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    316,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -364,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    94,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    27,  # ruff or discard, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -131,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    60,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x the mover's bid
+    -197,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
     66,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    -23,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    7,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x partner's bid
-    17,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
-    -373,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -72,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -34,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -17,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x partner's bid
-    82,  # ruff or discard, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
-    -65,  # ruff or discard, bid made, second hand: the mover's bid x tricks the next hand still needs
-    120,  # ruff or discard, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    88,  # ruff or discard, bid made, second hand: the mover's bid x partner's bid
-    393,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -76,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -12,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x partner's bid
-    41,  # ruff or discard, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -6,  # ruff or discard, bid made, second hand: tricks the next hand still needs x partner's bid
-    3,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -16131,  # ruff or discard, bid made, third hand: one
-    1498,  # ruff or discard, bid made, third hand: trick number (0 .. 12)
-    2405,  # ruff or discard, bid made, third hand: trumps held
-    339,  # ruff or discard, bid made, third hand: trumps unseen
-    599,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -323,  # ruff or discard, bid made, third hand: unseen cards above the winning card
-    -334,  # ruff or discard, bid made, third hand: unseen cards of the suit led
-    -1439,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen)
-    3174,  # ruff or discard, bid made, third hand: the next hand cannot follow
-    -2081,  # ruff or discard, bid made, third hand: the side's tricks
+    -109,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -89,  # ruff or discard, bid made, second hand: tricks partner still needs for its bid x partner's bid
+    58,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
+    -292,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -47,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -100,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -87,  # ruff or discard, bid made, second hand: tricks the opponents still need for their bids x partner's bid
+    29,  # ruff or discard, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
+    29,  # ruff or discard, bid made, second hand: the mover's bid x tricks the next hand still needs
+    -96,  # ruff or discard, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    102,  # ruff or discard, bid made, second hand: the mover's bid x partner's bid
+    388,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -113,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -84,  # ruff or discard, bid made, second hand: tricks the player winning the trick still needs x partner's bid
+    13,  # ruff or discard, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -4,  # ruff or discard, bid made, second hand: tricks the next hand still needs x partner's bid
+    39,  # ruff or discard, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -9683,  # ruff or discard, bid made, third hand: one
+    1000,  # ruff or discard, bid made, third hand: trick number (0 .. 12)
+    817,  # ruff or discard, bid made, third hand: trumps held
+    278,  # ruff or discard, bid made, third hand: trumps unseen
+    309,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -103,  # ruff or discard, bid made, third hand: unseen cards above the winning card
+    30,  # ruff or discard, bid made, third hand: unseen cards of the suit led
+    -290,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen)
+    2958,  # ruff or discard, bid made, third hand: the next hand cannot follow
+    -667,  # ruff or discard, bid made, third hand: the side's tricks
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached)
-    59,  # ruff or discard, bid made, third hand: rank of the card that takes
-    7044,  # ruff or discard, bid made, third hand: partner's card is winning
-    2986,  # ruff or discard, bid made, third hand: the trick is ruffed already
+    7,  # ruff or discard, bid made, third hand: rank of the card that takes
+    3510,  # ruff or discard, bid made, third hand: partner's card is winning
+    -451,  # ruff or discard, bid made, third hand: the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: cards held in the suit led
-    -991,  # ruff or discard, bid made, third hand: unseen cards above the card that takes
-    -4646,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card
-    573,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes
-    1037,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid
-    1437,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids
-    2112,  # ruff or discard, bid made, third hand: the mover's bid
-    2993,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs
-    311,  # ruff or discard, bid made, third hand: tricks the next hand still needs
-    -223,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit)
-    490,  # ruff or discard, bid made, third hand: partner's bid
-    -189,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps held
-    12,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps unseen
-    -48,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    37,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    30,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    381,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -253,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
-    174,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the side's tricks
+    -120,  # ruff or discard, bid made, third hand: unseen cards above the card that takes
+    -3749,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card
+    130,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes
+    427,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid
+    1438,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids
+    234,  # ruff or discard, bid made, third hand: the mover's bid
+    2949,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs
+    -125,  # ruff or discard, bid made, third hand: tricks the next hand still needs
+    16,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit)
+    -409,  # ruff or discard, bid made, third hand: partner's bid
+    -33,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps held
+    -13,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x trumps unseen
+    -29,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    31,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -6,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    222,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -323,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
+    44,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the side's tricks
     0,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -15,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
-    -759,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's card is winning
-    -100,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the trick is ruffed already
+    -11,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
+    -445,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's card is winning
+    192,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x cards held in the suit led
-    102,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    360,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -238,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -133,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -54,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    -209,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the mover's bid
-    -128,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -42,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    21,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -62,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's bid
-    -65,  # ruff or discard, bid made, third hand: trumps held x trumps unseen
-    -68,  # ruff or discard, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -64,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the winning card
-    79,  # ruff or discard, bid made, third hand: trumps held x unseen cards of the suit led
-    -9,  # ruff or discard, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -277,  # ruff or discard, bid made, third hand: trumps held x the next hand cannot follow
-    3,  # ruff or discard, bid made, third hand: trumps held x the side's tricks
+    56,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    262,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -67,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -124,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -72,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    -48,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x the mover's bid
+    -124,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -26,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    38,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    0,  # ruff or discard, bid made, third hand: trick number (0 .. 12) x partner's bid
+    -109,  # ruff or discard, bid made, third hand: trumps held x trumps unseen
+    -63,  # ruff or discard, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -93,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the winning card
+    69,  # ruff or discard, bid made, third hand: trumps held x unseen cards of the suit led
+    -177,  # ruff or discard, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -395,  # ruff or discard, bid made, third hand: trumps held x the next hand cannot follow
+    -14,  # ruff or discard, bid made, third hand: trumps held x the side's tricks
     0,  # ruff or discard, bid made, third hand: trumps held x tricks the side still needs for its target (0 once reached)
     -4,  # ruff or discard, bid made, third hand: trumps held x rank of the card that takes
-    -436,  # ruff or discard, bid made, third hand: trumps held x partner's card is winning
-    70,  # ruff or discard, bid made, third hand: trumps held x the trick is ruffed already
+    -300,  # ruff or discard, bid made, third hand: trumps held x partner's card is winning
+    398,  # ruff or discard, bid made, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: trumps held x cards held in the suit led
-    49,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the card that takes
-    164,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the winning card
-    378,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
-    52,  # ruff or discard, bid made, third hand: trumps held x tricks partner still needs for its bid
-    -386,  # ruff or discard, bid made, third hand: trumps held x tricks the opponents still need for their bids
-    133,  # ruff or discard, bid made, third hand: trumps held x the mover's bid
-    -66,  # ruff or discard, bid made, third hand: trumps held x tricks the player winning the trick still needs
-    -13,  # ruff or discard, bid made, third hand: trumps held x tricks the next hand still needs
-    31,  # ruff or discard, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    142,  # ruff or discard, bid made, third hand: trumps held x partner's bid
-    -8,  # ruff or discard, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    75,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the winning card
-    -14,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards of the suit led
-    13,  # ruff or discard, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    234,  # ruff or discard, bid made, third hand: trumps unseen x the next hand cannot follow
+    92,  # ruff or discard, bid made, third hand: trumps held x unseen cards above the card that takes
+    317,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the winning card
+    345,  # ruff or discard, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
+    148,  # ruff or discard, bid made, third hand: trumps held x tricks partner still needs for its bid
+    -223,  # ruff or discard, bid made, third hand: trumps held x tricks the opponents still need for their bids
+    119,  # ruff or discard, bid made, third hand: trumps held x the mover's bid
+    -51,  # ruff or discard, bid made, third hand: trumps held x tricks the player winning the trick still needs
+    10,  # ruff or discard, bid made, third hand: trumps held x tricks the next hand still needs
+    -46,  # ruff or discard, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    124,  # ruff or discard, bid made, third hand: trumps held x partner's bid
+    11,  # ruff or discard, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    82,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the winning card
+    -12,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards of the suit led
+    19,  # ruff or discard, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    177,  # ruff or discard, bid made, third hand: trumps unseen x the next hand cannot follow
     58,  # ruff or discard, bid made, third hand: trumps unseen x the side's tricks
     0,  # ruff or discard, bid made, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -27,  # ruff or discard, bid made, third hand: trumps unseen x rank of the card that takes
-    243,  # ruff or discard, bid made, third hand: trumps unseen x partner's card is winning
-    -323,  # ruff or discard, bid made, third hand: trumps unseen x the trick is ruffed already
+    -28,  # ruff or discard, bid made, third hand: trumps unseen x rank of the card that takes
+    410,  # ruff or discard, bid made, third hand: trumps unseen x partner's card is winning
+    -254,  # ruff or discard, bid made, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: trumps unseen x cards held in the suit led
-    -64,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the card that takes
-    -229,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
-    58,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -28,  # ruff or discard, bid made, third hand: trumps unseen x tricks partner still needs for its bid
-    -23,  # ruff or discard, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
-    -61,  # ruff or discard, bid made, third hand: trumps unseen x the mover's bid
-    67,  # ruff or discard, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
-    107,  # ruff or discard, bid made, third hand: trumps unseen x tricks the next hand still needs
-    3,  # ruff or discard, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    14,  # ruff or discard, bid made, third hand: trumps unseen x partner's bid
-    -20,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    8,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -30,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -32,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -1,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -75,  # ruff or discard, bid made, third hand: trumps unseen x unseen cards above the card that takes
+    -237,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
+    231,  # ruff or discard, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -118,  # ruff or discard, bid made, third hand: trumps unseen x tricks partner still needs for its bid
+    -78,  # ruff or discard, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
+    -40,  # ruff or discard, bid made, third hand: trumps unseen x the mover's bid
+    124,  # ruff or discard, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
+    158,  # ruff or discard, bid made, third hand: trumps unseen x tricks the next hand still needs
+    -6,  # ruff or discard, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    52,  # ruff or discard, bid made, third hand: trumps unseen x partner's bid
+    -2,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    17,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -8,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    20,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    15,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -3,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -15,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    43,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    1,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -63,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -3,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    10,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    112,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -33,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -122,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -41,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    17,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    26,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    17,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    -4,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    3,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    2,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
-    17,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    47,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
-    -43,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the side's tricks
+    -1,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    67,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -16,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -97,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -29,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    6,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    20,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    2,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    -15,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    12,  # ruff or discard, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    11,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
+    140,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    43,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
+    -112,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the side's tricks
     0,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -2,  # ruff or discard, bid made, third hand: unseen cards above the winning card x rank of the card that takes
-    266,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's card is winning
-    -247,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the trick is ruffed already
+    -13,  # ruff or discard, bid made, third hand: unseen cards above the winning card x rank of the card that takes
+    288,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's card is winning
+    -315,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: unseen cards above the winning card x cards held in the suit led
-    -37,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    208,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -259,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -125,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    11,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    43,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the mover's bid
-    -24,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    69,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
-    -30,  # ruff or discard, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -6,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's bid
+    -62,  # ruff or discard, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    97,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -236,  # ruff or discard, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -61,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -17,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    104,  # ruff or discard, bid made, third hand: unseen cards above the winning card x the mover's bid
+    31,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    50,  # ruff or discard, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
+    -8,  # ruff or discard, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -24,  # ruff or discard, bid made, third hand: unseen cards above the winning card x partner's bid
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -224,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
-    29,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the side's tricks
+    -249,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
+    78,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the side's tricks
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x rank of the card that takes
-    -191,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's card is winning
-    43,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the trick is ruffed already
+    -205,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's card is winning
+    51,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: unseen cards of the suit led x cards held in the suit led
-    20,  # ruff or discard, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    93,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    191,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -67,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    20,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    -40,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the mover's bid
-    2,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    47,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
-    5,  # ruff or discard, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -57,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's bid
-    -1439,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -179,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    35,  # ruff or discard, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    21,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    315,  # ruff or discard, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -149,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -35,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -80,  # ruff or discard, bid made, third hand: unseen cards of the suit led x the mover's bid
+    1,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    53,  # ruff or discard, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
+    11,  # ruff or discard, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -49,  # ruff or discard, bid made, third hand: unseen cards of the suit led x partner's bid
+    -290,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    135,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
     6,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -53,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    196,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -441,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    75,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    4,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -163,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    38,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    392,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    318,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -53,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -125,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    9,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -20,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -110,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    45,  # ruff or discard, bid made, third hand: the next hand cannot follow x the side's tricks
+    34,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -215,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    196,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    357,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    106,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -276,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    -366,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    27,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -125,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -169,  # ruff or discard, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    28,  # ruff or discard, bid made, third hand: the next hand cannot follow x the side's tricks
     0,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -22,  # ruff or discard, bid made, third hand: the next hand cannot follow x rank of the card that takes
-    -702,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's card is winning
-    -406,  # ruff or discard, bid made, third hand: the next hand cannot follow x the trick is ruffed already
+    -7,  # ruff or discard, bid made, third hand: the next hand cannot follow x rank of the card that takes
+    -456,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's card is winning
+    -115,  # ruff or discard, bid made, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: the next hand cannot follow x cards held in the suit led
-    213,  # ruff or discard, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -587,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    573,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -878,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    -208,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    237,  # ruff or discard, bid made, third hand: the next hand cannot follow x the mover's bid
-    -27,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -145,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
-    5,  # ruff or discard, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    39,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's bid
+    238,  # ruff or discard, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -690,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    130,  # ruff or discard, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -1025,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    -366,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    223,  # ruff or discard, bid made, third hand: the next hand cannot follow x the mover's bid
+    155,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -116,  # ruff or discard, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
+    201,  # ruff or discard, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    176,  # ruff or discard, bid made, third hand: the next hand cannot follow x partner's bid
     0,  # ruff or discard, bid made, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    7,  # ruff or discard, bid made, third hand: the side's tricks x rank of the card that takes
-    48,  # ruff or discard, bid made, third hand: the side's tricks x partner's card is winning
-    -26,  # ruff or discard, bid made, third hand: the side's tricks x the trick is ruffed already
+    15,  # ruff or discard, bid made, third hand: the side's tricks x rank of the card that takes
+    -107,  # ruff or discard, bid made, third hand: the side's tricks x partner's card is winning
+    71,  # ruff or discard, bid made, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: the side's tricks x cards held in the suit led
-    -67,  # ruff or discard, bid made, third hand: the side's tricks x unseen cards above the card that takes
-    -33,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
-    74,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    356,  # ruff or discard, bid made, third hand: the side's tricks x tricks partner still needs for its bid
-    215,  # ruff or discard, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
-    -4,  # ruff or discard, bid made, third hand: the side's tricks x the mover's bid
-    -326,  # ruff or discard, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
-    -78,  # ruff or discard, bid made, third hand: the side's tricks x tricks the next hand still needs
-    21,  # ruff or discard, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -32,  # ruff or discard, bid made, third hand: the side's tricks x partner's bid
+    -23,  # ruff or discard, bid made, third hand: the side's tricks x unseen cards above the card that takes
+    285,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -307,  # ruff or discard, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    88,  # ruff or discard, bid made, third hand: the side's tricks x tricks partner still needs for its bid
+    136,  # ruff or discard, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
+    -12,  # ruff or discard, bid made, third hand: the side's tricks x the mover's bid
+    -266,  # ruff or discard, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
+    -33,  # ruff or discard, bid made, third hand: the side's tricks x tricks the next hand still needs
+    -54,  # ruff or discard, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -72,  # ruff or discard, bid made, third hand: the side's tricks x partner's bid
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -1588,42 +1588,42 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    26,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's card is winning
-    41,  # ruff or discard, bid made, third hand: rank of the card that takes x the trick is ruffed already
+    0,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's card is winning
+    92,  # ruff or discard, bid made, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: rank of the card that takes x cards held in the suit led
-    31,  # ruff or discard, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
-    -24,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    34,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    43,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
-    -17,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    8,  # ruff or discard, bid made, third hand: rank of the card that takes x the mover's bid
-    3,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    -23,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the next hand still needs
-    -7,  # ruff or discard, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    41,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's bid
+    32,  # ruff or discard, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
+    13,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -10,  # ruff or discard, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    74,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
+    -14,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    1,  # ruff or discard, bid made, third hand: rank of the card that takes x the mover's bid
+    -9,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    -26,  # ruff or discard, bid made, third hand: rank of the card that takes x tricks the next hand still needs
+    -17,  # ruff or discard, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    38,  # ruff or discard, bid made, third hand: rank of the card that takes x partner's bid
     0,  # ruff or discard, bid made, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, bid made, third hand: partner's card is winning x cards held in the suit led
-    49,  # ruff or discard, bid made, third hand: partner's card is winning x unseen cards above the card that takes
-    1824,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    37,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -772,  # ruff or discard, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
-    -1450,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
-    80,  # ruff or discard, bid made, third hand: partner's card is winning x the mover's bid
-    -772,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
-    1190,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the next hand still needs
-    -174,  # ruff or discard, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -168,  # ruff or discard, bid made, third hand: partner's card is winning x partner's bid
+    -37,  # ruff or discard, bid made, third hand: partner's card is winning x unseen cards above the card that takes
+    1822,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    276,  # ruff or discard, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -746,  # ruff or discard, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
+    -1068,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
+    342,  # ruff or discard, bid made, third hand: partner's card is winning x the mover's bid
+    -746,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
+    1063,  # ruff or discard, bid made, third hand: partner's card is winning x tricks the next hand still needs
+    -209,  # ruff or discard, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -153,  # ruff or discard, bid made, third hand: partner's card is winning x partner's bid
     0,  # ruff or discard, bid made, third hand: the trick is ruffed already x cards held in the suit led
-    408,  # ruff or discard, bid made, third hand: the trick is ruffed already x unseen cards above the card that takes
-    -46,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    273,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    241,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks partner still needs for its bid
-    59,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the opponents still need for their bids
-    -349,  # ruff or discard, bid made, third hand: the trick is ruffed already x the mover's bid
-    423,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the player winning the trick still needs
-    -364,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the next hand still needs
-    140,  # ruff or discard, bid made, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
-    -230,  # ruff or discard, bid made, third hand: the trick is ruffed already x partner's bid
+    448,  # ruff or discard, bid made, third hand: the trick is ruffed already x unseen cards above the card that takes
+    -119,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    248,  # ruff or discard, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    444,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks partner still needs for its bid
+    118,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -544,  # ruff or discard, bid made, third hand: the trick is ruffed already x the mover's bid
+    332,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -214,  # ruff or discard, bid made, third hand: the trick is ruffed already x tricks the next hand still needs
+    57,  # ruff or discard, bid made, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -133,  # ruff or discard, bid made, third hand: the trick is ruffed already x partner's bid
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
@@ -1634,247 +1634,247 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x tricks the next hand still needs
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, third hand: cards held in the suit led x partner's bid
-    21,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -476,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    39,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -675,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
     132,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    180,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    0,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x the mover's bid
-    25,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    122,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -71,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x the mover's bid
+    -2,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
     -58,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    0,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -68,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x partner's bid
-    573,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    1190,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -16,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -183,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
-    182,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    420,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    110,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    74,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
-    49,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -80,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    7,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    127,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -175,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    -96,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    20,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
-    -268,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    -108,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x the mover's bid
-    155,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    116,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    7,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    152,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x partner's bid
-    -66,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
-    -247,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -110,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -37,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    178,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x partner's bid
-    53,  # ruff or discard, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
-    -36,  # ruff or discard, bid made, third hand: the mover's bid x tricks the next hand still needs
-    29,  # ruff or discard, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    51,  # ruff or discard, bid made, third hand: the mover's bid x partner's bid
-    113,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -44,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -424,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x partner's bid
-    23,  # ruff or discard, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -186,  # ruff or discard, bid made, third hand: tricks the next hand still needs x partner's bid
-    14,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -6442,  # ruff or discard, bid made, fourth hand: one
-    783,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12)
-    785,  # ruff or discard, bid made, fourth hand: trumps held
-    1029,  # ruff or discard, bid made, fourth hand: trumps unseen
-    88,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
-    1082,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card
-    -351,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led
-    1529,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen)
-    752,  # ruff or discard, bid made, fourth hand: the next hand cannot follow
-    1419,  # ruff or discard, bid made, fourth hand: the side's tricks
+    -2,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -117,  # ruff or discard, bid made, third hand: unseen cards above the card that takes x partner's bid
+    130,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    1195,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -81,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -501,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
+    116,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    605,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    43,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    88,  # ruff or discard, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
+    120,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    136,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    328,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    246,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -487,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    -121,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -49,  # ruff or discard, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
+    -230,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    140,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x the mover's bid
+    191,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    167,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    28,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    191,  # ruff or discard, bid made, third hand: tricks partner still needs for its bid x partner's bid
+    -16,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
+    -251,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -112,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -44,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    205,  # ruff or discard, bid made, third hand: tricks the opponents still need for their bids x partner's bid
+    73,  # ruff or discard, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
+    -40,  # ruff or discard, bid made, third hand: the mover's bid x tricks the next hand still needs
+    96,  # ruff or discard, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    114,  # ruff or discard, bid made, third hand: the mover's bid x partner's bid
+    184,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -68,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -430,  # ruff or discard, bid made, third hand: tricks the player winning the trick still needs x partner's bid
+    53,  # ruff or discard, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -126,  # ruff or discard, bid made, third hand: tricks the next hand still needs x partner's bid
+    0,  # ruff or discard, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -8787,  # ruff or discard, bid made, fourth hand: one
+    1012,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12)
+    -709,  # ruff or discard, bid made, fourth hand: trumps held
+    501,  # ruff or discard, bid made, fourth hand: trumps unseen
+    341,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    404,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card
+    94,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led
+    348,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen)
+    1334,  # ruff or discard, bid made, fourth hand: the next hand cannot follow
+    273,  # ruff or discard, bid made, fourth hand: the side's tricks
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached)
-    291,  # ruff or discard, bid made, fourth hand: rank of the card that takes
-    15882,  # ruff or discard, bid made, fourth hand: partner's card is winning
-    -2433,  # ruff or discard, bid made, fourth hand: the trick is ruffed already
+    353,  # ruff or discard, bid made, fourth hand: rank of the card that takes
+    12187,  # ruff or discard, bid made, fourth hand: partner's card is winning
+    1815,  # ruff or discard, bid made, fourth hand: the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: cards held in the suit led
-    -2003,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes
+    -1246,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes
-    -117,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid
-    389,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids
-    -2557,  # ruff or discard, bid made, fourth hand: the mover's bid
-    2440,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs
-    929,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs
-    199,  # ruff or discard, bid made, fourth hand: sure tricks held (masters from the top of each suit)
-    -1883,  # ruff or discard, bid made, fourth hand: partner's bid
-    -23,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x trumps held
-    -182,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x trumps unseen
-    1,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -102,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
-    20,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
-    -134,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -108,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the next hand cannot follow
-    -85,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the side's tricks
+    -168,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid
+    952,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids
+    -1426,  # ruff or discard, bid made, fourth hand: the mover's bid
+    4167,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs
+    -126,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs
+    571,  # ruff or discard, bid made, fourth hand: sure tricks held (masters from the top of each suit)
+    -1492,  # ruff or discard, bid made, fourth hand: partner's bid
+    131,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x trumps held
+    -170,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x trumps unseen
+    -13,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -31,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    -11,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -195,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    -53,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -41,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x rank of the card that takes
-    -1526,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner's card is winning
-    334,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the trick is ruffed already
+    -46,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1241,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner's card is winning
+    68,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x cards held in the suit led
-    251,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    246,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -87,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -151,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    111,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the mover's bid
-    267,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -16,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
-    -8,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    141,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner's bid
-    -131,  # ruff or discard, bid made, fourth hand: trumps held x trumps unseen
-    -46,  # ruff or discard, bid made, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -31,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards above the winning card
-    44,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards of the suit led
-    -24,  # ruff or discard, bid made, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -156,  # ruff or discard, bid made, fourth hand: trumps held x the next hand cannot follow
-    -73,  # ruff or discard, bid made, fourth hand: trumps held x the side's tricks
+    -84,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -216,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    38,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x the mover's bid
+    184,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    121,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    -30,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    79,  # ruff or discard, bid made, fourth hand: trick number (0 .. 12) x partner's bid
+    -212,  # ruff or discard, bid made, fourth hand: trumps held x trumps unseen
+    -30,  # ruff or discard, bid made, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -42,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards above the winning card
+    41,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards of the suit led
+    32,  # ruff or discard, bid made, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -66,  # ruff or discard, bid made, fourth hand: trumps held x the next hand cannot follow
+    -289,  # ruff or discard, bid made, fourth hand: trumps held x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
-    11,  # ruff or discard, bid made, fourth hand: trumps held x rank of the card that takes
-    -961,  # ruff or discard, bid made, fourth hand: trumps held x partner's card is winning
-    -71,  # ruff or discard, bid made, fourth hand: trumps held x the trick is ruffed already
+    51,  # ruff or discard, bid made, fourth hand: trumps held x rank of the card that takes
+    -902,  # ruff or discard, bid made, fourth hand: trumps held x partner's card is winning
+    -75,  # ruff or discard, bid made, fourth hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: trumps held x cards held in the suit led
-    74,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards above the card that takes
+    159,  # ruff or discard, bid made, fourth hand: trumps held x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: trumps held x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: trumps held x an opponent still to play may beat the card that takes
-    96,  # ruff or discard, bid made, fourth hand: trumps held x tricks partner still needs for its bid
-    -263,  # ruff or discard, bid made, fourth hand: trumps held x tricks the opponents still need for their bids
-    145,  # ruff or discard, bid made, fourth hand: trumps held x the mover's bid
-    158,  # ruff or discard, bid made, fourth hand: trumps held x tricks the player winning the trick still needs
-    63,  # ruff or discard, bid made, fourth hand: trumps held x tricks the next hand still needs
-    -65,  # ruff or discard, bid made, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
-    177,  # ruff or discard, bid made, fourth hand: trumps held x partner's bid
-    45,  # ruff or discard, bid made, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -23,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards above the winning card
-    -21,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards of the suit led
-    -424,  # ruff or discard, bid made, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    413,  # ruff or discard, bid made, fourth hand: trumps unseen x the next hand cannot follow
-    65,  # ruff or discard, bid made, fourth hand: trumps unseen x the side's tricks
+    251,  # ruff or discard, bid made, fourth hand: trumps held x tricks partner still needs for its bid
+    -66,  # ruff or discard, bid made, fourth hand: trumps held x tricks the opponents still need for their bids
+    236,  # ruff or discard, bid made, fourth hand: trumps held x the mover's bid
+    41,  # ruff or discard, bid made, fourth hand: trumps held x tricks the player winning the trick still needs
+    103,  # ruff or discard, bid made, fourth hand: trumps held x tricks the next hand still needs
+    -77,  # ruff or discard, bid made, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    107,  # ruff or discard, bid made, fourth hand: trumps held x partner's bid
+    57,  # ruff or discard, bid made, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    15,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards above the winning card
+    -28,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards of the suit led
+    -470,  # ruff or discard, bid made, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    475,  # ruff or discard, bid made, fourth hand: trumps unseen x the next hand cannot follow
+    37,  # ruff or discard, bid made, fourth hand: trumps unseen x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    12,  # ruff or discard, bid made, fourth hand: trumps unseen x rank of the card that takes
-    260,  # ruff or discard, bid made, fourth hand: trumps unseen x partner's card is winning
-    403,  # ruff or discard, bid made, fourth hand: trumps unseen x the trick is ruffed already
+    10,  # ruff or discard, bid made, fourth hand: trumps unseen x rank of the card that takes
+    278,  # ruff or discard, bid made, fourth hand: trumps unseen x partner's card is winning
+    532,  # ruff or discard, bid made, fourth hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: trumps unseen x cards held in the suit led
-    -18,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards above the card that takes
+    -15,  # ruff or discard, bid made, fourth hand: trumps unseen x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: trumps unseen x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
-    -90,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks partner still needs for its bid
-    -85,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the opponents still need for their bids
-    -46,  # ruff or discard, bid made, fourth hand: trumps unseen x the mover's bid
-    -18,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the player winning the trick still needs
-    -17,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the next hand still needs
-    14,  # ruff or discard, bid made, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    106,  # ruff or discard, bid made, fourth hand: trumps unseen x partner's bid
-    -19,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    6,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -33,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    13,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    30,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -117,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks partner still needs for its bid
+    -73,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    56,  # ruff or discard, bid made, fourth hand: trumps unseen x the mover's bid
+    72,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    12,  # ruff or discard, bid made, fourth hand: trumps unseen x tricks the next hand still needs
+    -9,  # ruff or discard, bid made, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    151,  # ruff or discard, bid made, fourth hand: trumps unseen x partner's bid
+    -5,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -22,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -27,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    17,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    29,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -161,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    128,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -13,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -133,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    144,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -14,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -29,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -29,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -26,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    -13,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    0,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    41,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    -3,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -25,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -9,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x unseen cards of the suit led
-    215,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -262,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the next hand cannot follow
-    43,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the side's tricks
+    -28,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -25,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -18,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    -24,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -47,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    -11,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -23,  # ruff or discard, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -4,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    318,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -235,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the next hand cannot follow
+    30,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -14,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x rank of the card that takes
-    124,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner's card is winning
-    124,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the trick is ruffed already
+    -39,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x rank of the card that takes
+    81,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner's card is winning
+    292,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x cards held in the suit led
-    26,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    -37,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -149,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -122,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    5,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the mover's bid
-    65,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    130,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the next hand still needs
-    -13,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    4,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner's bid
-    334,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -45,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -85,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -17,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x the mover's bid
+    36,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    107,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    -61,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -14,  # ruff or discard, bid made, fourth hand: unseen cards above the winning card x partner's bid
+    265,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
     0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the next hand cannot follow
-    -121,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the side's tricks
+    -108,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x rank of the card that takes
-    -171,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner's card is winning
-    -89,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the trick is ruffed already
+    8,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -137,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner's card is winning
+    -285,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x cards held in the suit led
-    -3,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    16,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    36,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
-    -24,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    115,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the mover's bid
-    72,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    102,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the next hand still needs
-    1,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -10,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner's bid
-    752,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -66,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    12,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -39,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    125,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x the mover's bid
+    61,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    90,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    -9,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    1,  # ruff or discard, bid made, fourth hand: unseen cards of the suit led x partner's bid
+    1334,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    113,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -18,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    895,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    214,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -25,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    1221,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    230,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -199,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -238,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    168,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -173,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    128,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -115,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    390,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -114,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -31,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -24,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the side's tricks
+    80,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -260,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -10,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    140,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    461,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -181,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -100,  # ruff or discard, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -191,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the side's tricks
     0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -21,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x rank of the card that takes
-    -885,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x partner's card is winning
-    190,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the trick is ruffed already
+    -41,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x rank of the card that takes
+    -1092,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x partner's card is winning
+    252,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x cards held in the suit led
-    169,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x unseen cards above the card that takes
+    159,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -337,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
-    -33,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
-    98,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the mover's bid
-    324,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -704,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the next hand still needs
-    -12,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    -61,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x partner's bid
+    -171,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    50,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    219,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x the mover's bid
+    9,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -867,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -43,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    -37,  # ruff or discard, bid made, fourth hand: the next hand cannot follow x partner's bid
     0,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -14,  # ruff or discard, bid made, fourth hand: the side's tricks x rank of the card that takes
-    310,  # ruff or discard, bid made, fourth hand: the side's tricks x partner's card is winning
-    114,  # ruff or discard, bid made, fourth hand: the side's tricks x the trick is ruffed already
+    8,  # ruff or discard, bid made, fourth hand: the side's tricks x rank of the card that takes
+    353,  # ruff or discard, bid made, fourth hand: the side's tricks x partner's card is winning
+    -138,  # ruff or discard, bid made, fourth hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: the side's tricks x cards held in the suit led
-    -104,  # ruff or discard, bid made, fourth hand: the side's tricks x unseen cards above the card that takes
+    -146,  # ruff or discard, bid made, fourth hand: the side's tricks x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: the side's tricks x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
-    -44,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks partner still needs for its bid
-    52,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the opponents still need for their bids
-    -21,  # ruff or discard, bid made, fourth hand: the side's tricks x the mover's bid
-    -162,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the player winning the trick still needs
-    -11,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the next hand still needs
-    -53,  # ruff or discard, bid made, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -119,  # ruff or discard, bid made, fourth hand: the side's tricks x partner's bid
+    141,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks partner still needs for its bid
+    262,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    43,  # ruff or discard, bid made, fourth hand: the side's tricks x the mover's bid
+    -182,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    -106,  # ruff or discard, bid made, fourth hand: the side's tricks x tricks the next hand still needs
+    -15,  # ruff or discard, bid made, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -5,  # ruff or discard, bid made, fourth hand: the side's tricks x partner's bid
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -1889,42 +1889,42 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -65,  # ruff or discard, bid made, fourth hand: rank of the card that takes x partner's card is winning
-    -27,  # ruff or discard, bid made, fourth hand: rank of the card that takes x the trick is ruffed already
+    -30,  # ruff or discard, bid made, fourth hand: rank of the card that takes x partner's card is winning
+    -117,  # ruff or discard, bid made, fourth hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: rank of the card that takes x cards held in the suit led
-    16,  # ruff or discard, bid made, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    12,  # ruff or discard, bid made, fourth hand: rank of the card that takes x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -3,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks partner still needs for its bid
-    -17,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
-    47,  # ruff or discard, bid made, fourth hand: rank of the card that takes x the mover's bid
-    10,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
-    -164,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the next hand still needs
-    -6,  # ruff or discard, bid made, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    48,  # ruff or discard, bid made, fourth hand: rank of the card that takes x partner's bid
-    -1580,  # ruff or discard, bid made, fourth hand: partner's card is winning x the trick is ruffed already
+    12,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -15,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    18,  # ruff or discard, bid made, fourth hand: rank of the card that takes x the mover's bid
+    5,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -142,  # ruff or discard, bid made, fourth hand: rank of the card that takes x tricks the next hand still needs
+    -7,  # ruff or discard, bid made, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    63,  # ruff or discard, bid made, fourth hand: rank of the card that takes x partner's bid
+    -1537,  # ruff or discard, bid made, fourth hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, bid made, fourth hand: partner's card is winning x cards held in the suit led
-    19,  # ruff or discard, bid made, fourth hand: partner's card is winning x unseen cards above the card that takes
+    41,  # ruff or discard, bid made, fourth hand: partner's card is winning x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -1812,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks partner still needs for its bid
-    -448,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the opponents still need for their bids
-    414,  # ruff or discard, bid made, fourth hand: partner's card is winning x the mover's bid
-    -1812,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the player winning the trick still needs
-    -874,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the next hand still needs
-    -210,  # ruff or discard, bid made, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -119,  # ruff or discard, bid made, fourth hand: partner's card is winning x partner's bid
+    -1866,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -32,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    386,  # ruff or discard, bid made, fourth hand: partner's card is winning x the mover's bid
+    -1866,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -975,  # ruff or discard, bid made, fourth hand: partner's card is winning x tricks the next hand still needs
+    -280,  # ruff or discard, bid made, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -261,  # ruff or discard, bid made, fourth hand: partner's card is winning x partner's bid
     0,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x cards held in the suit led
-    -191,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x unseen cards above the card that takes
+    -184,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    261,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
-    330,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
-    -364,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x the mover's bid
-    -549,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
-    -307,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the next hand still needs
-    100,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
-    -275,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x partner's bid
+    144,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks partner still needs for its bid
+    316,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the opponents still need for their bids
+    -166,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x the mover's bid
+    -839,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the player winning the trick still needs
+    -869,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x tricks the next hand still needs
+    170,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
+    -396,  # ruff or discard, bid made, fourth hand: the trick is ruffed already x partner's bid
     0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
@@ -1937,13 +1937,13 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, fourth hand: cards held in the suit led x partner's bid
     0,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
     0,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    130,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    331,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    41,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x the mover's bid
-    18,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -67,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
-    -5,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -138,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x partner's bid
+    86,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    288,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -12,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x the mover's bid
+    -7,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -14,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    21,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -230,  # ruff or discard, bid made, fourth hand: unseen cards above the card that takes x partner's bid
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
@@ -1959,250 +1959,250 @@ WEIGHTS = np.array([
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
     0,  # ruff or discard, bid made, fourth hand: an opponent still to play may beat the card that takes x partner's bid
-    -201,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    223,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x the mover's bid
-    395,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -6,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
-    13,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    369,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x partner's bid
-    154,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x the mover's bid
-    -270,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -148,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -63,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    409,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x partner's bid
-    -231,  # ruff or discard, bid made, fourth hand: the mover's bid x tricks the player winning the trick still needs
-    140,  # ruff or discard, bid made, fourth hand: the mover's bid x tricks the next hand still needs
-    107,  # ruff or discard, bid made, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    200,  # ruff or discard, bid made, fourth hand: the mover's bid x partner's bid
-    196,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -65,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -820,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x partner's bid
-    50,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    81,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs x partner's bid
-    -8,  # ruff or discard, bid made, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -16601,  # win or duck, short of its bid, second hand: one
-    854,  # win or duck, short of its bid, second hand: trick number (0 .. 12)
-    498,  # win or duck, short of its bid, second hand: trumps held
-    -99,  # win or duck, short of its bid, second hand: trumps unseen
-    142,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    207,  # win or duck, short of its bid, second hand: unseen cards above the winning card
-    411,  # win or duck, short of its bid, second hand: unseen cards of the suit led
-    -308,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
-    791,  # win or duck, short of its bid, second hand: the next hand cannot follow
-    -898,  # win or duck, short of its bid, second hand: the side's tricks
-    1368,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
-    1319,  # win or duck, short of its bid, second hand: rank of the card that takes
+    -253,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    7,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x the mover's bid
+    433,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    24,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    7,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    291,  # ruff or discard, bid made, fourth hand: tricks partner still needs for its bid x partner's bid
+    -86,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    -461,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -84,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    -31,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    347,  # ruff or discard, bid made, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -224,  # ruff or discard, bid made, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    201,  # ruff or discard, bid made, fourth hand: the mover's bid x tricks the next hand still needs
+    45,  # ruff or discard, bid made, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    180,  # ruff or discard, bid made, fourth hand: the mover's bid x partner's bid
+    234,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -97,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -854,  # ruff or discard, bid made, fourth hand: tricks the player winning the trick still needs x partner's bid
+    62,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    158,  # ruff or discard, bid made, fourth hand: tricks the next hand still needs x partner's bid
+    30,  # ruff or discard, bid made, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -18267,  # win or duck, short of its bid, second hand: one
+    1019,  # win or duck, short of its bid, second hand: trick number (0 .. 12)
+    258,  # win or duck, short of its bid, second hand: trumps held
+    -134,  # win or duck, short of its bid, second hand: trumps unseen
+    148,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -8,  # win or duck, short of its bid, second hand: unseen cards above the winning card
+    321,  # win or duck, short of its bid, second hand: unseen cards of the suit led
+    2940,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen)
+    -5,  # win or duck, short of its bid, second hand: the next hand cannot follow
+    -422,  # win or duck, short of its bid, second hand: the side's tricks
+    1375,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached)
+    1615,  # win or duck, short of its bid, second hand: rank of the card that takes
     0,  # win or duck, short of its bid, second hand: partner's card is winning
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already
-    224,  # win or duck, short of its bid, second hand: cards held in the suit led
-    -440,  # win or duck, short of its bid, second hand: unseen cards above the card that takes
-    3627,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card
-    1550,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes
-    468,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid
-    879,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids
-    470,  # win or duck, short of its bid, second hand: the mover's bid
-    495,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs
-    385,  # win or duck, short of its bid, second hand: tricks the next hand still needs
-    -392,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit)
-    505,  # win or duck, short of its bid, second hand: partner's bid
-    -47,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps held
-    25,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
-    11,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -48,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    33,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    184,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    83,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
-    47,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
-    -20,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -73,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
+    214,  # win or duck, short of its bid, second hand: cards held in the suit led
+    521,  # win or duck, short of its bid, second hand: unseen cards above the card that takes
+    3001,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card
+    1468,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes
+    832,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid
+    770,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids
+    953,  # win or duck, short of its bid, second hand: the mover's bid
+    342,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs
+    428,  # win or duck, short of its bid, second hand: tricks the next hand still needs
+    -409,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit)
+    134,  # win or duck, short of its bid, second hand: partner's bid
+    -13,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps held
+    15,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x trumps unseen
+    15,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -24,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    35,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -66,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    104,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the next hand cannot follow
+    6,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the side's tricks
+    -11,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -98,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the trick is ruffed already
-    5,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x cards held in the suit led
-    42,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -223,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -323,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -13,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -10,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    27,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
-    -3,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -8,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    32,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -14,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner's bid
-    2,  # win or duck, short of its bid, second hand: trumps held x trumps unseen
-    4,  # win or duck, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -24,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the winning card
-    24,  # win or duck, short of its bid, second hand: trumps held x unseen cards of the suit led
-    1,  # win or duck, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    24,  # win or duck, short of its bid, second hand: trumps held x the next hand cannot follow
-    -60,  # win or duck, short of its bid, second hand: trumps held x the side's tricks
-    -15,  # win or duck, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -6,  # win or duck, short of its bid, second hand: trumps held x rank of the card that takes
+    4,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x cards held in the suit led
+    -26,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -155,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -327,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -12,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    3,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    -6,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x the mover's bid
+    10,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -6,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    34,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    11,  # win or duck, short of its bid, second hand: trick number (0 .. 12) x partner's bid
+    -1,  # win or duck, short of its bid, second hand: trumps held x trumps unseen
+    1,  # win or duck, short of its bid, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -27,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the winning card
+    31,  # win or duck, short of its bid, second hand: trumps held x unseen cards of the suit led
+    -148,  # win or duck, short of its bid, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    35,  # win or duck, short of its bid, second hand: trumps held x the next hand cannot follow
+    -97,  # win or duck, short of its bid, second hand: trumps held x the side's tricks
+    26,  # win or duck, short of its bid, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -19,  # win or duck, short of its bid, second hand: trumps held x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: trumps held x partner's card is winning
     0,  # win or duck, short of its bid, second hand: trumps held x the trick is ruffed already
-    -14,  # win or duck, short of its bid, second hand: trumps held x cards held in the suit led
-    15,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the card that takes
-    -155,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
-    157,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
-    5,  # win or duck, short of its bid, second hand: trumps held x tricks partner still needs for its bid
-    -47,  # win or duck, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
-    -75,  # win or duck, short of its bid, second hand: trumps held x the mover's bid
-    -18,  # win or duck, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
-    -29,  # win or duck, short of its bid, second hand: trumps held x tricks the next hand still needs
-    -2,  # win or duck, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    4,  # win or duck, short of its bid, second hand: trumps held x partner's bid
-    -2,  # win or duck, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    0,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the winning card
+    -10,  # win or duck, short of its bid, second hand: trumps held x cards held in the suit led
+    10,  # win or duck, short of its bid, second hand: trumps held x unseen cards above the card that takes
+    -147,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the winning card
+    129,  # win or duck, short of its bid, second hand: trumps held x an opponent still to play may beat the card that takes
+    42,  # win or duck, short of its bid, second hand: trumps held x tricks partner still needs for its bid
+    -30,  # win or duck, short of its bid, second hand: trumps held x tricks the opponents still need for their bids
+    -71,  # win or duck, short of its bid, second hand: trumps held x the mover's bid
+    -9,  # win or duck, short of its bid, second hand: trumps held x tricks the player winning the trick still needs
+    -21,  # win or duck, short of its bid, second hand: trumps held x tricks the next hand still needs
+    7,  # win or duck, short of its bid, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    1,  # win or duck, short of its bid, second hand: trumps held x partner's bid
+    -4,  # win or duck, short of its bid, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -4,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the winning card
     -1,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards of the suit led
-    -25,  # win or duck, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -39,  # win or duck, short of its bid, second hand: trumps unseen x the next hand cannot follow
-    4,  # win or duck, short of its bid, second hand: trumps unseen x the side's tricks
-    28,  # win or duck, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -13,  # win or duck, short of its bid, second hand: trumps unseen x rank of the card that takes
+    -65,  # win or duck, short of its bid, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -9,  # win or duck, short of its bid, second hand: trumps unseen x the next hand cannot follow
+    6,  # win or duck, short of its bid, second hand: trumps unseen x the side's tricks
+    20,  # win or duck, short of its bid, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -2,  # win or duck, short of its bid, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, short of its bid, second hand: trumps unseen x the trick is ruffed already
-    6,  # win or duck, short of its bid, second hand: trumps unseen x cards held in the suit led
-    -20,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
-    39,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -91,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    13,  # win or duck, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
-    23,  # win or duck, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
-    31,  # win or duck, short of its bid, second hand: trumps unseen x the mover's bid
-    11,  # win or duck, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
-    12,  # win or duck, short of its bid, second hand: trumps unseen x tricks the next hand still needs
-    -9,  # win or duck, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -13,  # win or duck, short of its bid, second hand: trumps unseen x partner's bid
-    -7,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -8,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    48,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -3,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -4,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -10,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    0,  # win or duck, short of its bid, second hand: trumps unseen x cards held in the suit led
+    -7,  # win or duck, short of its bid, second hand: trumps unseen x unseen cards above the card that takes
+    91,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -102,  # win or duck, short of its bid, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    4,  # win or duck, short of its bid, second hand: trumps unseen x tricks partner still needs for its bid
+    19,  # win or duck, short of its bid, second hand: trumps unseen x tricks the opponents still need for their bids
+    26,  # win or duck, short of its bid, second hand: trumps unseen x the mover's bid
+    16,  # win or duck, short of its bid, second hand: trumps unseen x tricks the player winning the trick still needs
+    4,  # win or duck, short of its bid, second hand: trumps unseen x tricks the next hand still needs
+    -4,  # win or duck, short of its bid, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    -9,  # win or duck, short of its bid, second hand: trumps unseen x partner's bid
+    -9,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -3,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -15,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    24,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -9,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    3,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -6,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    21,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -9,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -159,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    17,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    5,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    -7,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    23,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -19,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    12,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -2,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    9,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
-    265,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    86,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
-    15,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the side's tricks
-    -25,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -25,  # win or duck, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
+    -5,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    11,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -139,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    24,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    8,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -6,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    24,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -16,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    14,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -4,  # win or duck, short of its bid, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    18,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards of the suit led
+    114,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    153,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the next hand cannot follow
+    2,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the side's tricks
+    1,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -37,  # win or duck, short of its bid, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the trick is ruffed already
-    -21,  # win or duck, short of its bid, second hand: unseen cards above the winning card x cards held in the suit led
-    4,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    618,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -156,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -25,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -38,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -10,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the mover's bid
-    -1,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    -37,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
-    1,  # win or duck, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -7,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner's bid
-    -232,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -87,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
-    -30,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the side's tricks
-    34,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -65,  # win or duck, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
+    -13,  # win or duck, short of its bid, second hand: unseen cards above the winning card x cards held in the suit led
+    -8,  # win or duck, short of its bid, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    611,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -146,  # win or duck, short of its bid, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -3,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -23,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    3,  # win or duck, short of its bid, second hand: unseen cards above the winning card x the mover's bid
+    0,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -23,  # win or duck, short of its bid, second hand: unseen cards above the winning card x tricks the next hand still needs
+    7,  # win or duck, short of its bid, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -3,  # win or duck, short of its bid, second hand: unseen cards above the winning card x partner's bid
+    -127,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -122,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the next hand cannot follow
+    -33,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the side's tricks
+    28,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -61,  # win or duck, short of its bid, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the trick is ruffed already
-    -20,  # win or duck, short of its bid, second hand: unseen cards of the suit led x cards held in the suit led
+    -19,  # win or duck, short of its bid, second hand: unseen cards of the suit led x cards held in the suit led
     -65,  # win or duck, short of its bid, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -136,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    55,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    44,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    27,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    3,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the mover's bid
-    43,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -16,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
-    17,  # win or duck, short of its bid, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    14,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner's bid
-    226,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    2,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    170,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -136,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -145,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    36,  # win or duck, short of its bid, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    51,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    30,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -5,  # win or duck, short of its bid, second hand: unseen cards of the suit led x the mover's bid
+    40,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -10,  # win or duck, short of its bid, second hand: unseen cards of the suit led x tricks the next hand still needs
+    15,  # win or duck, short of its bid, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    12,  # win or duck, short of its bid, second hand: unseen cards of the suit led x partner's bid
+    555,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    71,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -2,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -116,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    13,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -41,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -204,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -315,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    262,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    143,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    172,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    109,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    34,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -67,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -171,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    46,  # win or duck, short of its bid, second hand: the next hand cannot follow x the side's tricks
-    -15,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -194,  # win or duck, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
+    -18,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    53,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -29,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -483,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    40,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -12,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    68,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    37,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -48,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -78,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -144,  # win or duck, short of its bid, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    24,  # win or duck, short of its bid, second hand: the next hand cannot follow x the side's tricks
+    4,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -118,  # win or duck, short of its bid, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, short of its bid, second hand: the next hand cannot follow x the trick is ruffed already
-    -2,  # win or duck, short of its bid, second hand: the next hand cannot follow x cards held in the suit led
-    -190,  # win or duck, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
-    110,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    110,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    109,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    81,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    30,  # win or duck, short of its bid, second hand: the next hand cannot follow x the mover's bid
-    81,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    0,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
-    86,  # win or duck, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    85,  # win or duck, short of its bid, second hand: the next hand cannot follow x partner's bid
-    152,  # win or duck, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    68,  # win or duck, short of its bid, second hand: the side's tricks x rank of the card that takes
+    -59,  # win or duck, short of its bid, second hand: the next hand cannot follow x cards held in the suit led
+    -178,  # win or duck, short of its bid, second hand: the next hand cannot follow x unseen cards above the card that takes
+    -25,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -25,  # win or duck, short of its bid, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    121,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    89,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    28,  # win or duck, short of its bid, second hand: the next hand cannot follow x the mover's bid
+    80,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    10,  # win or duck, short of its bid, second hand: the next hand cannot follow x tricks the next hand still needs
+    58,  # win or duck, short of its bid, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    97,  # win or duck, short of its bid, second hand: the next hand cannot follow x partner's bid
+    126,  # win or duck, short of its bid, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    69,  # win or duck, short of its bid, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, short of its bid, second hand: the side's tricks x the trick is ruffed already
-    -15,  # win or duck, short of its bid, second hand: the side's tricks x cards held in the suit led
-    69,  # win or duck, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
-    64,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -80,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    43,  # win or duck, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
-    10,  # win or duck, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
-    -14,  # win or duck, short of its bid, second hand: the side's tricks x the mover's bid
-    -17,  # win or duck, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
-    28,  # win or duck, short of its bid, second hand: the side's tricks x tricks the next hand still needs
-    -28,  # win or duck, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    10,  # win or duck, short of its bid, second hand: the side's tricks x partner's bid
-    -120,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -24,  # win or duck, short of its bid, second hand: the side's tricks x cards held in the suit led
+    83,  # win or duck, short of its bid, second hand: the side's tricks x unseen cards above the card that takes
+    77,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -85,  # win or duck, short of its bid, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    20,  # win or duck, short of its bid, second hand: the side's tricks x tricks partner still needs for its bid
+    -10,  # win or duck, short of its bid, second hand: the side's tricks x tricks the opponents still need for their bids
+    3,  # win or duck, short of its bid, second hand: the side's tricks x the mover's bid
+    -29,  # win or duck, short of its bid, second hand: the side's tricks x tricks the player winning the trick still needs
+    19,  # win or duck, short of its bid, second hand: the side's tricks x tricks the next hand still needs
+    -29,  # win or duck, short of its bid, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    1,  # win or duck, short of its bid, second hand: the side's tricks x partner's bid
+    -132,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    28,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -60,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -19,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -393,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -21,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    -6,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    69,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    21,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    25,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -111,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    31,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -374,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -37,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    18,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    16,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    46,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
     -27,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    6,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    -35,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    11,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    -18,  # win or duck, short of its bid, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
     0,  # win or duck, short of its bid, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, short of its bid, second hand: rank of the card that takes x the trick is ruffed already
-    6,  # win or duck, short of its bid, second hand: rank of the card that takes x cards held in the suit led
-    38,  # win or duck, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
-    -50,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    243,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -64,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -58,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    -52,  # win or duck, short of its bid, second hand: rank of the card that takes x the mover's bid
-    -73,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    15,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
-    -3,  # win or duck, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -19,  # win or duck, short of its bid, second hand: rank of the card that takes x partner's bid
+    4,  # win or duck, short of its bid, second hand: rank of the card that takes x cards held in the suit led
+    48,  # win or duck, short of its bid, second hand: rank of the card that takes x unseen cards above the card that takes
+    -72,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    228,  # win or duck, short of its bid, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -90,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -77,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    -63,  # win or duck, short of its bid, second hand: rank of the card that takes x the mover's bid
+    -85,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    7,  # win or duck, short of its bid, second hand: rank of the card that takes x tricks the next hand still needs
+    -10,  # win or duck, short of its bid, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -8,  # win or duck, short of its bid, second hand: rank of the card that takes x partner's bid
     0,  # win or duck, short of its bid, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, short of its bid, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, short of its bid, second hand: partner's card is winning x unseen cards above the card that takes
@@ -2226,296 +2226,296 @@ WEIGHTS = np.array([
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, short of its bid, second hand: the trick is ruffed already x partner's bid
-    34,  # win or duck, short of its bid, second hand: cards held in the suit led x unseen cards above the card that takes
-    -151,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -75,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    13,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks partner still needs for its bid
-    7,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the opponents still need for their bids
-    12,  # win or duck, short of its bid, second hand: cards held in the suit led x the mover's bid
-    37,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the player winning the trick still needs
+    18,  # win or duck, short of its bid, second hand: cards held in the suit led x unseen cards above the card that takes
+    -128,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -55,  # win or duck, short of its bid, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    12,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks partner still needs for its bid
+    14,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the opponents still need for their bids
+    2,  # win or duck, short of its bid, second hand: cards held in the suit led x the mover's bid
+    44,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the player winning the trick still needs
     -30,  # win or duck, short of its bid, second hand: cards held in the suit led x tricks the next hand still needs
-    7,  # win or duck, short of its bid, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    24,  # win or duck, short of its bid, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
     -24,  # win or duck, short of its bid, second hand: cards held in the suit led x partner's bid
-    31,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    31,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    28,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    43,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    9,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x the mover's bid
-    -45,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    88,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    4,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -1,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x partner's bid
-    1550,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -275,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -133,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    45,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -276,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    143,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -82,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    75,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
-    -180,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -277,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -474,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    108,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -384,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    72,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    -115,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -14,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    22,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
-    -24,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    11,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    26,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    11,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
-    4,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
-    -38,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -47,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    17,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -40,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
-    4,  # win or duck, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
-    1,  # win or duck, short of its bid, second hand: the mover's bid x tricks the next hand still needs
-    -22,  # win or duck, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    -25,  # win or duck, short of its bid, second hand: the mover's bid x partner's bid
-    62,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    5,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -39,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
-    12,  # win or duck, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -1,  # win or duck, short of its bid, second hand: tricks the next hand still needs x partner's bid
+    -33,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -33,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -41,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    -4,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -28,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x the mover's bid
+    -59,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    55,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    -8,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    6,  # win or duck, short of its bid, second hand: unseen cards above the card that takes x partner's bid
+    1468,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -236,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -113,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    108,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -266,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    153,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -79,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    8,  # win or duck, short of its bid, second hand: an opponent still to play may beat the winning card x partner's bid
+    -194,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -251,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -459,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    90,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -341,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    64,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    -42,  # win or duck, short of its bid, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -5,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    -17,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x the mover's bid
+    2,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -7,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    23,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    13,  # win or duck, short of its bid, second hand: tricks partner still needs for its bid x partner's bid
+    8,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x the mover's bid
+    -17,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -34,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    15,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -28,  # win or duck, short of its bid, second hand: tricks the opponents still need for their bids x partner's bid
+    17,  # win or duck, short of its bid, second hand: the mover's bid x tricks the player winning the trick still needs
+    -9,  # win or duck, short of its bid, second hand: the mover's bid x tricks the next hand still needs
+    -18,  # win or duck, short of its bid, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    -17,  # win or duck, short of its bid, second hand: the mover's bid x partner's bid
+    64,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    4,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -36,  # win or duck, short of its bid, second hand: tricks the player winning the trick still needs x partner's bid
+    11,  # win or duck, short of its bid, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    8,  # win or duck, short of its bid, second hand: tricks the next hand still needs x partner's bid
     12,  # win or duck, short of its bid, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -18422,  # win or duck, short of its bid, third hand: one
-    1061,  # win or duck, short of its bid, third hand: trick number (0 .. 12)
-    -978,  # win or duck, short of its bid, third hand: trumps held
-    135,  # win or duck, short of its bid, third hand: trumps unseen
-    656,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    194,  # win or duck, short of its bid, third hand: unseen cards above the winning card
-    397,  # win or duck, short of its bid, third hand: unseen cards of the suit led
-    -1946,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
-    2037,  # win or duck, short of its bid, third hand: the next hand cannot follow
-    -2232,  # win or duck, short of its bid, third hand: the side's tricks
-    3180,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
-    2036,  # win or duck, short of its bid, third hand: rank of the card that takes
-    2942,  # win or duck, short of its bid, third hand: partner's card is winning
+    -16606,  # win or duck, short of its bid, third hand: one
+    730,  # win or duck, short of its bid, third hand: trick number (0 .. 12)
+    -1068,  # win or duck, short of its bid, third hand: trumps held
+    -73,  # win or duck, short of its bid, third hand: trumps unseen
+    112,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -347,  # win or duck, short of its bid, third hand: unseen cards above the winning card
+    434,  # win or duck, short of its bid, third hand: unseen cards of the suit led
+    1081,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen)
+    2216,  # win or duck, short of its bid, third hand: the next hand cannot follow
+    -1648,  # win or duck, short of its bid, third hand: the side's tricks
+    2968,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached)
+    2211,  # win or duck, short of its bid, third hand: rank of the card that takes
+    2293,  # win or duck, short of its bid, third hand: partner's card is winning
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already
-    -3,  # win or duck, short of its bid, third hand: cards held in the suit led
-    684,  # win or duck, short of its bid, third hand: unseen cards above the card that takes
-    825,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card
-    718,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes
-    48,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid
-    294,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids
-    948,  # win or duck, short of its bid, third hand: the mover's bid
-    166,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs
-    -277,  # win or duck, short of its bid, third hand: tricks the next hand still needs
-    -646,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit)
-    -1089,  # win or duck, short of its bid, third hand: partner's bid
-    -4,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps held
-    2,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
-    -19,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    32,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    21,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    297,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -79,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
-    154,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
-    -24,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -140,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
-    -339,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
+    -60,  # win or duck, short of its bid, third hand: cards held in the suit led
+    1836,  # win or duck, short of its bid, third hand: unseen cards above the card that takes
+    551,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card
+    -64,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes
+    -257,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid
+    301,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids
+    1320,  # win or duck, short of its bid, third hand: the mover's bid
+    147,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs
+    -199,  # win or duck, short of its bid, third hand: tricks the next hand still needs
+    -907,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit)
+    -554,  # win or duck, short of its bid, third hand: partner's bid
+    10,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps held
+    12,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x trumps unseen
+    20,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    79,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    6,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -169,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -84,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the next hand cannot follow
+    110,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the side's tricks
+    -17,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -124,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x rank of the card that takes
+    -265,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the trick is ruffed already
-    49,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x cards held in the suit led
-    -122,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    33,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -299,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    1,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    3,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    129,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
-    44,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    40,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    27,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    49,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's bid
-    -16,  # win or duck, short of its bid, third hand: trumps held x trumps unseen
-    29,  # win or duck, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -5,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the winning card
-    -1,  # win or duck, short of its bid, third hand: trumps held x unseen cards of the suit led
-    -370,  # win or duck, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    32,  # win or duck, short of its bid, third hand: trumps held x the next hand cannot follow
-    -124,  # win or duck, short of its bid, third hand: trumps held x the side's tricks
-    16,  # win or duck, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    64,  # win or duck, short of its bid, third hand: trumps held x rank of the card that takes
-    -125,  # win or duck, short of its bid, third hand: trumps held x partner's card is winning
+    61,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x cards held in the suit led
+    -158,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -6,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -267,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -8,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -32,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    93,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x the mover's bid
+    56,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    64,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    48,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    30,  # win or duck, short of its bid, third hand: trick number (0 .. 12) x partner's bid
+    -13,  # win or duck, short of its bid, third hand: trumps held x trumps unseen
+    37,  # win or duck, short of its bid, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    20,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the winning card
+    0,  # win or duck, short of its bid, third hand: trumps held x unseen cards of the suit led
+    -596,  # win or duck, short of its bid, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    48,  # win or duck, short of its bid, third hand: trumps held x the next hand cannot follow
+    -132,  # win or duck, short of its bid, third hand: trumps held x the side's tricks
+    19,  # win or duck, short of its bid, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    70,  # win or duck, short of its bid, third hand: trumps held x rank of the card that takes
+    -138,  # win or duck, short of its bid, third hand: trumps held x partner's card is winning
     0,  # win or duck, short of its bid, third hand: trumps held x the trick is ruffed already
     -34,  # win or duck, short of its bid, third hand: trumps held x cards held in the suit led
-    45,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the card that takes
-    164,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
-    178,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
-    83,  # win or duck, short of its bid, third hand: trumps held x tricks partner still needs for its bid
-    16,  # win or duck, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
-    -108,  # win or duck, short of its bid, third hand: trumps held x the mover's bid
-    12,  # win or duck, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
-    10,  # win or duck, short of its bid, third hand: trumps held x tricks the next hand still needs
-    4,  # win or duck, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    27,  # win or duck, short of its bid, third hand: trumps held x partner's bid
-    -8,  # win or duck, short of its bid, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    6,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards above the winning card
-    19,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards of the suit led
-    333,  # win or duck, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -31,  # win or duck, short of its bid, third hand: trumps unseen x the next hand cannot follow
-    55,  # win or duck, short of its bid, third hand: trumps unseen x the side's tricks
-    20,  # win or duck, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -57,  # win or duck, short of its bid, third hand: trumps unseen x rank of the card that takes
-    59,  # win or duck, short of its bid, third hand: trumps unseen x partner's card is winning
+    28,  # win or duck, short of its bid, third hand: trumps held x unseen cards above the card that takes
+    93,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the winning card
+    162,  # win or duck, short of its bid, third hand: trumps held x an opponent still to play may beat the card that takes
+    84,  # win or duck, short of its bid, third hand: trumps held x tricks partner still needs for its bid
+    10,  # win or duck, short of its bid, third hand: trumps held x tricks the opponents still need for their bids
+    -114,  # win or duck, short of its bid, third hand: trumps held x the mover's bid
+    15,  # win or duck, short of its bid, third hand: trumps held x tricks the player winning the trick still needs
+    18,  # win or duck, short of its bid, third hand: trumps held x tricks the next hand still needs
+    11,  # win or duck, short of its bid, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    18,  # win or duck, short of its bid, third hand: trumps held x partner's bid
+    -1,  # win or duck, short of its bid, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    11,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards above the winning card
+    12,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards of the suit led
+    208,  # win or duck, short of its bid, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    56,  # win or duck, short of its bid, third hand: trumps unseen x the next hand cannot follow
+    47,  # win or duck, short of its bid, third hand: trumps unseen x the side's tricks
+    23,  # win or duck, short of its bid, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -41,  # win or duck, short of its bid, third hand: trumps unseen x rank of the card that takes
+    60,  # win or duck, short of its bid, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, short of its bid, third hand: trumps unseen x the trick is ruffed already
-    40,  # win or duck, short of its bid, third hand: trumps unseen x cards held in the suit led
-    -44,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards above the card that takes
-    -7,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -160,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -33,  # win or duck, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
-    33,  # win or duck, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
-    75,  # win or duck, short of its bid, third hand: trumps unseen x the mover's bid
-    -5,  # win or duck, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
-    -10,  # win or duck, short of its bid, third hand: trumps unseen x tricks the next hand still needs
-    -4,  # win or duck, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    29,  # win or duck, short of its bid, third hand: trumps unseen x partner's bid
-    10,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -56,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -147,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -5,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    31,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -105,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -8,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -21,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    24,  # win or duck, short of its bid, third hand: trumps unseen x cards held in the suit led
+    -31,  # win or duck, short of its bid, third hand: trumps unseen x unseen cards above the card that takes
+    13,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -181,  # win or duck, short of its bid, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -16,  # win or duck, short of its bid, third hand: trumps unseen x tricks partner still needs for its bid
+    26,  # win or duck, short of its bid, third hand: trumps unseen x tricks the opponents still need for their bids
+    70,  # win or duck, short of its bid, third hand: trumps unseen x the mover's bid
+    9,  # win or duck, short of its bid, third hand: trumps unseen x tricks the player winning the trick still needs
+    11,  # win or duck, short of its bid, third hand: trumps unseen x tricks the next hand still needs
+    -10,  # win or duck, short of its bid, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    16,  # win or duck, short of its bid, third hand: trumps unseen x partner's bid
+    11,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -38,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -57,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    50,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    29,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -82,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -22,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -15,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -8,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    77,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    210,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -278,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    12,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -33,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    -75,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    15,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -6,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    82,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -24,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -41,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards of the suit led
+    6,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    58,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    193,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -259,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    27,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -7,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -53,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    23,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    14,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    73,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -3,  # win or duck, short of its bid, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    -16,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -310,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
-    3,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the side's tricks
-    -68,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -44,  # win or duck, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
-    217,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
+    -236,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the next hand cannot follow
+    4,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the side's tricks
+    -51,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -83,  # win or duck, short of its bid, third hand: unseen cards above the winning card x rank of the card that takes
+    228,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the trick is ruffed already
-    4,  # win or duck, short of its bid, third hand: unseen cards above the winning card x cards held in the suit led
-    60,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    545,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -372,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    70,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -55,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -65,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the mover's bid
-    -23,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    80,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
-    71,  # win or duck, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -23,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's bid
+    31,  # win or duck, short of its bid, third hand: unseen cards above the winning card x cards held in the suit led
+    17,  # win or duck, short of its bid, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    554,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -351,  # win or duck, short of its bid, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    105,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -32,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -48,  # win or duck, short of its bid, third hand: unseen cards above the winning card x the mover's bid
+    1,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    116,  # win or duck, short of its bid, third hand: unseen cards above the winning card x tricks the next hand still needs
+    75,  # win or duck, short of its bid, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    7,  # win or duck, short of its bid, third hand: unseen cards above the winning card x partner's bid
     0,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -170,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
-    -15,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the side's tricks
-    16,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -153,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the next hand cannot follow
+    -21,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the side's tricks
+    8,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
     -5,  # win or duck, short of its bid, third hand: unseen cards of the suit led x rank of the card that takes
-    -143,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
+    -115,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the trick is ruffed already
-    -40,  # win or duck, short of its bid, third hand: unseen cards of the suit led x cards held in the suit led
-    -35,  # win or duck, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -152,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    263,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    40,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    47,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    1,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the mover's bid
-    18,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -58,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
-    15,  # win or duck, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -16,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's bid
-    -1946,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    272,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    612,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -2,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    1319,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -41,  # win or duck, short of its bid, third hand: unseen cards of the suit led x cards held in the suit led
+    -51,  # win or duck, short of its bid, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -103,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    248,  # win or duck, short of its bid, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    14,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    30,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -13,  # win or duck, short of its bid, third hand: unseen cards of the suit led x the mover's bid
+    27,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -44,  # win or duck, short of its bid, third hand: unseen cards of the suit led x tricks the next hand still needs
+    19,  # win or duck, short of its bid, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -19,  # win or duck, short of its bid, third hand: unseen cards of the suit led x partner's bid
+    1081,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    288,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    306,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -54,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    1129,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    1446,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    1443,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -436,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -436,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -622,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -118,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    884,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    380,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    33,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    -1378,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -442,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -442,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -810,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -419,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    594,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    303,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    47,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -1328,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
     -58,  # win or duck, short of its bid, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -74,  # win or duck, short of its bid, third hand: the next hand cannot follow x the side's tricks
-    -36,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    53,  # win or duck, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
-    -971,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's card is winning
+    -32,  # win or duck, short of its bid, third hand: the next hand cannot follow x the side's tricks
+    -46,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -71,  # win or duck, short of its bid, third hand: the next hand cannot follow x rank of the card that takes
+    -553,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, short of its bid, third hand: the next hand cannot follow x the trick is ruffed already
-    -298,  # win or duck, short of its bid, third hand: the next hand cannot follow x cards held in the suit led
-    533,  # win or duck, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -117,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -117,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    244,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    324,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -110,  # win or duck, short of its bid, third hand: the next hand cannot follow x the mover's bid
-    -311,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -313,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
-    16,  # win or duck, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    122,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's bid
-    289,  # win or duck, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    92,  # win or duck, short of its bid, third hand: the side's tricks x rank of the card that takes
-    74,  # win or duck, short of its bid, third hand: the side's tricks x partner's card is winning
+    -276,  # win or duck, short of its bid, third hand: the next hand cannot follow x cards held in the suit led
+    381,  # win or duck, short of its bid, third hand: the next hand cannot follow x unseen cards above the card that takes
+    97,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    97,  # win or duck, short of its bid, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    113,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    116,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -78,  # win or duck, short of its bid, third hand: the next hand cannot follow x the mover's bid
+    -100,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -198,  # win or duck, short of its bid, third hand: the next hand cannot follow x tricks the next hand still needs
+    -23,  # win or duck, short of its bid, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    104,  # win or duck, short of its bid, third hand: the next hand cannot follow x partner's bid
+    180,  # win or duck, short of its bid, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    86,  # win or duck, short of its bid, third hand: the side's tricks x rank of the card that takes
+    59,  # win or duck, short of its bid, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, short of its bid, third hand: the side's tricks x the trick is ruffed already
-    -19,  # win or duck, short of its bid, third hand: the side's tricks x cards held in the suit led
-    112,  # win or duck, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
-    52,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -41,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    90,  # win or duck, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
-    94,  # win or duck, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
-    -41,  # win or duck, short of its bid, third hand: the side's tricks x the mover's bid
-    -12,  # win or duck, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
-    -20,  # win or duck, short of its bid, third hand: the side's tricks x tricks the next hand still needs
-    -65,  # win or duck, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -70,  # win or duck, short of its bid, third hand: the side's tricks x partner's bid
-    -218,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -244,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -32,  # win or duck, short of its bid, third hand: the side's tricks x cards held in the suit led
+    100,  # win or duck, short of its bid, third hand: the side's tricks x unseen cards above the card that takes
+    78,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -75,  # win or duck, short of its bid, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    65,  # win or duck, short of its bid, third hand: the side's tricks x tricks partner still needs for its bid
+    88,  # win or duck, short of its bid, third hand: the side's tricks x tricks the opponents still need for their bids
+    -36,  # win or duck, short of its bid, third hand: the side's tricks x the mover's bid
+    -11,  # win or duck, short of its bid, third hand: the side's tricks x tricks the player winning the trick still needs
+    -32,  # win or duck, short of its bid, third hand: the side's tricks x tricks the next hand still needs
+    -60,  # win or duck, short of its bid, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -58,  # win or duck, short of its bid, third hand: the side's tricks x partner's bid
+    -217,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -192,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    41,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -149,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -176,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -405,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -72,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    -71,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    304,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    23,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    4,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    -33,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    81,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -13,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's card is winning
+    36,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -172,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -162,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -323,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -77,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    -60,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    281,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    35,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -5,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    -35,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    66,  # win or duck, short of its bid, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -72,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, short of its bid, third hand: rank of the card that takes x the trick is ruffed already
-    -49,  # win or duck, short of its bid, third hand: rank of the card that takes x cards held in the suit led
-    32,  # win or duck, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
-    -385,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    378,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -95,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
-    -80,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    -126,  # win or duck, short of its bid, third hand: rank of the card that takes x the mover's bid
-    16,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    55,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
-    -14,  # win or duck, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    65,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's bid
+    -57,  # win or duck, short of its bid, third hand: rank of the card that takes x cards held in the suit led
+    35,  # win or duck, short of its bid, third hand: rank of the card that takes x unseen cards above the card that takes
+    -326,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    468,  # win or duck, short of its bid, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -53,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks partner still needs for its bid
+    -75,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    -130,  # win or duck, short of its bid, third hand: rank of the card that takes x the mover's bid
+    -15,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    10,  # win or duck, short of its bid, third hand: rank of the card that takes x tricks the next hand still needs
+    -5,  # win or duck, short of its bid, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    14,  # win or duck, short of its bid, third hand: rank of the card that takes x partner's bid
     0,  # win or duck, short of its bid, third hand: partner's card is winning x the trick is ruffed already
-    -33,  # win or duck, short of its bid, third hand: partner's card is winning x cards held in the suit led
-    20,  # win or duck, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
-    1166,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -417,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -431,  # win or duck, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
-    -4,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
-    -169,  # win or duck, short of its bid, third hand: partner's card is winning x the mover's bid
-    -431,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
-    22,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
-    -62,  # win or duck, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -25,  # win or duck, short of its bid, third hand: partner's card is winning x partner's bid
+    11,  # win or duck, short of its bid, third hand: partner's card is winning x cards held in the suit led
+    -16,  # win or duck, short of its bid, third hand: partner's card is winning x unseen cards above the card that takes
+    1102,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -375,  # win or duck, short of its bid, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -384,  # win or duck, short of its bid, third hand: partner's card is winning x tricks partner still needs for its bid
+    32,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the opponents still need for their bids
+    -132,  # win or duck, short of its bid, third hand: partner's card is winning x the mover's bid
+    -384,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the player winning the trick still needs
+    63,  # win or duck, short of its bid, third hand: partner's card is winning x tricks the next hand still needs
+    -54,  # win or duck, short of its bid, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -4,  # win or duck, short of its bid, third hand: partner's card is winning x partner's bid
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
@@ -2527,296 +2527,296 @@ WEIGHTS = np.array([
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, short of its bid, third hand: the trick is ruffed already x partner's bid
-    -69,  # win or duck, short of its bid, third hand: cards held in the suit led x unseen cards above the card that takes
-    40,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    135,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    80,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks partner still needs for its bid
-    42,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the opponents still need for their bids
-    22,  # win or duck, short of its bid, third hand: cards held in the suit led x the mover's bid
-    -28,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the player winning the trick still needs
-    -4,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the next hand still needs
-    0,  # win or duck, short of its bid, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    -7,  # win or duck, short of its bid, third hand: cards held in the suit led x partner's bid
-    -106,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -106,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -92,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    15,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -36,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
-    -4,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -22,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    -59,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    54,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x partner's bid
-    718,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    271,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -143,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -124,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
-    215,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    359,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    84,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    139,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
-    -242,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -196,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    -446,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    -23,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -290,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    154,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    5,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
-    -60,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    18,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
-    75,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    46,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    46,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    108,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
-    22,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
-    28,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    18,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    31,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    73,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
-    11,  # win or duck, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
-    -15,  # win or duck, short of its bid, third hand: the mover's bid x tricks the next hand still needs
-    -98,  # win or duck, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    11,  # win or duck, short of its bid, third hand: the mover's bid x partner's bid
-    22,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -27,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -115,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
-    18,  # win or duck, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -80,  # win or duck, short of its bid, third hand: tricks the next hand still needs x partner's bid
-    -17,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -8516,  # win or duck, short of its bid, fourth hand: one
-    535,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12)
-    -969,  # win or duck, short of its bid, fourth hand: trumps held
-    -828,  # win or duck, short of its bid, fourth hand: trumps unseen
-    -619,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
-    -593,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card
-    1075,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led
-    257,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen)
-    514,  # win or duck, short of its bid, fourth hand: the next hand cannot follow
-    -2083,  # win or duck, short of its bid, fourth hand: the side's tricks
-    2197,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached)
-    1057,  # win or duck, short of its bid, fourth hand: rank of the card that takes
-    10449,  # win or duck, short of its bid, fourth hand: partner's card is winning
+    -96,  # win or duck, short of its bid, third hand: cards held in the suit led x unseen cards above the card that takes
+    49,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    92,  # win or duck, short of its bid, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    97,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks partner still needs for its bid
+    58,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the opponents still need for their bids
+    4,  # win or duck, short of its bid, third hand: cards held in the suit led x the mover's bid
+    -29,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the player winning the trick still needs
+    11,  # win or duck, short of its bid, third hand: cards held in the suit led x tricks the next hand still needs
+    19,  # win or duck, short of its bid, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -13,  # win or duck, short of its bid, third hand: cards held in the suit led x partner's bid
+    -94,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -94,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -89,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    -14,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -72,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x the mover's bid
+    -52,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -82,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    -50,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    2,  # win or duck, short of its bid, third hand: unseen cards above the card that takes x partner's bid
+    -64,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    173,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -175,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -84,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x the mover's bid
+    156,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    352,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    20,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    152,  # win or duck, short of its bid, third hand: an opponent still to play may beat the winning card x partner's bid
+    -315,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -157,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    -398,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    31,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -273,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    153,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    48,  # win or duck, short of its bid, third hand: an opponent still to play may beat the card that takes x partner's bid
+    -80,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    -13,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x the mover's bid
+    68,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    60,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    44,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    100,  # win or duck, short of its bid, third hand: tricks partner still needs for its bid x partner's bid
+    28,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x the mover's bid
+    30,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    1,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    55,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    82,  # win or duck, short of its bid, third hand: tricks the opponents still need for their bids x partner's bid
+    24,  # win or duck, short of its bid, third hand: the mover's bid x tricks the player winning the trick still needs
+    -37,  # win or duck, short of its bid, third hand: the mover's bid x tricks the next hand still needs
+    -95,  # win or duck, short of its bid, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    8,  # win or duck, short of its bid, third hand: the mover's bid x partner's bid
+    10,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -37,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -108,  # win or duck, short of its bid, third hand: tricks the player winning the trick still needs x partner's bid
+    12,  # win or duck, short of its bid, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -97,  # win or duck, short of its bid, third hand: tricks the next hand still needs x partner's bid
+    -1,  # win or duck, short of its bid, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -9635,  # win or duck, short of its bid, fourth hand: one
+    649,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12)
+    -570,  # win or duck, short of its bid, fourth hand: trumps held
+    -792,  # win or duck, short of its bid, fourth hand: trumps unseen
+    -102,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    128,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card
+    669,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led
+    2672,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen)
+    164,  # win or duck, short of its bid, fourth hand: the next hand cannot follow
+    -1634,  # win or duck, short of its bid, fourth hand: the side's tricks
+    1989,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached)
+    842,  # win or duck, short of its bid, fourth hand: rank of the card that takes
+    9335,  # win or duck, short of its bid, fourth hand: partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already
-    137,  # win or duck, short of its bid, fourth hand: cards held in the suit led
-    -2112,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes
+    -485,  # win or duck, short of its bid, fourth hand: cards held in the suit led
+    -921,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes
-    940,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid
-    732,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids
-    114,  # win or duck, short of its bid, fourth hand: the mover's bid
-    -1365,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs
-    1315,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs
-    -864,  # win or duck, short of its bid, fourth hand: sure tricks held (masters from the top of each suit)
-    720,  # win or duck, short of its bid, fourth hand: partner's bid
-    94,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x trumps held
-    57,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x trumps unseen
-    57,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
-    -51,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
-    -201,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    93,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the next hand cannot follow
-    167,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the side's tricks
-    -57,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -83,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x rank of the card that takes
-    -1035,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner's card is winning
+    1370,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid
+    255,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids
+    355,  # win or duck, short of its bid, fourth hand: the mover's bid
+    -1003,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs
+    2002,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs
+    -755,  # win or duck, short of its bid, fourth hand: sure tricks held (masters from the top of each suit)
+    430,  # win or duck, short of its bid, fourth hand: partner's bid
+    90,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x trumps held
+    46,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x trumps unseen
+    9,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -71,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    -12,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    -338,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    108,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    101,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the side's tricks
+    -39,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -59,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -902,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the trick is ruffed already
-    -36,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x cards held in the suit led
-    178,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    15,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x cards held in the suit led
+    139,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -51,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -8,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    110,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the mover's bid
-    178,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -139,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
-    99,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -25,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner's bid
-    9,  # win or duck, short of its bid, fourth hand: trumps held x trumps unseen
-    -11,  # win or duck, short of its bid, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -4,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards above the winning card
-    31,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards of the suit led
-    67,  # win or duck, short of its bid, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -275,  # win or duck, short of its bid, fourth hand: trumps held x the next hand cannot follow
-    -233,  # win or duck, short of its bid, fourth hand: trumps held x the side's tricks
-    77,  # win or duck, short of its bid, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
-    24,  # win or duck, short of its bid, fourth hand: trumps held x rank of the card that takes
-    -301,  # win or duck, short of its bid, fourth hand: trumps held x partner's card is winning
+    -77,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    9,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    62,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x the mover's bid
+    170,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -182,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    108,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    5,  # win or duck, short of its bid, fourth hand: trick number (0 .. 12) x partner's bid
+    2,  # win or duck, short of its bid, fourth hand: trumps held x trumps unseen
+    17,  # win or duck, short of its bid, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    28,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards above the winning card
+    41,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards of the suit led
+    38,  # win or duck, short of its bid, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -348,  # win or duck, short of its bid, fourth hand: trumps held x the next hand cannot follow
+    -274,  # win or duck, short of its bid, fourth hand: trumps held x the side's tricks
+    86,  # win or duck, short of its bid, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -19,  # win or duck, short of its bid, fourth hand: trumps held x rank of the card that takes
+    -275,  # win or duck, short of its bid, fourth hand: trumps held x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: trumps held x the trick is ruffed already
-    -19,  # win or duck, short of its bid, fourth hand: trumps held x cards held in the suit led
-    5,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards above the card that takes
+    1,  # win or duck, short of its bid, fourth hand: trumps held x cards held in the suit led
+    -46,  # win or duck, short of its bid, fourth hand: trumps held x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: trumps held x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: trumps held x an opponent still to play may beat the card that takes
-    91,  # win or duck, short of its bid, fourth hand: trumps held x tricks partner still needs for its bid
-    5,  # win or duck, short of its bid, fourth hand: trumps held x tricks the opponents still need for their bids
-    -156,  # win or duck, short of its bid, fourth hand: trumps held x the mover's bid
-    126,  # win or duck, short of its bid, fourth hand: trumps held x tricks the player winning the trick still needs
-    39,  # win or duck, short of its bid, fourth hand: trumps held x tricks the next hand still needs
-    9,  # win or duck, short of its bid, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
-    6,  # win or duck, short of its bid, fourth hand: trumps held x partner's bid
-    31,  # win or duck, short of its bid, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    32,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards above the winning card
-    -23,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards of the suit led
-    101,  # win or duck, short of its bid, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -275,  # win or duck, short of its bid, fourth hand: trumps unseen x the next hand cannot follow
-    64,  # win or duck, short of its bid, fourth hand: trumps unseen x the side's tricks
-    48,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -22,  # win or duck, short of its bid, fourth hand: trumps unseen x rank of the card that takes
-    87,  # win or duck, short of its bid, fourth hand: trumps unseen x partner's card is winning
+    102,  # win or duck, short of its bid, fourth hand: trumps held x tricks partner still needs for its bid
+    2,  # win or duck, short of its bid, fourth hand: trumps held x tricks the opponents still need for their bids
+    -188,  # win or duck, short of its bid, fourth hand: trumps held x the mover's bid
+    127,  # win or duck, short of its bid, fourth hand: trumps held x tricks the player winning the trick still needs
+    -1,  # win or duck, short of its bid, fourth hand: trumps held x tricks the next hand still needs
+    32,  # win or duck, short of its bid, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    -36,  # win or duck, short of its bid, fourth hand: trumps held x partner's bid
+    13,  # win or duck, short of its bid, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    1,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards above the winning card
+    -26,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards of the suit led
+    113,  # win or duck, short of its bid, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -290,  # win or duck, short of its bid, fourth hand: trumps unseen x the next hand cannot follow
+    69,  # win or duck, short of its bid, fourth hand: trumps unseen x the side's tricks
+    50,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    3,  # win or duck, short of its bid, fourth hand: trumps unseen x rank of the card that takes
+    89,  # win or duck, short of its bid, fourth hand: trumps unseen x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: trumps unseen x the trick is ruffed already
-    -18,  # win or duck, short of its bid, fourth hand: trumps unseen x cards held in the suit led
-    -28,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards above the card that takes
+    -19,  # win or duck, short of its bid, fourth hand: trumps unseen x cards held in the suit led
+    20,  # win or duck, short of its bid, fourth hand: trumps unseen x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
-    26,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks partner still needs for its bid
-    74,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the opponents still need for their bids
-    112,  # win or duck, short of its bid, fourth hand: trumps unseen x the mover's bid
-    -19,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the player winning the trick still needs
-    49,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the next hand still needs
+    11,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks partner still needs for its bid
+    69,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    119,  # win or duck, short of its bid, fourth hand: trumps unseen x the mover's bid
+    -34,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    41,  # win or duck, short of its bid, fourth hand: trumps unseen x tricks the next hand still needs
     0,  # win or duck, short of its bid, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    7,  # win or duck, short of its bid, fourth hand: trumps unseen x partner's bid
-    19,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    6,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    164,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -92,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    55,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -54,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    17,  # win or duck, short of its bid, fourth hand: trumps unseen x partner's bid
+    13,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    61,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    55,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -71,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    51,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -78,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     6,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    20,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -81,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    20,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    80,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    51,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    34,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    17,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    9,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    1,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    14,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -56,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    -4,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -3,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    53,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x unseen cards of the suit led
-    -89,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -13,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -92,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -28,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    53,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    -70,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    26,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -13,  # win or duck, short of its bid, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    98,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    -145,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
     0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the next hand cannot follow
-    88,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the side's tricks
-    -69,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    79,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the side's tricks
+    -80,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
     -6,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x rank of the card that takes
-    96,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner's card is winning
+    -57,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the trick is ruffed already
-    27,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x cards held in the suit led
-    84,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    60,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x cards held in the suit led
+    20,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    17,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -5,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    19,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the mover's bid
-    51,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    -184,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the next hand still needs
-    -43,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    45,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner's bid
-    -217,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -22,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -127,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -1,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x the mover's bid
+    91,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -192,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    1,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    59,  # win or duck, short of its bid, fourth hand: unseen cards above the winning card x partner's bid
+    -204,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
     0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the next hand cannot follow
-    -33,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the side's tricks
-    -20,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -56,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x rank of the card that takes
-    -117,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner's card is winning
+    -52,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the side's tricks
+    -3,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -104,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -101,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the trick is ruffed already
-    -17,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x cards held in the suit led
-    -70,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    -15,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x cards held in the suit led
+    -90,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    33,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
-    -29,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    -54,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the mover's bid
-    6,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -23,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the next hand still needs
-    29,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -32,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner's bid
-    514,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -14,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -98,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -38,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    227,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    53,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -2,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -55,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x the mover's bid
+    12,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -2,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    11,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -11,  # win or duck, short of its bid, fourth hand: unseen cards of the suit led x partner's bid
+    164,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    83,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -238,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    1,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    218,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -18,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    1266,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    6,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    811,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -238,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    -271,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -112,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    235,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -69,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    288,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    60,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    438,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the side's tricks
-    10,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -102,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x rank of the card that takes
-    227,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x partner's card is winning
+    -354,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    -309,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -155,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    119,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -32,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    180,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    39,  # win or duck, short of its bid, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    388,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the side's tricks
+    144,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -121,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x rank of the card that takes
+    218,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the trick is ruffed already
-    628,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x cards held in the suit led
+    881,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x cards held in the suit led
     0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    25,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
-    167,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
-    448,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the mover's bid
-    -120,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
-    696,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the next hand still needs
-    -861,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    15,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x partner's bid
-    481,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    23,  # win or duck, short of its bid, fourth hand: the side's tricks x rank of the card that takes
-    290,  # win or duck, short of its bid, fourth hand: the side's tricks x partner's card is winning
+    -30,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    159,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    532,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x the mover's bid
+    81,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    606,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -1028,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    80,  # win or duck, short of its bid, fourth hand: the next hand cannot follow x partner's bid
+    425,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    42,  # win or duck, short of its bid, fourth hand: the side's tricks x rank of the card that takes
+    315,  # win or duck, short of its bid, fourth hand: the side's tricks x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: the side's tricks x the trick is ruffed already
-    -8,  # win or duck, short of its bid, fourth hand: the side's tricks x cards held in the suit led
-    18,  # win or duck, short of its bid, fourth hand: the side's tricks x unseen cards above the card that takes
+    -22,  # win or duck, short of its bid, fourth hand: the side's tricks x cards held in the suit led
+    51,  # win or duck, short of its bid, fourth hand: the side's tricks x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
-    91,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks partner still needs for its bid
-    53,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the opponents still need for their bids
-    23,  # win or duck, short of its bid, fourth hand: the side's tricks x the mover's bid
-    -48,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the player winning the trick still needs
-    74,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the next hand still needs
-    -153,  # win or duck, short of its bid, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    16,  # win or duck, short of its bid, fourth hand: the side's tricks x partner's bid
-    -100,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -458,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    63,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks partner still needs for its bid
+    -1,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    79,  # win or duck, short of its bid, fourth hand: the side's tricks x the mover's bid
+    -35,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    88,  # win or duck, short of its bid, fourth hand: the side's tricks x tricks the next hand still needs
+    -159,  # win or duck, short of its bid, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    18,  # win or duck, short of its bid, fourth hand: the side's tricks x partner's bid
+    -89,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -407,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    18,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    93,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    41,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    27,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -106,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
-    -30,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
-    246,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
-    22,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
-    -50,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
-    32,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
-    -72,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -67,  # win or duck, short of its bid, fourth hand: rank of the card that takes x partner's card is winning
+    -111,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks partner still needs for its bid
+    23,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the opponents still need for their bids
+    242,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x the mover's bid
+    -10,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the player winning the trick still needs
+    -92,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
+    35,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
+    -56,  # win or duck, short of its bid, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
+    -3,  # win or duck, short of its bid, fourth hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x the trick is ruffed already
-    4,  # win or duck, short of its bid, fourth hand: rank of the card that takes x cards held in the suit led
-    65,  # win or duck, short of its bid, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    -21,  # win or duck, short of its bid, fourth hand: rank of the card that takes x cards held in the suit led
+    75,  # win or duck, short of its bid, fourth hand: rank of the card that takes x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
     -40,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks partner still needs for its bid
-    -45,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
-    -77,  # win or duck, short of its bid, fourth hand: rank of the card that takes x the mover's bid
-    39,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
-    -11,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the next hand still needs
-    28,  # win or duck, short of its bid, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    6,  # win or duck, short of its bid, fourth hand: rank of the card that takes x partner's bid
+    53,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    -47,  # win or duck, short of its bid, fourth hand: rank of the card that takes x the mover's bid
+    -18,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -38,  # win or duck, short of its bid, fourth hand: rank of the card that takes x tricks the next hand still needs
+    0,  # win or duck, short of its bid, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -1,  # win or duck, short of its bid, fourth hand: rank of the card that takes x partner's bid
     0,  # win or duck, short of its bid, fourth hand: partner's card is winning x the trick is ruffed already
-    -57,  # win or duck, short of its bid, fourth hand: partner's card is winning x cards held in the suit led
-    -60,  # win or duck, short of its bid, fourth hand: partner's card is winning x unseen cards above the card that takes
+    -54,  # win or duck, short of its bid, fourth hand: partner's card is winning x cards held in the suit led
+    68,  # win or duck, short of its bid, fourth hand: partner's card is winning x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -1029,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks partner still needs for its bid
-    -672,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the opponents still need for their bids
-    -168,  # win or duck, short of its bid, fourth hand: partner's card is winning x the mover's bid
-    -1029,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the player winning the trick still needs
-    -18,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the next hand still needs
-    -128,  # win or duck, short of its bid, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    48,  # win or duck, short of its bid, fourth hand: partner's card is winning x partner's bid
+    -1027,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -506,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    -92,  # win or duck, short of its bid, fourth hand: partner's card is winning x the mover's bid
+    -1027,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    6,  # win or duck, short of its bid, fourth hand: partner's card is winning x tricks the next hand still needs
+    -221,  # win or duck, short of its bid, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    24,  # win or duck, short of its bid, fourth hand: partner's card is winning x partner's bid
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
@@ -2828,25 +2828,25 @@ WEIGHTS = np.array([
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, short of its bid, fourth hand: the trick is ruffed already x partner's bid
-    -101,  # win or duck, short of its bid, fourth hand: cards held in the suit led x unseen cards above the card that takes
+    -109,  # win or duck, short of its bid, fourth hand: cards held in the suit led x unseen cards above the card that takes
     0,  # win or duck, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -24,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks partner still needs for its bid
-    -35,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
-    10,  # win or duck, short of its bid, fourth hand: cards held in the suit led x the mover's bid
-    44,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
-    30,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the next hand still needs
-    34,  # win or duck, short of its bid, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    -1,  # win or duck, short of its bid, fourth hand: cards held in the suit led x partner's bid
+    41,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks partner still needs for its bid
+    3,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
+    19,  # win or duck, short of its bid, fourth hand: cards held in the suit led x the mover's bid
+    32,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
+    72,  # win or duck, short of its bid, fourth hand: cards held in the suit led x tricks the next hand still needs
+    21,  # win or duck, short of its bid, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -9,  # win or duck, short of its bid, fourth hand: cards held in the suit led x partner's bid
     0,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
     0,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    19,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    54,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    110,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x the mover's bid
-    70,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    287,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
-    -106,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -8,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x partner's bid
+    -68,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    60,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    78,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x the mover's bid
+    18,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    249,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -149,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -81,  # win or duck, short of its bid, fourth hand: unseen cards above the card that takes x partner's bid
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
@@ -2863,222 +2863,222 @@ WEIGHTS = np.array([
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
     0,  # win or duck, short of its bid, fourth hand: an opponent still to play may beat the card that takes x partner's bid
     -60,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    -15,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x the mover's bid
-    183,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -138,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    -48,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x the mover's bid
+    181,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -154,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
     70,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    -27,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x partner's bid
-    23,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x the mover's bid
-    78,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -80,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    16,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -25,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x partner's bid
-    -26,  # win or duck, short of its bid, fourth hand: the mover's bid x tricks the player winning the trick still needs
-    24,  # win or duck, short of its bid, fourth hand: the mover's bid x tricks the next hand still needs
-    -121,  # win or duck, short of its bid, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    -56,  # win or duck, short of its bid, fourth hand: the mover's bid x partner's bid
-    -93,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    48,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -66,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x partner's bid
-    62,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    27,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs x partner's bid
-    -30,  # win or duck, short of its bid, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -10204,  # win or duck, bid made, second hand: one
-    853,  # win or duck, bid made, second hand: trick number (0 .. 12)
-    1860,  # win or duck, bid made, second hand: trumps held
-    -222,  # win or duck, bid made, second hand: trumps unseen
-    274,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    35,  # win or duck, bid made, second hand: unseen cards above the winning card
-    -59,  # win or duck, bid made, second hand: unseen cards of the suit led
-    -960,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen)
-    -256,  # win or duck, bid made, second hand: the next hand cannot follow
-    -1379,  # win or duck, bid made, second hand: the side's tricks
+    -21,  # win or duck, short of its bid, fourth hand: tricks partner still needs for its bid x partner's bid
+    22,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    98,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -83,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    32,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -21,  # win or duck, short of its bid, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -45,  # win or duck, short of its bid, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    -4,  # win or duck, short of its bid, fourth hand: the mover's bid x tricks the next hand still needs
+    -123,  # win or duck, short of its bid, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    -38,  # win or duck, short of its bid, fourth hand: the mover's bid x partner's bid
+    -113,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    37,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -15,  # win or duck, short of its bid, fourth hand: tricks the player winning the trick still needs x partner's bid
+    53,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    37,  # win or duck, short of its bid, fourth hand: tricks the next hand still needs x partner's bid
+    -39,  # win or duck, short of its bid, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -5290,  # win or duck, bid made, second hand: one
+    397,  # win or duck, bid made, second hand: trick number (0 .. 12)
+    2450,  # win or duck, bid made, second hand: trumps held
+    -425,  # win or duck, bid made, second hand: trumps unseen
+    -252,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -492,  # win or duck, bid made, second hand: unseen cards above the winning card
+    379,  # win or duck, bid made, second hand: unseen cards of the suit led
+    1063,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen)
+    557,  # win or duck, bid made, second hand: the next hand cannot follow
+    175,  # win or duck, bid made, second hand: the side's tricks
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached)
-    112,  # win or duck, bid made, second hand: rank of the card that takes
+    149,  # win or duck, bid made, second hand: rank of the card that takes
     0,  # win or duck, bid made, second hand: partner's card is winning
     0,  # win or duck, bid made, second hand: the trick is ruffed already
-    410,  # win or duck, bid made, second hand: cards held in the suit led
-    11,  # win or duck, bid made, second hand: unseen cards above the card that takes
-    4963,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card
-    -682,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes
-    1234,  # win or duck, bid made, second hand: tricks partner still needs for its bid
-    654,  # win or duck, bid made, second hand: tricks the opponents still need for their bids
-    1786,  # win or duck, bid made, second hand: the mover's bid
-    658,  # win or duck, bid made, second hand: tricks the player winning the trick still needs
-    -4,  # win or duck, bid made, second hand: tricks the next hand still needs
-    -29,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit)
-    366,  # win or duck, bid made, second hand: partner's bid
-    -157,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps held
-    22,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps unseen
-    -20,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -102,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    24,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    129,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    9,  # win or duck, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
-    67,  # win or duck, bid made, second hand: trick number (0 .. 12) x the side's tricks
+    325,  # win or duck, bid made, second hand: cards held in the suit led
+    53,  # win or duck, bid made, second hand: unseen cards above the card that takes
+    3120,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card
+    -699,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes
+    911,  # win or duck, bid made, second hand: tricks partner still needs for its bid
+    311,  # win or duck, bid made, second hand: tricks the opponents still need for their bids
+    -18,  # win or duck, bid made, second hand: the mover's bid
+    76,  # win or duck, bid made, second hand: tricks the player winning the trick still needs
+    235,  # win or duck, bid made, second hand: tricks the next hand still needs
+    -443,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit)
+    463,  # win or duck, bid made, second hand: partner's bid
+    -193,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps held
+    36,  # win or duck, bid made, second hand: trick number (0 .. 12) x trumps unseen
+    22,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -36,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    0,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    27,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -61,  # win or duck, bid made, second hand: trick number (0 .. 12) x the next hand cannot follow
+    -19,  # win or duck, bid made, second hand: trick number (0 .. 12) x the side's tricks
     0,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -4,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
+    -11,  # win or duck, bid made, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, bid made, second hand: trick number (0 .. 12) x the trick is ruffed already
-    -31,  # win or duck, bid made, second hand: trick number (0 .. 12) x cards held in the suit led
-    79,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -474,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    109,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -71,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    6,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    -98,  # win or duck, bid made, second hand: trick number (0 .. 12) x the mover's bid
-    20,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -14,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
-    23,  # win or duck, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -36,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner's bid
-    -33,  # win or duck, bid made, second hand: trumps held x trumps unseen
-    -10,  # win or duck, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -47,  # win or duck, bid made, second hand: trumps held x unseen cards above the winning card
-    -21,  # win or duck, bid made, second hand: trumps held x unseen cards of the suit led
-    -43,  # win or duck, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    45,  # win or duck, bid made, second hand: trumps held x the next hand cannot follow
-    115,  # win or duck, bid made, second hand: trumps held x the side's tricks
+    11,  # win or duck, bid made, second hand: trick number (0 .. 12) x cards held in the suit led
+    57,  # win or duck, bid made, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -313,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    90,  # win or duck, bid made, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -57,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -10,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    0,  # win or duck, bid made, second hand: trick number (0 .. 12) x the mover's bid
+    25,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -35,  # win or duck, bid made, second hand: trick number (0 .. 12) x tricks the next hand still needs
+    50,  # win or duck, bid made, second hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -42,  # win or duck, bid made, second hand: trick number (0 .. 12) x partner's bid
+    -19,  # win or duck, bid made, second hand: trumps held x trumps unseen
+    -13,  # win or duck, bid made, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -62,  # win or duck, bid made, second hand: trumps held x unseen cards above the winning card
+    -5,  # win or duck, bid made, second hand: trumps held x unseen cards of the suit led
+    164,  # win or duck, bid made, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -112,  # win or duck, bid made, second hand: trumps held x the next hand cannot follow
+    -4,  # win or duck, bid made, second hand: trumps held x the side's tricks
     0,  # win or duck, bid made, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -11,  # win or duck, bid made, second hand: trumps held x rank of the card that takes
+    -26,  # win or duck, bid made, second hand: trumps held x rank of the card that takes
     0,  # win or duck, bid made, second hand: trumps held x partner's card is winning
     0,  # win or duck, bid made, second hand: trumps held x the trick is ruffed already
-    20,  # win or duck, bid made, second hand: trumps held x cards held in the suit led
-    71,  # win or duck, bid made, second hand: trumps held x unseen cards above the card that takes
-    -114,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the winning card
-    -36,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
-    -76,  # win or duck, bid made, second hand: trumps held x tricks partner still needs for its bid
-    -95,  # win or duck, bid made, second hand: trumps held x tricks the opponents still need for their bids
-    -81,  # win or duck, bid made, second hand: trumps held x the mover's bid
-    -68,  # win or duck, bid made, second hand: trumps held x tricks the player winning the trick still needs
-    -26,  # win or duck, bid made, second hand: trumps held x tricks the next hand still needs
-    48,  # win or duck, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
-    4,  # win or duck, bid made, second hand: trumps held x partner's bid
-    -7,  # win or duck, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -11,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the winning card
-    14,  # win or duck, bid made, second hand: trumps unseen x unseen cards of the suit led
-    -94,  # win or duck, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -70,  # win or duck, bid made, second hand: trumps unseen x the next hand cannot follow
-    -3,  # win or duck, bid made, second hand: trumps unseen x the side's tricks
+    32,  # win or duck, bid made, second hand: trumps held x cards held in the suit led
+    52,  # win or duck, bid made, second hand: trumps held x unseen cards above the card that takes
+    -23,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the winning card
+    -55,  # win or duck, bid made, second hand: trumps held x an opponent still to play may beat the card that takes
+    -125,  # win or duck, bid made, second hand: trumps held x tricks partner still needs for its bid
+    -124,  # win or duck, bid made, second hand: trumps held x tricks the opponents still need for their bids
+    -10,  # win or duck, bid made, second hand: trumps held x the mover's bid
+    -115,  # win or duck, bid made, second hand: trumps held x tricks the player winning the trick still needs
+    -8,  # win or duck, bid made, second hand: trumps held x tricks the next hand still needs
+    83,  # win or duck, bid made, second hand: trumps held x sure tricks held (masters from the top of each suit)
+    -15,  # win or duck, bid made, second hand: trumps held x partner's bid
+    -3,  # win or duck, bid made, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    1,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the winning card
+    15,  # win or duck, bid made, second hand: trumps unseen x unseen cards of the suit led
+    -56,  # win or duck, bid made, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -68,  # win or duck, bid made, second hand: trumps unseen x the next hand cannot follow
+    -21,  # win or duck, bid made, second hand: trumps unseen x the side's tricks
     0,  # win or duck, bid made, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    4,  # win or duck, bid made, second hand: trumps unseen x rank of the card that takes
+    1,  # win or duck, bid made, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, bid made, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, bid made, second hand: trumps unseen x the trick is ruffed already
-    2,  # win or duck, bid made, second hand: trumps unseen x cards held in the suit led
-    -17,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the card that takes
-    147,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -34,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    2,  # win or duck, bid made, second hand: trumps unseen x tricks partner still needs for its bid
-    13,  # win or duck, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
-    -3,  # win or duck, bid made, second hand: trumps unseen x the mover's bid
-    32,  # win or duck, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
-    -19,  # win or duck, bid made, second hand: trumps unseen x tricks the next hand still needs
+    -1,  # win or duck, bid made, second hand: trumps unseen x cards held in the suit led
+    -28,  # win or duck, bid made, second hand: trumps unseen x unseen cards above the card that takes
+    158,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -37,  # win or duck, bid made, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    29,  # win or duck, bid made, second hand: trumps unseen x tricks partner still needs for its bid
+    16,  # win or duck, bid made, second hand: trumps unseen x tricks the opponents still need for their bids
+    18,  # win or duck, bid made, second hand: trumps unseen x the mover's bid
+    24,  # win or duck, bid made, second hand: trumps unseen x tricks the player winning the trick still needs
+    -8,  # win or duck, bid made, second hand: trumps unseen x tricks the next hand still needs
     -2,  # win or duck, bid made, second hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    1,  # win or duck, bid made, second hand: trumps unseen x partner's bid
-    -4,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -6,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -83,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -30,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    0,  # win or duck, bid made, second hand: trumps unseen x partner's bid
+    -20,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -75,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -2,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -23,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -33,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    30,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -13,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    39,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    13,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    -7,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    11,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    19,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    0,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
-    -56,  # win or duck, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -1,  # win or duck, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
-    -65,  # win or duck, bid made, second hand: unseen cards above the winning card x the side's tricks
+    -18,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    4,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    3,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    19,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    31,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    18,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    27,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    4,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    5,  # win or duck, bid made, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    2,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards of the suit led
+    47,  # win or duck, bid made, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    1,  # win or duck, bid made, second hand: unseen cards above the winning card x the next hand cannot follow
+    -36,  # win or duck, bid made, second hand: unseen cards above the winning card x the side's tricks
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -16,  # win or duck, bid made, second hand: unseen cards above the winning card x rank of the card that takes
+    -18,  # win or duck, bid made, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, bid made, second hand: unseen cards above the winning card x the trick is ruffed already
-    -33,  # win or duck, bid made, second hand: unseen cards above the winning card x cards held in the suit led
-    -17,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    1210,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -13,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -93,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -36,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    113,  # win or duck, bid made, second hand: unseen cards above the winning card x the mover's bid
-    -25,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    -11,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
-    7,  # win or duck, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    5,  # win or duck, bid made, second hand: unseen cards above the winning card x partner's bid
-    -35,  # win or duck, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    49,  # win or duck, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
-    -31,  # win or duck, bid made, second hand: unseen cards of the suit led x the side's tricks
+    -26,  # win or duck, bid made, second hand: unseen cards above the winning card x cards held in the suit led
+    -19,  # win or duck, bid made, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    1015,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -40,  # win or duck, bid made, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -46,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks partner still needs for its bid
+    4,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    82,  # win or duck, bid made, second hand: unseen cards above the winning card x the mover's bid
+    -28,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    32,  # win or duck, bid made, second hand: unseen cards above the winning card x tricks the next hand still needs
+    -15,  # win or duck, bid made, second hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    14,  # win or duck, bid made, second hand: unseen cards above the winning card x partner's bid
+    -7,  # win or duck, bid made, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    42,  # win or duck, bid made, second hand: unseen cards of the suit led x the next hand cannot follow
+    -14,  # win or duck, bid made, second hand: unseen cards of the suit led x the side's tricks
     0,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -14,  # win or duck, bid made, second hand: unseen cards of the suit led x rank of the card that takes
+    -21,  # win or duck, bid made, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, bid made, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, bid made, second hand: unseen cards of the suit led x the trick is ruffed already
-    -13,  # win or duck, bid made, second hand: unseen cards of the suit led x cards held in the suit led
-    5,  # win or duck, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -109,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    29,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    41,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
-    0,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    28,  # win or duck, bid made, second hand: unseen cards of the suit led x the mover's bid
-    -7,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    7,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
-    5,  # win or duck, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    10,  # win or duck, bid made, second hand: unseen cards of the suit led x partner's bid
-    -38,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -23,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -26,  # win or duck, bid made, second hand: unseen cards of the suit led x cards held in the suit led
+    -3,  # win or duck, bid made, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -140,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    45,  # win or duck, bid made, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    27,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -24,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    12,  # win or duck, bid made, second hand: unseen cards of the suit led x the mover's bid
+    -20,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -4,  # win or duck, bid made, second hand: unseen cards of the suit led x tricks the next hand still needs
+    -9,  # win or duck, bid made, second hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, bid made, second hand: unseen cards of the suit led x partner's bid
+    -18,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    261,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    20,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -41,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -17,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    43,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    558,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -416,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    214,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    159,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    27,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    312,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -153,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    78,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -13,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -136,  # win or duck, bid made, second hand: the next hand cannot follow x the side's tricks
+    -91,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -145,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    621,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -471,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    29,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    101,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -341,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    211,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -110,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    -11,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -34,  # win or duck, bid made, second hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -144,  # win or duck, bid made, second hand: the next hand cannot follow x the side's tricks
     0,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    1,  # win or duck, bid made, second hand: the next hand cannot follow x rank of the card that takes
+    8,  # win or duck, bid made, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, bid made, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, bid made, second hand: the next hand cannot follow x the trick is ruffed already
-    -30,  # win or duck, bid made, second hand: the next hand cannot follow x cards held in the suit led
-    -121,  # win or duck, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
-    173,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    173,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    11,  # win or duck, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
-    96,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
-    157,  # win or duck, bid made, second hand: the next hand cannot follow x the mover's bid
-    71,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
-    25,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
-    23,  # win or duck, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    17,  # win or duck, bid made, second hand: the next hand cannot follow x partner's bid
+    -89,  # win or duck, bid made, second hand: the next hand cannot follow x cards held in the suit led
+    -49,  # win or duck, bid made, second hand: the next hand cannot follow x unseen cards above the card that takes
+    38,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    38,  # win or duck, bid made, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -35,  # win or duck, bid made, second hand: the next hand cannot follow x tricks partner still needs for its bid
+    22,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the opponents still need for their bids
+    249,  # win or duck, bid made, second hand: the next hand cannot follow x the mover's bid
+    -58,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the player winning the trick still needs
+    80,  # win or duck, bid made, second hand: the next hand cannot follow x tricks the next hand still needs
+    -7,  # win or duck, bid made, second hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    36,  # win or duck, bid made, second hand: the next hand cannot follow x partner's bid
     0,  # win or duck, bid made, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    86,  # win or duck, bid made, second hand: the side's tricks x rank of the card that takes
+    20,  # win or duck, bid made, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, bid made, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, bid made, second hand: the side's tricks x the trick is ruffed already
-    51,  # win or duck, bid made, second hand: the side's tricks x cards held in the suit led
-    119,  # win or duck, bid made, second hand: the side's tricks x unseen cards above the card that takes
-    0,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -93,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    47,  # win or duck, bid made, second hand: the side's tricks x tricks partner still needs for its bid
-    45,  # win or duck, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
-    -7,  # win or duck, bid made, second hand: the side's tricks x the mover's bid
-    34,  # win or duck, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
-    11,  # win or duck, bid made, second hand: the side's tricks x tricks the next hand still needs
-    17,  # win or duck, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    22,  # win or duck, bid made, second hand: the side's tricks x partner's bid
+    -1,  # win or duck, bid made, second hand: the side's tricks x cards held in the suit led
+    26,  # win or duck, bid made, second hand: the side's tricks x unseen cards above the card that takes
+    27,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -75,  # win or duck, bid made, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    0,  # win or duck, bid made, second hand: the side's tricks x tricks partner still needs for its bid
+    31,  # win or duck, bid made, second hand: the side's tricks x tricks the opponents still need for their bids
+    6,  # win or duck, bid made, second hand: the side's tricks x the mover's bid
+    57,  # win or duck, bid made, second hand: the side's tricks x tricks the player winning the trick still needs
+    -26,  # win or duck, bid made, second hand: the side's tricks x tricks the next hand still needs
+    -11,  # win or duck, bid made, second hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -1,  # win or duck, bid made, second hand: the side's tricks x partner's bid
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -3095,17 +3095,17 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, second hand: tricks the side still needs for its target (0 once reached) x partner's bid
     0,  # win or duck, bid made, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, bid made, second hand: rank of the card that takes x the trick is ruffed already
-    11,  # win or duck, bid made, second hand: rank of the card that takes x cards held in the suit led
-    47,  # win or duck, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
-    78,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -66,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -8,  # win or duck, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
-    -11,  # win or duck, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
-    -106,  # win or duck, bid made, second hand: rank of the card that takes x the mover's bid
-    -37,  # win or duck, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
-    26,  # win or duck, bid made, second hand: rank of the card that takes x tricks the next hand still needs
-    -17,  # win or duck, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -16,  # win or duck, bid made, second hand: rank of the card that takes x partner's bid
+    -8,  # win or duck, bid made, second hand: rank of the card that takes x cards held in the suit led
+    48,  # win or duck, bid made, second hand: rank of the card that takes x unseen cards above the card that takes
+    77,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -41,  # win or duck, bid made, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -19,  # win or duck, bid made, second hand: rank of the card that takes x tricks partner still needs for its bid
+    -1,  # win or duck, bid made, second hand: rank of the card that takes x tricks the opponents still need for their bids
+    -23,  # win or duck, bid made, second hand: rank of the card that takes x the mover's bid
+    -19,  # win or duck, bid made, second hand: rank of the card that takes x tricks the player winning the trick still needs
+    19,  # win or duck, bid made, second hand: rank of the card that takes x tricks the next hand still needs
+    6,  # win or duck, bid made, second hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    -13,  # win or duck, bid made, second hand: rank of the card that takes x partner's bid
     0,  # win or duck, bid made, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, bid made, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, bid made, second hand: partner's card is winning x unseen cards above the card that takes
@@ -3129,257 +3129,257 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, second hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, bid made, second hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, second hand: the trick is ruffed already x partner's bid
-    27,  # win or duck, bid made, second hand: cards held in the suit led x unseen cards above the card that takes
-    -6,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -16,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -48,  # win or duck, bid made, second hand: cards held in the suit led x tricks partner still needs for its bid
-    -14,  # win or duck, bid made, second hand: cards held in the suit led x tricks the opponents still need for their bids
-    -34,  # win or duck, bid made, second hand: cards held in the suit led x the mover's bid
-    9,  # win or duck, bid made, second hand: cards held in the suit led x tricks the player winning the trick still needs
-    -23,  # win or duck, bid made, second hand: cards held in the suit led x tricks the next hand still needs
-    -9,  # win or duck, bid made, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    22,  # win or duck, bid made, second hand: cards held in the suit led x partner's bid
-    -461,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -461,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    52,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    60,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -176,  # win or duck, bid made, second hand: unseen cards above the card that takes x the mover's bid
-    32,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    28,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
-    -26,  # win or duck, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -20,  # win or duck, bid made, second hand: unseen cards above the card that takes x partner's bid
-    -682,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -471,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -505,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    91,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
-    -1056,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    551,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    -167,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    -156,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
-    309,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    31,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    79,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
-    398,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -367,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    72,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    147,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
-    -41,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    -45,  # win or duck, bid made, second hand: tricks partner still needs for its bid x the mover's bid
-    -46,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    5,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
-    5,  # win or duck, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    -57,  # win or duck, bid made, second hand: tricks partner still needs for its bid x partner's bid
-    -89,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
-    6,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -31,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    16,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -28,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x partner's bid
-    -63,  # win or duck, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
-    -25,  # win or duck, bid made, second hand: the mover's bid x tricks the next hand still needs
-    -23,  # win or duck, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    -8,  # win or duck, bid made, second hand: the mover's bid x partner's bid
-    78,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    10,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -7,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x partner's bid
-    6,  # win or duck, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -21,  # win or duck, bid made, second hand: tricks the next hand still needs x partner's bid
-    -10,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
-    2146,  # win or duck, bid made, third hand: one
-    -4,  # win or duck, bid made, third hand: trick number (0 .. 12)
-    438,  # win or duck, bid made, third hand: trumps held
-    117,  # win or duck, bid made, third hand: trumps unseen
-    334,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    -6,  # win or duck, bid made, third hand: unseen cards above the winning card
-    363,  # win or duck, bid made, third hand: unseen cards of the suit led
-    983,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen)
-    1615,  # win or duck, bid made, third hand: the next hand cannot follow
-    1982,  # win or duck, bid made, third hand: the side's tricks
+    -3,  # win or duck, bid made, second hand: cards held in the suit led x unseen cards above the card that takes
+    -41,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    98,  # win or duck, bid made, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -44,  # win or duck, bid made, second hand: cards held in the suit led x tricks partner still needs for its bid
+    8,  # win or duck, bid made, second hand: cards held in the suit led x tricks the opponents still need for their bids
+    -35,  # win or duck, bid made, second hand: cards held in the suit led x the mover's bid
+    18,  # win or duck, bid made, second hand: cards held in the suit led x tricks the player winning the trick still needs
+    -10,  # win or duck, bid made, second hand: cards held in the suit led x tricks the next hand still needs
+    0,  # win or duck, bid made, second hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    28,  # win or duck, bid made, second hand: cards held in the suit led x partner's bid
+    -327,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -327,  # win or duck, bid made, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    25,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    62,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    -72,  # win or duck, bid made, second hand: unseen cards above the card that takes x the mover's bid
+    65,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -3,  # win or duck, bid made, second hand: unseen cards above the card that takes x tricks the next hand still needs
+    14,  # win or duck, bid made, second hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -31,  # win or duck, bid made, second hand: unseen cards above the card that takes x partner's bid
+    -699,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -394,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -409,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -5,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x the mover's bid
+    -996,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    587,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    -79,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    -94,  # win or duck, bid made, second hand: an opponent still to play may beat the winning card x partner's bid
+    299,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    23,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    91,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x the mover's bid
+    442,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -418,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    8,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    116,  # win or duck, bid made, second hand: an opponent still to play may beat the card that takes x partner's bid
+    -37,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    0,  # win or duck, bid made, second hand: tricks partner still needs for its bid x the mover's bid
+    -16,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -21,  # win or duck, bid made, second hand: tricks partner still needs for its bid x tricks the next hand still needs
+    14,  # win or duck, bid made, second hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -61,  # win or duck, bid made, second hand: tricks partner still needs for its bid x partner's bid
+    -46,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x the mover's bid
+    8,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -53,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    38,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -26,  # win or duck, bid made, second hand: tricks the opponents still need for their bids x partner's bid
+    -40,  # win or duck, bid made, second hand: the mover's bid x tricks the player winning the trick still needs
+    -6,  # win or duck, bid made, second hand: the mover's bid x tricks the next hand still needs
+    7,  # win or duck, bid made, second hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    33,  # win or duck, bid made, second hand: the mover's bid x partner's bid
+    119,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    52,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    1,  # win or duck, bid made, second hand: tricks the player winning the trick still needs x partner's bid
+    -14,  # win or duck, bid made, second hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -27,  # win or duck, bid made, second hand: tricks the next hand still needs x partner's bid
+    -6,  # win or duck, bid made, second hand: sure tricks held (masters from the top of each suit) x partner's bid
+    80,  # win or duck, bid made, third hand: one
+    216,  # win or duck, bid made, third hand: trick number (0 .. 12)
+    -1551,  # win or duck, bid made, third hand: trumps held
+    247,  # win or duck, bid made, third hand: trumps unseen
+    570,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    73,  # win or duck, bid made, third hand: unseen cards above the winning card
+    633,  # win or duck, bid made, third hand: unseen cards of the suit led
+    -727,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen)
+    1340,  # win or duck, bid made, third hand: the next hand cannot follow
+    591,  # win or duck, bid made, third hand: the side's tricks
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached)
-    -272,  # win or duck, bid made, third hand: rank of the card that takes
-    2233,  # win or duck, bid made, third hand: partner's card is winning
+    -542,  # win or duck, bid made, third hand: rank of the card that takes
+    1954,  # win or duck, bid made, third hand: partner's card is winning
     0,  # win or duck, bid made, third hand: the trick is ruffed already
-    1069,  # win or duck, bid made, third hand: cards held in the suit led
-    -1210,  # win or duck, bid made, third hand: unseen cards above the card that takes
-    -3866,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card
-    317,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes
-    -2113,  # win or duck, bid made, third hand: tricks partner still needs for its bid
-    -606,  # win or duck, bid made, third hand: tricks the opponents still need for their bids
-    -2840,  # win or duck, bid made, third hand: the mover's bid
-    995,  # win or duck, bid made, third hand: tricks the player winning the trick still needs
-    -955,  # win or duck, bid made, third hand: tricks the next hand still needs
-    -557,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit)
-    211,  # win or duck, bid made, third hand: partner's bid
-    25,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps held
-    -22,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps unseen
-    -30,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    16,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -8,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -166,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -36,  # win or duck, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
-    -186,  # win or duck, bid made, third hand: trick number (0 .. 12) x the side's tricks
+    -448,  # win or duck, bid made, third hand: cards held in the suit led
+    -2253,  # win or duck, bid made, third hand: unseen cards above the card that takes
+    -1687,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card
+    666,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes
+    -1148,  # win or duck, bid made, third hand: tricks partner still needs for its bid
+    -671,  # win or duck, bid made, third hand: tricks the opponents still need for their bids
+    -629,  # win or duck, bid made, third hand: the mover's bid
+    492,  # win or duck, bid made, third hand: tricks the player winning the trick still needs
+    284,  # win or duck, bid made, third hand: tricks the next hand still needs
+    -373,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit)
+    534,  # win or duck, bid made, third hand: partner's bid
+    200,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps held
+    -42,  # win or duck, bid made, third hand: trick number (0 .. 12) x trumps unseen
+    -28,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    59,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -55,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    187,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -75,  # win or duck, bid made, third hand: trick number (0 .. 12) x the next hand cannot follow
+    -68,  # win or duck, bid made, third hand: trick number (0 .. 12) x the side's tricks
     0,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    27,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
-    -298,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's card is winning
+    30,  # win or duck, bid made, third hand: trick number (0 .. 12) x rank of the card that takes
+    -250,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, bid made, third hand: trick number (0 .. 12) x the trick is ruffed already
-    -81,  # win or duck, bid made, third hand: trick number (0 .. 12) x cards held in the suit led
-    -19,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    319,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -130,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    50,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    133,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    194,  # win or duck, bid made, third hand: trick number (0 .. 12) x the mover's bid
-    -30,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -24,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
-    17,  # win or duck, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -26,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's bid
-    -35,  # win or duck, bid made, third hand: trumps held x trumps unseen
-    16,  # win or duck, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -7,  # win or duck, bid made, third hand: trumps held x unseen cards above the winning card
-    19,  # win or duck, bid made, third hand: trumps held x unseen cards of the suit led
-    -41,  # win or duck, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -44,  # win or duck, bid made, third hand: trumps held x the next hand cannot follow
-    -164,  # win or duck, bid made, third hand: trumps held x the side's tricks
+    27,  # win or duck, bid made, third hand: trick number (0 .. 12) x cards held in the suit led
+    37,  # win or duck, bid made, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    184,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -337,  # win or duck, bid made, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    16,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    179,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    13,  # win or duck, bid made, third hand: trick number (0 .. 12) x the mover's bid
+    -20,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -126,  # win or duck, bid made, third hand: trick number (0 .. 12) x tricks the next hand still needs
+    11,  # win or duck, bid made, third hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -63,  # win or duck, bid made, third hand: trick number (0 .. 12) x partner's bid
+    -1,  # win or duck, bid made, third hand: trumps held x trumps unseen
+    4,  # win or duck, bid made, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    8,  # win or duck, bid made, third hand: trumps held x unseen cards above the winning card
+    45,  # win or duck, bid made, third hand: trumps held x unseen cards of the suit led
+    -58,  # win or duck, bid made, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    158,  # win or duck, bid made, third hand: trumps held x the next hand cannot follow
+    -306,  # win or duck, bid made, third hand: trumps held x the side's tricks
     0,  # win or duck, bid made, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -24,  # win or duck, bid made, third hand: trumps held x rank of the card that takes
-    -199,  # win or duck, bid made, third hand: trumps held x partner's card is winning
+    14,  # win or duck, bid made, third hand: trumps held x rank of the card that takes
+    -311,  # win or duck, bid made, third hand: trumps held x partner's card is winning
     0,  # win or duck, bid made, third hand: trumps held x the trick is ruffed already
-    0,  # win or duck, bid made, third hand: trumps held x cards held in the suit led
-    -35,  # win or duck, bid made, third hand: trumps held x unseen cards above the card that takes
-    36,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the winning card
-    -50,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
-    110,  # win or duck, bid made, third hand: trumps held x tricks partner still needs for its bid
-    36,  # win or duck, bid made, third hand: trumps held x tricks the opponents still need for their bids
-    100,  # win or duck, bid made, third hand: trumps held x the mover's bid
-    44,  # win or duck, bid made, third hand: trumps held x tricks the player winning the trick still needs
-    -19,  # win or duck, bid made, third hand: trumps held x tricks the next hand still needs
-    -14,  # win or duck, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
-    -63,  # win or duck, bid made, third hand: trumps held x partner's bid
-    1,  # win or duck, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    11,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the winning card
-    -1,  # win or duck, bid made, third hand: trumps unseen x unseen cards of the suit led
-    110,  # win or duck, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -103,  # win or duck, bid made, third hand: trumps unseen x the next hand cannot follow
-    -13,  # win or duck, bid made, third hand: trumps unseen x the side's tricks
+    5,  # win or duck, bid made, third hand: trumps held x cards held in the suit led
+    -39,  # win or duck, bid made, third hand: trumps held x unseen cards above the card that takes
+    -118,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the winning card
+    51,  # win or duck, bid made, third hand: trumps held x an opponent still to play may beat the card that takes
+    194,  # win or duck, bid made, third hand: trumps held x tricks partner still needs for its bid
+    175,  # win or duck, bid made, third hand: trumps held x tricks the opponents still need for their bids
+    195,  # win or duck, bid made, third hand: trumps held x the mover's bid
+    24,  # win or duck, bid made, third hand: trumps held x tricks the player winning the trick still needs
+    -65,  # win or duck, bid made, third hand: trumps held x tricks the next hand still needs
+    -26,  # win or duck, bid made, third hand: trumps held x sure tricks held (masters from the top of each suit)
+    -86,  # win or duck, bid made, third hand: trumps held x partner's bid
+    -3,  # win or duck, bid made, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    29,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the winning card
+    -3,  # win or duck, bid made, third hand: trumps unseen x unseen cards of the suit led
+    200,  # win or duck, bid made, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -84,  # win or duck, bid made, third hand: trumps unseen x the next hand cannot follow
+    18,  # win or duck, bid made, third hand: trumps unseen x the side's tricks
     0,  # win or duck, bid made, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -21,  # win or duck, bid made, third hand: trumps unseen x rank of the card that takes
-    145,  # win or duck, bid made, third hand: trumps unseen x partner's card is winning
+    -19,  # win or duck, bid made, third hand: trumps unseen x rank of the card that takes
+    160,  # win or duck, bid made, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, bid made, third hand: trumps unseen x the trick is ruffed already
-    -1,  # win or duck, bid made, third hand: trumps unseen x cards held in the suit led
-    -18,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the card that takes
-    50,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
-    14,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -28,  # win or duck, bid made, third hand: trumps unseen x tricks partner still needs for its bid
-    19,  # win or duck, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
-    28,  # win or duck, bid made, third hand: trumps unseen x the mover's bid
-    -9,  # win or duck, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
-    6,  # win or duck, bid made, third hand: trumps unseen x tricks the next hand still needs
-    13,  # win or duck, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -5,  # win or duck, bid made, third hand: trumps unseen x partner's bid
-    27,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -36,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    42,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    17,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -6,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -13,  # win or duck, bid made, third hand: trumps unseen x cards held in the suit led
+    -31,  # win or duck, bid made, third hand: trumps unseen x unseen cards above the card that takes
+    78,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -45,  # win or duck, bid made, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -76,  # win or duck, bid made, third hand: trumps unseen x tricks partner still needs for its bid
+    9,  # win or duck, bid made, third hand: trumps unseen x tricks the opponents still need for their bids
+    2,  # win or duck, bid made, third hand: trumps unseen x the mover's bid
+    3,  # win or duck, bid made, third hand: trumps unseen x tricks the player winning the trick still needs
+    26,  # win or duck, bid made, third hand: trumps unseen x tricks the next hand still needs
+    -9,  # win or duck, bid made, third hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    3,  # win or duck, bid made, third hand: trumps unseen x partner's bid
+    5,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -19,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -78,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -50,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -21,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    7,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -38,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    1,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -85,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -5,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    13,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -26,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -21,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -34,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    -22,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    4,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    -47,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    26,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    5,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    8,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -11,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    -16,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -16,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
     -18,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    9,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    2,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    -3,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    -14,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -19,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    66,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    -8,  # win or duck, bid made, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    5,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, bid made, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -454,  # win or duck, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
-    68,  # win or duck, bid made, third hand: unseen cards above the winning card x the side's tricks
+    -303,  # win or duck, bid made, third hand: unseen cards above the winning card x the next hand cannot follow
+    -54,  # win or duck, bid made, third hand: unseen cards above the winning card x the side's tricks
     0,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -15,  # win or duck, bid made, third hand: unseen cards above the winning card x rank of the card that takes
-    177,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's card is winning
+    -46,  # win or duck, bid made, third hand: unseen cards above the winning card x rank of the card that takes
+    158,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, bid made, third hand: unseen cards above the winning card x the trick is ruffed already
-    8,  # win or duck, bid made, third hand: unseen cards above the winning card x cards held in the suit led
-    -5,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    118,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -39,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    32,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -79,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -115,  # win or duck, bid made, third hand: unseen cards above the winning card x the mover's bid
-    -36,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    175,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
-    -13,  # win or duck, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    -15,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's bid
+    -34,  # win or duck, bid made, third hand: unseen cards above the winning card x cards held in the suit led
+    -31,  # win or duck, bid made, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    296,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -126,  # win or duck, bid made, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    71,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -128,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -39,  # win or duck, bid made, third hand: unseen cards above the winning card x the mover's bid
+    19,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    207,  # win or duck, bid made, third hand: unseen cards above the winning card x tricks the next hand still needs
+    72,  # win or duck, bid made, third hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    -14,  # win or duck, bid made, third hand: unseen cards above the winning card x partner's bid
     0,  # win or duck, bid made, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    49,  # win or duck, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
-    -67,  # win or duck, bid made, third hand: unseen cards of the suit led x the side's tricks
+    -11,  # win or duck, bid made, third hand: unseen cards of the suit led x the next hand cannot follow
+    49,  # win or duck, bid made, third hand: unseen cards of the suit led x the side's tricks
     0,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -16,  # win or duck, bid made, third hand: unseen cards of the suit led x rank of the card that takes
-    -96,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's card is winning
+    -13,  # win or duck, bid made, third hand: unseen cards of the suit led x rank of the card that takes
+    -80,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, bid made, third hand: unseen cards of the suit led x the trick is ruffed already
-    -10,  # win or duck, bid made, third hand: unseen cards of the suit led x cards held in the suit led
-    12,  # win or duck, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -119,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    159,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    3,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
-    12,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    102,  # win or duck, bid made, third hand: unseen cards of the suit led x the mover's bid
-    5,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -51,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
-    15,  # win or duck, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    29,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's bid
-    983,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    210,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -1,  # win or duck, bid made, third hand: unseen cards of the suit led x cards held in the suit led
+    -9,  # win or duck, bid made, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -177,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    270,  # win or duck, bid made, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -64,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -39,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    -7,  # win or duck, bid made, third hand: unseen cards of the suit led x the mover's bid
+    46,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -32,  # win or duck, bid made, third hand: unseen cards of the suit led x tricks the next hand still needs
+    -2,  # win or duck, bid made, third hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    33,  # win or duck, bid made, third hand: unseen cards of the suit led x partner's bid
+    -727,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -3,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -59,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    677,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -79,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    1002,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -37,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    370,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -497,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -497,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -1103,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    252,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    -337,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    -231,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -440,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    479,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    38,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    -481,  # win or duck, bid made, third hand: the next hand cannot follow x the side's tricks
+    -521,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -521,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -1306,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    24,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    -125,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    463,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    47,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    323,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    2,  # win or duck, bid made, third hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    -77,  # win or duck, bid made, third hand: the next hand cannot follow x the side's tricks
     0,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -42,  # win or duck, bid made, third hand: the next hand cannot follow x rank of the card that takes
-    -1366,  # win or duck, bid made, third hand: the next hand cannot follow x partner's card is winning
+    -7,  # win or duck, bid made, third hand: the next hand cannot follow x rank of the card that takes
+    -882,  # win or duck, bid made, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, bid made, third hand: the next hand cannot follow x the trick is ruffed already
-    222,  # win or duck, bid made, third hand: the next hand cannot follow x cards held in the suit led
-    590,  # win or duck, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
-    302,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    302,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    275,  # win or duck, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
-    208,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
-    453,  # win or duck, bid made, third hand: the next hand cannot follow x the mover's bid
-    -239,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
-    -183,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
-    -366,  # win or duck, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    3,  # win or duck, bid made, third hand: the next hand cannot follow x partner's bid
+    175,  # win or duck, bid made, third hand: the next hand cannot follow x cards held in the suit led
+    1192,  # win or duck, bid made, third hand: the next hand cannot follow x unseen cards above the card that takes
+    365,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    365,  # win or duck, bid made, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    70,  # win or duck, bid made, third hand: the next hand cannot follow x tricks partner still needs for its bid
+    19,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the opponents still need for their bids
+    125,  # win or duck, bid made, third hand: the next hand cannot follow x the mover's bid
+    -204,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the player winning the trick still needs
+    -93,  # win or duck, bid made, third hand: the next hand cannot follow x tricks the next hand still needs
+    -253,  # win or duck, bid made, third hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    85,  # win or duck, bid made, third hand: the next hand cannot follow x partner's bid
     0,  # win or duck, bid made, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    44,  # win or duck, bid made, third hand: the side's tricks x rank of the card that takes
-    136,  # win or duck, bid made, third hand: the side's tricks x partner's card is winning
+    6,  # win or duck, bid made, third hand: the side's tricks x rank of the card that takes
+    59,  # win or duck, bid made, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, bid made, third hand: the side's tricks x the trick is ruffed already
-    -91,  # win or duck, bid made, third hand: the side's tricks x cards held in the suit led
-    20,  # win or duck, bid made, third hand: the side's tricks x unseen cards above the card that takes
-    146,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
-    19,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -160,  # win or duck, bid made, third hand: the side's tricks x tricks partner still needs for its bid
-    -85,  # win or duck, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
-    52,  # win or duck, bid made, third hand: the side's tricks x the mover's bid
-    -36,  # win or duck, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
-    -112,  # win or duck, bid made, third hand: the side's tricks x tricks the next hand still needs
-    73,  # win or duck, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -31,  # win or duck, bid made, third hand: the side's tricks x partner's bid
+    -20,  # win or duck, bid made, third hand: the side's tricks x cards held in the suit led
+    -13,  # win or duck, bid made, third hand: the side's tricks x unseen cards above the card that takes
+    277,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the winning card
+    85,  # win or duck, bid made, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -212,  # win or duck, bid made, third hand: the side's tricks x tricks partner still needs for its bid
+    -171,  # win or duck, bid made, third hand: the side's tricks x tricks the opponents still need for their bids
+    58,  # win or duck, bid made, third hand: the side's tricks x the mover's bid
+    84,  # win or duck, bid made, third hand: the side's tricks x tricks the player winning the trick still needs
+    137,  # win or duck, bid made, third hand: the side's tricks x tricks the next hand still needs
+    32,  # win or duck, bid made, third hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -4,  # win or duck, bid made, third hand: the side's tricks x partner's bid
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -3394,31 +3394,31 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, third hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -17,  # win or duck, bid made, third hand: rank of the card that takes x partner's card is winning
+    23,  # win or duck, bid made, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, bid made, third hand: rank of the card that takes x the trick is ruffed already
-    -9,  # win or duck, bid made, third hand: rank of the card that takes x cards held in the suit led
-    28,  # win or duck, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
-    34,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -56,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    56,  # win or duck, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
-    24,  # win or duck, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
-    -27,  # win or duck, bid made, third hand: rank of the card that takes x the mover's bid
-    21,  # win or duck, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
-    48,  # win or duck, bid made, third hand: rank of the card that takes x tricks the next hand still needs
-    -2,  # win or duck, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -13,  # win or duck, bid made, third hand: rank of the card that takes x partner's bid
+    60,  # win or duck, bid made, third hand: rank of the card that takes x cards held in the suit led
+    14,  # win or duck, bid made, third hand: rank of the card that takes x unseen cards above the card that takes
+    -14,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    45,  # win or duck, bid made, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    61,  # win or duck, bid made, third hand: rank of the card that takes x tricks partner still needs for its bid
+    28,  # win or duck, bid made, third hand: rank of the card that takes x tricks the opponents still need for their bids
+    28,  # win or duck, bid made, third hand: rank of the card that takes x the mover's bid
+    9,  # win or duck, bid made, third hand: rank of the card that takes x tricks the player winning the trick still needs
+    31,  # win or duck, bid made, third hand: rank of the card that takes x tricks the next hand still needs
+    -32,  # win or duck, bid made, third hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    0,  # win or duck, bid made, third hand: rank of the card that takes x partner's bid
     0,  # win or duck, bid made, third hand: partner's card is winning x the trick is ruffed already
-    -55,  # win or duck, bid made, third hand: partner's card is winning x cards held in the suit led
-    -82,  # win or duck, bid made, third hand: partner's card is winning x unseen cards above the card that takes
-    991,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    183,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -385,  # win or duck, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
-    -467,  # win or duck, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
-    -55,  # win or duck, bid made, third hand: partner's card is winning x the mover's bid
-    -385,  # win or duck, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
-    564,  # win or duck, bid made, third hand: partner's card is winning x tricks the next hand still needs
-    -47,  # win or duck, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -18,  # win or duck, bid made, third hand: partner's card is winning x partner's bid
+    -170,  # win or duck, bid made, third hand: partner's card is winning x cards held in the suit led
+    -31,  # win or duck, bid made, third hand: partner's card is winning x unseen cards above the card that takes
+    1090,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    19,  # win or duck, bid made, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -165,  # win or duck, bid made, third hand: partner's card is winning x tricks partner still needs for its bid
+    -696,  # win or duck, bid made, third hand: partner's card is winning x tricks the opponents still need for their bids
+    29,  # win or duck, bid made, third hand: partner's card is winning x the mover's bid
+    -165,  # win or duck, bid made, third hand: partner's card is winning x tricks the player winning the trick still needs
+    916,  # win or duck, bid made, third hand: partner's card is winning x tricks the next hand still needs
+    -163,  # win or duck, bid made, third hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -65,  # win or duck, bid made, third hand: partner's card is winning x partner's bid
     0,  # win or duck, bid made, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, bid made, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, bid made, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
@@ -3430,257 +3430,257 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, third hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, bid made, third hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, third hand: the trick is ruffed already x partner's bid
-    7,  # win or duck, bid made, third hand: cards held in the suit led x unseen cards above the card that takes
-    -66,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -6,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -70,  # win or duck, bid made, third hand: cards held in the suit led x tricks partner still needs for its bid
-    -79,  # win or duck, bid made, third hand: cards held in the suit led x tricks the opponents still need for their bids
-    72,  # win or duck, bid made, third hand: cards held in the suit led x the mover's bid
-    -5,  # win or duck, bid made, third hand: cards held in the suit led x tricks the player winning the trick still needs
-    32,  # win or duck, bid made, third hand: cards held in the suit led x tricks the next hand still needs
-    0,  # win or duck, bid made, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    16,  # win or duck, bid made, third hand: cards held in the suit led x partner's bid
-    446,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    446,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -73,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    82,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -3,  # win or duck, bid made, third hand: unseen cards above the card that takes x the mover's bid
-    26,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    -127,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
-    -11,  # win or duck, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -12,  # win or duck, bid made, third hand: unseen cards above the card that takes x partner's bid
-    317,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    816,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
-    -306,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
-    -255,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
-    43,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
-    687,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
-    244,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
-    29,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
-    139,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
-    -109,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
-    207,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
-    -15,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
-    -240,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
-    -80,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
-    12,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
-    95,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    325,  # win or duck, bid made, third hand: tricks partner still needs for its bid x the mover's bid
-    54,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    86,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
-    -14,  # win or duck, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    122,  # win or duck, bid made, third hand: tricks partner still needs for its bid x partner's bid
-    46,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
-    97,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    71,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    -3,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -2,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x partner's bid
-    -50,  # win or duck, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
-    91,  # win or duck, bid made, third hand: the mover's bid x tricks the next hand still needs
-    -11,  # win or duck, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    104,  # win or duck, bid made, third hand: the mover's bid x partner's bid
-    -155,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    -16,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -133,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x partner's bid
-    43,  # win or duck, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    -51,  # win or duck, bid made, third hand: tricks the next hand still needs x partner's bid
-    15,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
-    -16970,  # win or duck, bid made, fourth hand: one
-    1440,  # win or duck, bid made, fourth hand: trick number (0 .. 12)
-    2062,  # win or duck, bid made, fourth hand: trumps held
-    -841,  # win or duck, bid made, fourth hand: trumps unseen
-    -2073,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
-    -186,  # win or duck, bid made, fourth hand: unseen cards above the winning card
-    1278,  # win or duck, bid made, fourth hand: unseen cards of the suit led
-    -1899,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen)
-    -1086,  # win or duck, bid made, fourth hand: the next hand cannot follow
-    -2031,  # win or duck, bid made, fourth hand: the side's tricks
+    105,  # win or duck, bid made, third hand: cards held in the suit led x unseen cards above the card that takes
+    -260,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    65,  # win or duck, bid made, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -25,  # win or duck, bid made, third hand: cards held in the suit led x tricks partner still needs for its bid
+    70,  # win or duck, bid made, third hand: cards held in the suit led x tricks the opponents still need for their bids
+    30,  # win or duck, bid made, third hand: cards held in the suit led x the mover's bid
+    32,  # win or duck, bid made, third hand: cards held in the suit led x tricks the player winning the trick still needs
+    -42,  # win or duck, bid made, third hand: cards held in the suit led x tricks the next hand still needs
+    37,  # win or duck, bid made, third hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    12,  # win or duck, bid made, third hand: cards held in the suit led x partner's bid
+    524,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    524,  # win or duck, bid made, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    0,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    231,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    60,  # win or duck, bid made, third hand: unseen cards above the card that takes x the mover's bid
+    -66,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    -170,  # win or duck, bid made, third hand: unseen cards above the card that takes x tricks the next hand still needs
+    -50,  # win or duck, bid made, third hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -24,  # win or duck, bid made, third hand: unseen cards above the card that takes x partner's bid
+    666,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    746,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
+    -213,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
+    -353,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x the mover's bid
+    -63,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the player winning the trick still needs
+    578,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x tricks the next hand still needs
+    105,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x sure tricks held (masters from the top of each suit)
+    34,  # win or duck, bid made, third hand: an opponent still to play may beat the winning card x partner's bid
+    -34,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks partner still needs for its bid
+    -250,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the opponents still need for their bids
+    99,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x the mover's bid
+    3,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the player winning the trick still needs
+    -427,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
+    -24,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
+    123,  # win or duck, bid made, third hand: an opponent still to play may beat the card that takes x partner's bid
+    113,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    248,  # win or duck, bid made, third hand: tricks partner still needs for its bid x the mover's bid
+    16,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -32,  # win or duck, bid made, third hand: tricks partner still needs for its bid x tricks the next hand still needs
+    47,  # win or duck, bid made, third hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    83,  # win or duck, bid made, third hand: tricks partner still needs for its bid x partner's bid
+    37,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x the mover's bid
+    85,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    10,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    69,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -16,  # win or duck, bid made, third hand: tricks the opponents still need for their bids x partner's bid
+    -130,  # win or duck, bid made, third hand: the mover's bid x tricks the player winning the trick still needs
+    -116,  # win or duck, bid made, third hand: the mover's bid x tricks the next hand still needs
+    -13,  # win or duck, bid made, third hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    74,  # win or duck, bid made, third hand: the mover's bid x partner's bid
+    -83,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -95,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -169,  # win or duck, bid made, third hand: tricks the player winning the trick still needs x partner's bid
+    -35,  # win or duck, bid made, third hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    -56,  # win or duck, bid made, third hand: tricks the next hand still needs x partner's bid
+    -33,  # win or duck, bid made, third hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -5270,  # win or duck, bid made, fourth hand: one
+    789,  # win or duck, bid made, fourth hand: trick number (0 .. 12)
+    3450,  # win or duck, bid made, fourth hand: trumps held
+    -1207,  # win or duck, bid made, fourth hand: trumps unseen
+    -273,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12)
+    647,  # win or duck, bid made, fourth hand: unseen cards above the winning card
+    59,  # win or duck, bid made, fourth hand: unseen cards of the suit led
+    -2225,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen)
+    -11,  # win or duck, bid made, fourth hand: the next hand cannot follow
+    -1742,  # win or duck, bid made, fourth hand: the side's tricks
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached)
-    2249,  # win or duck, bid made, fourth hand: rank of the card that takes
-    12806,  # win or duck, bid made, fourth hand: partner's card is winning
+    -108,  # win or duck, bid made, fourth hand: rank of the card that takes
+    11628,  # win or duck, bid made, fourth hand: partner's card is winning
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already
-    1835,  # win or duck, bid made, fourth hand: cards held in the suit led
-    -2001,  # win or duck, bid made, fourth hand: unseen cards above the card that takes
+    -317,  # win or duck, bid made, fourth hand: cards held in the suit led
+    -2709,  # win or duck, bid made, fourth hand: unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes
-    1004,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid
-    776,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids
-    1958,  # win or duck, bid made, fourth hand: the mover's bid
-    -1273,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs
-    950,  # win or duck, bid made, fourth hand: tricks the next hand still needs
-    -619,  # win or duck, bid made, fourth hand: sure tricks held (masters from the top of each suit)
-    2405,  # win or duck, bid made, fourth hand: partner's bid
-    -131,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x trumps held
-    78,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x trumps unseen
-    162,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    18,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
-    -115,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
-    201,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    30,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the next hand cannot follow
-    192,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the side's tricks
+    1573,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid
+    835,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids
+    1758,  # win or duck, bid made, fourth hand: the mover's bid
+    356,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs
+    1326,  # win or duck, bid made, fourth hand: tricks the next hand still needs
+    -1575,  # win or duck, bid made, fourth hand: sure tricks held (masters from the top of each suit)
+    1633,  # win or duck, bid made, fourth hand: partner's bid
+    -223,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x trumps held
+    81,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x trumps unseen
+    46,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -43,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the winning card
+    -6,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards of the suit led
+    151,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -121,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the next hand cannot follow
+    244,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the side's tricks
     0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -167,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x rank of the card that takes
-    -1185,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner's card is winning
+    -24,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x rank of the card that takes
+    -1042,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the trick is ruffed already
-    -133,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x cards held in the suit led
-    237,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -13,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x cards held in the suit led
+    212,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -68,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
-    -32,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
-    -226,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the mover's bid
-    392,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
-    -80,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
-    84,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
-    -202,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner's bid
-    -4,  # win or duck, bid made, fourth hand: trumps held x trumps unseen
-    73,  # win or duck, bid made, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    130,  # win or duck, bid made, fourth hand: trumps held x unseen cards above the winning card
-    -39,  # win or duck, bid made, fourth hand: trumps held x unseen cards of the suit led
-    102,  # win or duck, bid made, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
-    98,  # win or duck, bid made, fourth hand: trumps held x the next hand cannot follow
-    -39,  # win or duck, bid made, fourth hand: trumps held x the side's tricks
+    -142,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks partner still needs for its bid
+    -80,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the opponents still need for their bids
+    -336,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x the mover's bid
+    273,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the player winning the trick still needs
+    -154,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x tricks the next hand still needs
+    158,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x sure tricks held (masters from the top of each suit)
+    -164,  # win or duck, bid made, fourth hand: trick number (0 .. 12) x partner's bid
+    13,  # win or duck, bid made, fourth hand: trumps held x trumps unseen
+    -10,  # win or duck, bid made, fourth hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    66,  # win or duck, bid made, fourth hand: trumps held x unseen cards above the winning card
+    -6,  # win or duck, bid made, fourth hand: trumps held x unseen cards of the suit led
+    98,  # win or duck, bid made, fourth hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -23,  # win or duck, bid made, fourth hand: trumps held x the next hand cannot follow
+    126,  # win or duck, bid made, fourth hand: trumps held x the side's tricks
     0,  # win or duck, bid made, fourth hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -115,  # win or duck, bid made, fourth hand: trumps held x rank of the card that takes
-    -520,  # win or duck, bid made, fourth hand: trumps held x partner's card is winning
+    -57,  # win or duck, bid made, fourth hand: trumps held x rank of the card that takes
+    -614,  # win or duck, bid made, fourth hand: trumps held x partner's card is winning
     0,  # win or duck, bid made, fourth hand: trumps held x the trick is ruffed already
-    74,  # win or duck, bid made, fourth hand: trumps held x cards held in the suit led
-    -39,  # win or duck, bid made, fourth hand: trumps held x unseen cards above the card that takes
+    -21,  # win or duck, bid made, fourth hand: trumps held x cards held in the suit led
+    -58,  # win or duck, bid made, fourth hand: trumps held x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: trumps held x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: trumps held x an opponent still to play may beat the card that takes
-    -104,  # win or duck, bid made, fourth hand: trumps held x tricks partner still needs for its bid
-    -109,  # win or duck, bid made, fourth hand: trumps held x tricks the opponents still need for their bids
-    -33,  # win or duck, bid made, fourth hand: trumps held x the mover's bid
-    124,  # win or duck, bid made, fourth hand: trumps held x tricks the player winning the trick still needs
-    -166,  # win or duck, bid made, fourth hand: trumps held x tricks the next hand still needs
-    190,  # win or duck, bid made, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
-    -38,  # win or duck, bid made, fourth hand: trumps held x partner's bid
-    -3,  # win or duck, bid made, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -62,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards above the winning card
-    13,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards of the suit led
-    -35,  # win or duck, bid made, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    56,  # win or duck, bid made, fourth hand: trumps unseen x the next hand cannot follow
-    11,  # win or duck, bid made, fourth hand: trumps unseen x the side's tricks
+    -115,  # win or duck, bid made, fourth hand: trumps held x tricks partner still needs for its bid
+    -136,  # win or duck, bid made, fourth hand: trumps held x tricks the opponents still need for their bids
+    -210,  # win or duck, bid made, fourth hand: trumps held x the mover's bid
+    149,  # win or duck, bid made, fourth hand: trumps held x tricks the player winning the trick still needs
+    -183,  # win or duck, bid made, fourth hand: trumps held x tricks the next hand still needs
+    100,  # win or duck, bid made, fourth hand: trumps held x sure tricks held (masters from the top of each suit)
+    -96,  # win or duck, bid made, fourth hand: trumps held x partner's bid
+    15,  # win or duck, bid made, fourth hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -96,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards above the winning card
+    18,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards of the suit led
+    -46,  # win or duck, bid made, fourth hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -42,  # win or duck, bid made, fourth hand: trumps unseen x the next hand cannot follow
+    36,  # win or duck, bid made, fourth hand: trumps unseen x the side's tricks
     0,  # win or duck, bid made, fourth hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    20,  # win or duck, bid made, fourth hand: trumps unseen x rank of the card that takes
-    251,  # win or duck, bid made, fourth hand: trumps unseen x partner's card is winning
+    26,  # win or duck, bid made, fourth hand: trumps unseen x rank of the card that takes
+    353,  # win or duck, bid made, fourth hand: trumps unseen x partner's card is winning
     0,  # win or duck, bid made, fourth hand: trumps unseen x the trick is ruffed already
-    -39,  # win or duck, bid made, fourth hand: trumps unseen x cards held in the suit led
-    36,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards above the card that takes
+    4,  # win or duck, bid made, fourth hand: trumps unseen x cards held in the suit led
+    75,  # win or duck, bid made, fourth hand: trumps unseen x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: trumps unseen x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: trumps unseen x an opponent still to play may beat the card that takes
-    29,  # win or duck, bid made, fourth hand: trumps unseen x tricks partner still needs for its bid
-    28,  # win or duck, bid made, fourth hand: trumps unseen x tricks the opponents still need for their bids
-    -12,  # win or duck, bid made, fourth hand: trumps unseen x the mover's bid
-    -22,  # win or duck, bid made, fourth hand: trumps unseen x tricks the player winning the trick still needs
-    162,  # win or duck, bid made, fourth hand: trumps unseen x tricks the next hand still needs
-    -46,  # win or duck, bid made, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
-    -15,  # win or duck, bid made, fourth hand: trumps unseen x partner's bid
-    -15,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    23,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    23,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    68,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -90,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -25,  # win or duck, bid made, fourth hand: trumps unseen x tricks partner still needs for its bid
+    13,  # win or duck, bid made, fourth hand: trumps unseen x tricks the opponents still need for their bids
+    -49,  # win or duck, bid made, fourth hand: trumps unseen x the mover's bid
+    47,  # win or duck, bid made, fourth hand: trumps unseen x tricks the player winning the trick still needs
+    144,  # win or duck, bid made, fourth hand: trumps unseen x tricks the next hand still needs
+    -24,  # win or duck, bid made, fourth hand: trumps unseen x sure tricks held (masters from the top of each suit)
+    5,  # win or duck, bid made, fourth hand: trumps unseen x partner's bid
+    39,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    3,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -98,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    92,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    8,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
     0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    1,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -168,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -1,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -202,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    152,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    92,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -74,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    35,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    31,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
-    45,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
-    50,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
-    46,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
-    66,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
-    51,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
-    15,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
-    45,  # win or duck, bid made, fourth hand: unseen cards above the winning card x unseen cards of the suit led
-    -391,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -11,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks partner still needs for its bid
+    23,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the opponents still need for their bids
+    -55,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x the mover's bid
+    61,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the player winning the trick still needs
+    6,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the next hand still needs
+    81,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x sure tricks held (masters from the top of each suit)
+    6,  # win or duck, bid made, fourth hand: rank of the winning card (2 = 0 .. ace = 12) x partner's bid
+    63,  # win or duck, bid made, fourth hand: unseen cards above the winning card x unseen cards of the suit led
+    -429,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
     0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the next hand cannot follow
-    145,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the side's tricks
+    215,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the side's tricks
     0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -45,  # win or duck, bid made, fourth hand: unseen cards above the winning card x rank of the card that takes
-    -75,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner's card is winning
+    -40,  # win or duck, bid made, fourth hand: unseen cards above the winning card x rank of the card that takes
+    -112,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the trick is ruffed already
-    78,  # win or duck, bid made, fourth hand: unseen cards above the winning card x cards held in the suit led
-    -32,  # win or duck, bid made, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
+    -146,  # win or duck, bid made, fourth hand: unseen cards above the winning card x cards held in the suit led
+    11,  # win or duck, bid made, fourth hand: unseen cards above the winning card x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    30,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
-    -54,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
-    -136,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the mover's bid
-    118,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
-    -115,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the next hand still needs
-    39,  # win or duck, bid made, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
-    144,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner's bid
-    -73,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    89,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks partner still needs for its bid
+    -2,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the opponents still need for their bids
+    -286,  # win or duck, bid made, fourth hand: unseen cards above the winning card x the mover's bid
+    61,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the player winning the trick still needs
+    -181,  # win or duck, bid made, fourth hand: unseen cards above the winning card x tricks the next hand still needs
+    93,  # win or duck, bid made, fourth hand: unseen cards above the winning card x sure tricks held (masters from the top of each suit)
+    126,  # win or duck, bid made, fourth hand: unseen cards above the winning card x partner's bid
+    -88,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
     0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the next hand cannot follow
-    -87,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the side's tricks
+    -71,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the side's tricks
     0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -4,  # win or duck, bid made, fourth hand: unseen cards of the suit led x rank of the card that takes
-    -31,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner's card is winning
+    15,  # win or duck, bid made, fourth hand: unseen cards of the suit led x rank of the card that takes
+    -46,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the trick is ruffed already
-    -24,  # win or duck, bid made, fourth hand: unseen cards of the suit led x cards held in the suit led
-    -2,  # win or duck, bid made, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
+    0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x cards held in the suit led
+    -35,  # win or duck, bid made, fourth hand: unseen cards of the suit led x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -28,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
-    -144,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
-    109,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the mover's bid
-    -23,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
-    -1,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the next hand still needs
-    -24,  # win or duck, bid made, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
-    -59,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner's bid
-    -1086,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -455,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    66,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks partner still needs for its bid
+    -59,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the opponents still need for their bids
+    79,  # win or duck, bid made, fourth hand: unseen cards of the suit led x the mover's bid
+    -30,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the player winning the trick still needs
+    -36,  # win or duck, bid made, fourth hand: unseen cards of the suit led x tricks the next hand still needs
+    -50,  # win or duck, bid made, fourth hand: unseen cards of the suit led x sure tricks held (masters from the top of each suit)
+    -34,  # win or duck, bid made, fourth hand: unseen cards of the suit led x partner's bid
+    -11,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -529,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the side's tricks
     0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -58,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    343,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    104,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    403,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    87,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    894,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    36,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    904,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    120,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
-    43,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
-    414,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
-    165,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
-    -236,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
-    259,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
-    -280,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
-    249,  # win or duck, bid made, fourth hand: the next hand cannot follow x the side's tricks
+    111,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks partner still needs for its bid
+    185,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the opponents still need for their bids
+    554,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x the mover's bid
+    199,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the player winning the trick still needs
+    -271,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x tricks the next hand still needs
+    108,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x sure tricks held (masters from the top of each suit)
+    -199,  # win or duck, bid made, fourth hand: partner cannot follow (shown out, or none unseen) x partner's bid
+    193,  # win or duck, bid made, fourth hand: the next hand cannot follow x the side's tricks
     0,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    62,  # win or duck, bid made, fourth hand: the next hand cannot follow x rank of the card that takes
-    343,  # win or duck, bid made, fourth hand: the next hand cannot follow x partner's card is winning
+    45,  # win or duck, bid made, fourth hand: the next hand cannot follow x rank of the card that takes
+    403,  # win or duck, bid made, fourth hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, bid made, fourth hand: the next hand cannot follow x the trick is ruffed already
-    -104,  # win or duck, bid made, fourth hand: the next hand cannot follow x cards held in the suit led
+    -91,  # win or duck, bid made, fourth hand: the next hand cannot follow x cards held in the suit led
     0,  # win or duck, bid made, fourth hand: the next hand cannot follow x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    82,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
-    -26,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
-    -182,  # win or duck, bid made, fourth hand: the next hand cannot follow x the mover's bid
-    -231,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
-    1004,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the next hand still needs
-    -320,  # win or duck, bid made, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
-    258,  # win or duck, bid made, fourth hand: the next hand cannot follow x partner's bid
+    -238,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks partner still needs for its bid
+    45,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the opponents still need for their bids
+    -134,  # win or duck, bid made, fourth hand: the next hand cannot follow x the mover's bid
+    -163,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the player winning the trick still needs
+    740,  # win or duck, bid made, fourth hand: the next hand cannot follow x tricks the next hand still needs
+    -171,  # win or duck, bid made, fourth hand: the next hand cannot follow x sure tricks held (masters from the top of each suit)
+    40,  # win or duck, bid made, fourth hand: the next hand cannot follow x partner's bid
     0,  # win or duck, bid made, fourth hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    80,  # win or duck, bid made, fourth hand: the side's tricks x rank of the card that takes
-    20,  # win or duck, bid made, fourth hand: the side's tricks x partner's card is winning
+    -81,  # win or duck, bid made, fourth hand: the side's tricks x rank of the card that takes
+    -349,  # win or duck, bid made, fourth hand: the side's tricks x partner's card is winning
     0,  # win or duck, bid made, fourth hand: the side's tricks x the trick is ruffed already
-    125,  # win or duck, bid made, fourth hand: the side's tricks x cards held in the suit led
-    90,  # win or duck, bid made, fourth hand: the side's tricks x unseen cards above the card that takes
+    16,  # win or duck, bid made, fourth hand: the side's tricks x cards held in the suit led
+    -287,  # win or duck, bid made, fourth hand: the side's tricks x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: the side's tricks x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: the side's tricks x an opponent still to play may beat the card that takes
-    88,  # win or duck, bid made, fourth hand: the side's tricks x tricks partner still needs for its bid
-    -63,  # win or duck, bid made, fourth hand: the side's tricks x tricks the opponents still need for their bids
-    35,  # win or duck, bid made, fourth hand: the side's tricks x the mover's bid
-    -95,  # win or duck, bid made, fourth hand: the side's tricks x tricks the player winning the trick still needs
-    282,  # win or duck, bid made, fourth hand: the side's tricks x tricks the next hand still needs
-    -41,  # win or duck, bid made, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
-    -57,  # win or duck, bid made, fourth hand: the side's tricks x partner's bid
+    178,  # win or duck, bid made, fourth hand: the side's tricks x tricks partner still needs for its bid
+    157,  # win or duck, bid made, fourth hand: the side's tricks x tricks the opponents still need for their bids
+    64,  # win or duck, bid made, fourth hand: the side's tricks x the mover's bid
+    -156,  # win or duck, bid made, fourth hand: the side's tricks x tricks the player winning the trick still needs
+    182,  # win or duck, bid made, fourth hand: the side's tricks x tricks the next hand still needs
+    -73,  # win or duck, bid made, fourth hand: the side's tricks x sure tricks held (masters from the top of each suit)
+    -50,  # win or duck, bid made, fourth hand: the side's tricks x partner's bid
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
@@ -3695,31 +3695,31 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x tricks the next hand still needs
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, fourth hand: tricks the side still needs for its target (0 once reached) x partner's bid
-    -61,  # win or duck, bid made, fourth hand: rank of the card that takes x partner's card is winning
+    -108,  # win or duck, bid made, fourth hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, bid made, fourth hand: rank of the card that takes x the trick is ruffed already
-    -164,  # win or duck, bid made, fourth hand: rank of the card that takes x cards held in the suit led
-    -11,  # win or duck, bid made, fourth hand: rank of the card that takes x unseen cards above the card that takes
+    98,  # win or duck, bid made, fourth hand: rank of the card that takes x cards held in the suit led
+    6,  # win or duck, bid made, fourth hand: rank of the card that takes x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: rank of the card that takes x an opponent still to play may beat the card that takes
-    -53,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks partner still needs for its bid
-    -57,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
-    -58,  # win or duck, bid made, fourth hand: rank of the card that takes x the mover's bid
-    -18,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
-    -183,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the next hand still needs
-    -47,  # win or duck, bid made, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
-    -17,  # win or duck, bid made, fourth hand: rank of the card that takes x partner's bid
+    -4,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks partner still needs for its bid
+    -4,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the opponents still need for their bids
+    135,  # win or duck, bid made, fourth hand: rank of the card that takes x the mover's bid
+    -10,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the player winning the trick still needs
+    -117,  # win or duck, bid made, fourth hand: rank of the card that takes x tricks the next hand still needs
+    -54,  # win or duck, bid made, fourth hand: rank of the card that takes x sure tricks held (masters from the top of each suit)
+    1,  # win or duck, bid made, fourth hand: rank of the card that takes x partner's bid
     0,  # win or duck, bid made, fourth hand: partner's card is winning x the trick is ruffed already
-    -194,  # win or duck, bid made, fourth hand: partner's card is winning x cards held in the suit led
-    -215,  # win or duck, bid made, fourth hand: partner's card is winning x unseen cards above the card that takes
+    -195,  # win or duck, bid made, fourth hand: partner's card is winning x cards held in the suit led
+    -194,  # win or duck, bid made, fourth hand: partner's card is winning x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: partner's card is winning x an opponent still to play may beat the card that takes
-    -1465,  # win or duck, bid made, fourth hand: partner's card is winning x tricks partner still needs for its bid
-    -283,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the opponents still need for their bids
-    467,  # win or duck, bid made, fourth hand: partner's card is winning x the mover's bid
-    -1465,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the player winning the trick still needs
-    -585,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the next hand still needs
-    -216,  # win or duck, bid made, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
-    -22,  # win or duck, bid made, fourth hand: partner's card is winning x partner's bid
+    -1499,  # win or duck, bid made, fourth hand: partner's card is winning x tricks partner still needs for its bid
+    -137,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the opponents still need for their bids
+    947,  # win or duck, bid made, fourth hand: partner's card is winning x the mover's bid
+    -1499,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the player winning the trick still needs
+    -559,  # win or duck, bid made, fourth hand: partner's card is winning x tricks the next hand still needs
+    -299,  # win or duck, bid made, fourth hand: partner's card is winning x sure tricks held (masters from the top of each suit)
+    -41,  # win or duck, bid made, fourth hand: partner's card is winning x partner's bid
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already x an opponent still to play may beat the winning card
@@ -3731,25 +3731,25 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already x tricks the next hand still needs
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, fourth hand: the trick is ruffed already x partner's bid
-    -171,  # win or duck, bid made, fourth hand: cards held in the suit led x unseen cards above the card that takes
+    177,  # win or duck, bid made, fourth hand: cards held in the suit led x unseen cards above the card that takes
     0,  # win or duck, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -79,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks partner still needs for its bid
-    -5,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
-    -64,  # win or duck, bid made, fourth hand: cards held in the suit led x the mover's bid
-    3,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
-    -97,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the next hand still needs
-    48,  # win or duck, bid made, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
-    -73,  # win or duck, bid made, fourth hand: cards held in the suit led x partner's bid
+    -51,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks partner still needs for its bid
+    35,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the opponents still need for their bids
+    23,  # win or duck, bid made, fourth hand: cards held in the suit led x the mover's bid
+    -6,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the player winning the trick still needs
+    -59,  # win or duck, bid made, fourth hand: cards held in the suit led x tricks the next hand still needs
+    69,  # win or duck, bid made, fourth hand: cards held in the suit led x sure tricks held (masters from the top of each suit)
+    -14,  # win or duck, bid made, fourth hand: cards held in the suit led x partner's bid
     0,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
     0,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    8,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
-    175,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
-    -193,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x the mover's bid
-    34,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
-    375,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
-    -98,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
-    -126,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x partner's bid
+    -125,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks partner still needs for its bid
+    123,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the opponents still need for their bids
+    348,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x the mover's bid
+    38,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the player winning the trick still needs
+    436,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x tricks the next hand still needs
+    -105,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x sure tricks held (masters from the top of each suit)
+    -109,  # win or duck, bid made, fourth hand: unseen cards above the card that takes x partner's bid
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x tricks partner still needs for its bid
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the winning card x tricks the opponents still need for their bids
@@ -3765,25 +3765,25 @@ WEIGHTS = np.array([
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x tricks the next hand still needs
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x sure tricks held (masters from the top of each suit)
     0,  # win or duck, bid made, fourth hand: an opponent still to play may beat the card that takes x partner's bid
-    47,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
-    -34,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x the mover's bid
-    350,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
-    -257,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
-    49,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
-    -85,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x partner's bid
-    2,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x the mover's bid
-    137,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
-    -49,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
-    13,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
-    -10,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x partner's bid
-    -215,  # win or duck, bid made, fourth hand: the mover's bid x tricks the player winning the trick still needs
-    -67,  # win or duck, bid made, fourth hand: the mover's bid x tricks the next hand still needs
-    7,  # win or duck, bid made, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
-    159,  # win or duck, bid made, fourth hand: the mover's bid x partner's bid
-    98,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
-    17,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
-    -331,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x partner's bid
-    136,  # win or duck, bid made, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
-    126,  # win or duck, bid made, fourth hand: tricks the next hand still needs x partner's bid
-    -1,  # win or duck, bid made, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
+    -58,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the opponents still need for their bids
+    -140,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x the mover's bid
+    222,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the player winning the trick still needs
+    -181,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x tricks the next hand still needs
+    101,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x sure tricks held (masters from the top of each suit)
+    -92,  # win or duck, bid made, fourth hand: tricks partner still needs for its bid x partner's bid
+    -275,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x the mover's bid
+    -84,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x tricks the player winning the trick still needs
+    -101,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x tricks the next hand still needs
+    71,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x sure tricks held (masters from the top of each suit)
+    -6,  # win or duck, bid made, fourth hand: tricks the opponents still need for their bids x partner's bid
+    -166,  # win or duck, bid made, fourth hand: the mover's bid x tricks the player winning the trick still needs
+    88,  # win or duck, bid made, fourth hand: the mover's bid x tricks the next hand still needs
+    54,  # win or duck, bid made, fourth hand: the mover's bid x sure tricks held (masters from the top of each suit)
+    201,  # win or duck, bid made, fourth hand: the mover's bid x partner's bid
+    63,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x tricks the next hand still needs
+    -5,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x sure tricks held (masters from the top of each suit)
+    -387,  # win or duck, bid made, fourth hand: tricks the player winning the trick still needs x partner's bid
+    174,  # win or duck, bid made, fourth hand: tricks the next hand still needs x sure tricks held (masters from the top of each suit)
+    122,  # win or duck, bid made, fourth hand: tricks the next hand still needs x partner's bid
+    -21,  # win or duck, bid made, fourth hand: sure tricks held (masters from the top of each suit) x partner's bid
 ], dtype=np.int64)

@@ -8,263 +8,263 @@ META = {
     "game": "tarneeb",
     "deals": 1000000,
     "seed": 2026,
-    "tarneeb_bidder_model": "3df1b9fe6133f27e",
+    "tarneeb_bidder_model": "aa400305a11d9bf0",
     "command": "t400 fit-follow --game tarneeb --deals 1000000 --seed 2026",
-    "lead_model": "4ef27cc5f8c7d60a",
+    "lead_model": "ef934d8aa1f9b0cf",
     "features": "485c654c53bdc41c",
     "held_out_deals": 200000,
-    "held_out_declaring_gain_per_deal": 0.3657,
-    "held_out_declaring_gain_se": 0.0138,
+    "held_out_declaring_gain_per_deal": 0.4097,
+    "held_out_declaring_gain_se": 0.0147,
     "held_out_declaring_ruff_second_hand": {
-        "decisions": 186643,
-        "gain_per_deal": 0.1892,
-        "changed": 0.2756,
-        "model_takes": 0.7244
+        "decisions": 179352,
+        "gain_per_deal": 0.2185,
+        "changed": 0.3303,
+        "model_takes": 0.6697
     },
     "held_out_declaring_ruff_third_hand": {
-        "decisions": 198968,
-        "gain_per_deal": 0.0854,
-        "changed": 0.1502,
-        "model_takes": 0.5413
+        "decisions": 192580,
+        "gain_per_deal": 0.0904,
+        "changed": 0.1576,
+        "model_takes": 0.5201
     },
     "held_out_declaring_follow_second_hand": {
-        "decisions": 86523,
-        "gain_per_deal": 0.0408,
-        "changed": 0.2212,
-        "model_takes": 0.4856
+        "decisions": 83076,
+        "gain_per_deal": 0.0426,
+        "changed": 0.2359,
+        "model_takes": 0.5069
     },
     "held_out_declaring_follow_third_hand": {
-        "decisions": 266880,
-        "gain_per_deal": 0.0503,
-        "changed": 0.1471,
-        "model_takes": 0.8103
+        "decisions": 253500,
+        "gain_per_deal": 0.0582,
+        "changed": 0.1347,
+        "model_takes": 0.8145
     },
-    "held_out_defending_gain_per_deal": 0.3926,
+    "held_out_defending_gain_per_deal": 0.388,
     "held_out_defending_gain_se": 0.0128,
     "held_out_defending_ruff_second_hand": {
-        "decisions": 94555,
-        "gain_per_deal": 0.1512,
-        "changed": 0.3696,
-        "model_takes": 0.4706
+        "decisions": 85683,
+        "gain_per_deal": 0.1313,
+        "changed": 0.3584,
+        "model_takes": 0.4703
     },
     "held_out_defending_ruff_third_hand": {
-        "decisions": 88374,
-        "gain_per_deal": 0.1584,
-        "changed": 0.2087,
-        "model_takes": 0.5934
+        "decisions": 77796,
+        "gain_per_deal": 0.1464,
+        "changed": 0.2289,
+        "model_takes": 0.5797
     },
     "held_out_defending_follow_second_hand": {
-        "decisions": 271055,
-        "gain_per_deal": 0.0617,
-        "changed": 0.2529,
-        "model_takes": 0.3645
+        "decisions": 249806,
+        "gain_per_deal": 0.0872,
+        "changed": 0.2725,
+        "model_takes": 0.3609
     },
     "held_out_defending_follow_third_hand": {
-        "decisions": 82744,
-        "gain_per_deal": 0.0213,
-        "changed": 0.1669,
-        "model_takes": 0.8181
+        "decisions": 78421,
+        "gain_per_deal": 0.023,
+        "changed": 0.1774,
+        "model_takes": 0.7915
     },
     "iterations": 1,
     "steps": [
         {
             "held_out_deals": 200000,
-            "held_out_declaring_gain_per_deal": 0.3657,
-            "held_out_declaring_gain_se": 0.0138,
+            "held_out_declaring_gain_per_deal": 0.4097,
+            "held_out_declaring_gain_se": 0.0147,
             "held_out_declaring_ruff_second_hand": {
-                "decisions": 186643,
-                "gain_per_deal": 0.1892,
-                "changed": 0.2756,
-                "model_takes": 0.7244
+                "decisions": 179352,
+                "gain_per_deal": 0.2185,
+                "changed": 0.3303,
+                "model_takes": 0.6697
             },
             "held_out_declaring_ruff_third_hand": {
-                "decisions": 198968,
-                "gain_per_deal": 0.0854,
-                "changed": 0.1502,
-                "model_takes": 0.5413
+                "decisions": 192580,
+                "gain_per_deal": 0.0904,
+                "changed": 0.1576,
+                "model_takes": 0.5201
             },
             "held_out_declaring_follow_second_hand": {
-                "decisions": 86523,
-                "gain_per_deal": 0.0408,
-                "changed": 0.2212,
-                "model_takes": 0.4856
+                "decisions": 83076,
+                "gain_per_deal": 0.0426,
+                "changed": 0.2359,
+                "model_takes": 0.5069
             },
             "held_out_declaring_follow_third_hand": {
-                "decisions": 266880,
-                "gain_per_deal": 0.0503,
-                "changed": 0.1471,
-                "model_takes": 0.8103
+                "decisions": 253500,
+                "gain_per_deal": 0.0582,
+                "changed": 0.1347,
+                "model_takes": 0.8145
             },
-            "held_out_defending_gain_per_deal": 0.3926,
+            "held_out_defending_gain_per_deal": 0.388,
             "held_out_defending_gain_se": 0.0128,
             "held_out_defending_ruff_second_hand": {
-                "decisions": 94555,
-                "gain_per_deal": 0.1512,
-                "changed": 0.3696,
-                "model_takes": 0.4706
+                "decisions": 85683,
+                "gain_per_deal": 0.1313,
+                "changed": 0.3584,
+                "model_takes": 0.4703
             },
             "held_out_defending_ruff_third_hand": {
-                "decisions": 88374,
-                "gain_per_deal": 0.1584,
-                "changed": 0.2087,
-                "model_takes": 0.5934
+                "decisions": 77796,
+                "gain_per_deal": 0.1464,
+                "changed": 0.2289,
+                "model_takes": 0.5797
             },
             "held_out_defending_follow_second_hand": {
-                "decisions": 271055,
-                "gain_per_deal": 0.0617,
-                "changed": 0.2529,
-                "model_takes": 0.3645
+                "decisions": 249806,
+                "gain_per_deal": 0.0872,
+                "changed": 0.2725,
+                "model_takes": 0.3609
             },
             "held_out_defending_follow_third_hand": {
-                "decisions": 82744,
-                "gain_per_deal": 0.0213,
-                "changed": 0.1669,
-                "model_takes": 0.8181
+                "decisions": 78421,
+                "gain_per_deal": 0.023,
+                "changed": 0.1774,
+                "model_takes": 0.7915
             }
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    1809,  # ruff or discard, declaring side, second hand: one
-    407,  # ruff or discard, declaring side, second hand: trick number (0 .. 12)
-    -969,  # ruff or discard, declaring side, second hand: trumps held
-    495,  # ruff or discard, declaring side, second hand: trumps unseen
-    259,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -1993,  # ruff or discard, declaring side, second hand: unseen cards above the winning card
-    -780,  # ruff or discard, declaring side, second hand: unseen cards of the suit led
-    4510,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen)
-    -3036,  # ruff or discard, declaring side, second hand: the next hand cannot follow
-    -2199,  # ruff or discard, declaring side, second hand: the side's tricks
-    130,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached)
-    -168,  # ruff or discard, declaring side, second hand: rank of the card that takes
+    5700,  # ruff or discard, declaring side, second hand: one
+    34,  # ruff or discard, declaring side, second hand: trick number (0 .. 12)
+    -1055,  # ruff or discard, declaring side, second hand: trumps held
+    210,  # ruff or discard, declaring side, second hand: trumps unseen
+    233,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -1611,  # ruff or discard, declaring side, second hand: unseen cards above the winning card
+    -758,  # ruff or discard, declaring side, second hand: unseen cards of the suit led
+    2807,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen)
+    -52,  # ruff or discard, declaring side, second hand: the next hand cannot follow
+    -2760,  # ruff or discard, declaring side, second hand: the side's tricks
+    -408,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached)
+    -274,  # ruff or discard, declaring side, second hand: rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led
     2,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes
-    -1288,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card
-    1000,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the card that takes
-    57,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps held
-    -52,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps unseen
-    -31,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -74,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    135,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -236,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    174,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
-    135,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the side's tricks
-    -75,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -16,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
+    -1270,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card
+    763,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the card that takes
+    56,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps held
+    -61,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x trumps unseen
+    -25,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -71,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    116,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -144,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -86,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
+    184,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the side's tricks
+    -18,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    2,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
-    -17,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -203,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -33,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -117,  # ruff or discard, declaring side, second hand: trumps held x trumps unseen
-    31,  # ruff or discard, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    0,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -250,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    79,  # ruff or discard, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -154,  # ruff or discard, declaring side, second hand: trumps held x trumps unseen
+    22,  # ruff or discard, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
     38,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the winning card
-    51,  # ruff or discard, declaring side, second hand: trumps held x unseen cards of the suit led
-    -427,  # ruff or discard, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    192,  # ruff or discard, declaring side, second hand: trumps held x the next hand cannot follow
-    -15,  # ruff or discard, declaring side, second hand: trumps held x the side's tricks
-    59,  # ruff or discard, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    14,  # ruff or discard, declaring side, second hand: trumps held x rank of the card that takes
+    38,  # ruff or discard, declaring side, second hand: trumps held x unseen cards of the suit led
+    -339,  # ruff or discard, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    153,  # ruff or discard, declaring side, second hand: trumps held x the next hand cannot follow
+    15,  # ruff or discard, declaring side, second hand: trumps held x the side's tricks
+    79,  # ruff or discard, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    35,  # ruff or discard, declaring side, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trumps held x cards held in the suit led
-    61,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the card that takes
-    101,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
-    -33,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
+    108,  # ruff or discard, declaring side, second hand: trumps held x unseen cards above the card that takes
+    44,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
+    -129,  # ruff or discard, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
     3,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -2,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the winning card
-    -7,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards of the suit led
-    -572,  # ruff or discard, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    93,  # ruff or discard, declaring side, second hand: trumps unseen x the next hand cannot follow
-    -50,  # ruff or discard, declaring side, second hand: trumps unseen x the side's tricks
-    10,  # ruff or discard, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -8,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the card that takes
+    -3,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the winning card
+    2,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards of the suit led
+    -459,  # ruff or discard, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    60,  # ruff or discard, declaring side, second hand: trumps unseen x the next hand cannot follow
+    21,  # ruff or discard, declaring side, second hand: trumps unseen x the side's tricks
+    63,  # ruff or discard, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -13,  # ruff or discard, declaring side, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: trumps unseen x cards held in the suit led
-    19,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the card that takes
-    292,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
-    222,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -42,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -29,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -183,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -33,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    24,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -19,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    7,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    16,  # ruff or discard, declaring side, second hand: trumps unseen x unseen cards above the card that takes
+    276,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
+    189,  # ruff or discard, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -46,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -23,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -184,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -9,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    25,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -18,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    4,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    0,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    63,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -8,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -52,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
-    235,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -835,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
-    84,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the side's tricks
-    -34,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    61,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -40,  # ruff or discard, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -45,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
+    172,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -553,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
+    86,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the side's tricks
+    -56,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
     7,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
-    -3,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    2528,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -553,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -167,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    24,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
-    -37,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the side's tricks
-    82,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    9,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
+    14,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    2156,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -698,  # ruff or discard, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -72,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -24,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
+    -30,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the side's tricks
+    96,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    3,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
-    35,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    34,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    70,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -182,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    111,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    225,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -109,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    8,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    42,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    135,  # ruff or discard, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    4,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    179,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    289,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -114,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    62,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    1102,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -1533,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    178,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the side's tricks
-    198,  # ruff or discard, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    7,  # ruff or discard, declaring side, second hand: the next hand cannot follow x rank of the card that takes
+    3,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    1092,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -1411,  # ruff or discard, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    118,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the side's tricks
+    -59,  # ruff or discard, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    25,  # ruff or discard, declaring side, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: the next hand cannot follow x cards held in the suit led
-    -219,  # ruff or discard, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
-    102,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    1000,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    248,  # ruff or discard, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    38,  # ruff or discard, declaring side, second hand: the side's tricks x rank of the card that takes
+    -252,  # ruff or discard, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
+    -58,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    763,  # ruff or discard, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    238,  # ruff or discard, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    28,  # ruff or discard, declaring side, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: the side's tricks x cards held in the suit led
-    55,  # ruff or discard, declaring side, second hand: the side's tricks x unseen cards above the card that takes
-    171,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -209,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -6,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    9,  # ruff or discard, declaring side, second hand: the side's tricks x unseen cards above the card that takes
+    278,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -208,  # ruff or discard, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -4,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -73,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -318,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -142,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -91,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -259,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    1,  # ruff or discard, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: rank of the card that takes x cards held in the suit led
-    31,  # ruff or discard, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
-    -4,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    -24,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    38,  # ruff or discard, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
+    -11,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    -62,  # ruff or discard, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, declaring side, second hand: partner's card is winning x unseen cards above the card that takes
@@ -277,302 +277,302 @@ WEIGHTS = np.array([
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -36,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -219,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    1000,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -542,  # ruff or discard, declaring side, third hand: one
-    483,  # ruff or discard, declaring side, third hand: trick number (0 .. 12)
-    392,  # ruff or discard, declaring side, third hand: trumps held
-    237,  # ruff or discard, declaring side, third hand: trumps unseen
-    328,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    44,  # ruff or discard, declaring side, third hand: unseen cards above the winning card
-    69,  # ruff or discard, declaring side, third hand: unseen cards of the suit led
-    645,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen)
-    1287,  # ruff or discard, declaring side, third hand: the next hand cannot follow
-    -1889,  # ruff or discard, declaring side, third hand: the side's tricks
-    -467,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached)
-    -25,  # ruff or discard, declaring side, third hand: rank of the card that takes
-    4479,  # ruff or discard, declaring side, third hand: partner's card is winning
-    -1110,  # ruff or discard, declaring side, third hand: the trick is ruffed already
+    -51,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -194,  # ruff or discard, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    763,  # ruff or discard, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    726,  # ruff or discard, declaring side, third hand: one
+    320,  # ruff or discard, declaring side, third hand: trick number (0 .. 12)
+    97,  # ruff or discard, declaring side, third hand: trumps held
+    128,  # ruff or discard, declaring side, third hand: trumps unseen
+    249,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    -175,  # ruff or discard, declaring side, third hand: unseen cards above the winning card
+    -108,  # ruff or discard, declaring side, third hand: unseen cards of the suit led
+    311,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen)
+    1181,  # ruff or discard, declaring side, third hand: the next hand cannot follow
+    -1586,  # ruff or discard, declaring side, third hand: the side's tricks
+    -172,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached)
+    -4,  # ruff or discard, declaring side, third hand: rank of the card that takes
+    5004,  # ruff or discard, declaring side, third hand: partner's card is winning
+    -1294,  # ruff or discard, declaring side, third hand: the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led
-    135,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes
-    -3753,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card
-    866,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the card that takes
-    -173,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps held
-    -63,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps unseen
-    -19,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    6,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -17,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    188,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes
+    -5144,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card
+    1219,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the card that takes
+    -130,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps held
+    -42,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x trumps unseen
+    -14,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    12,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -5,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
     -11,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -172,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
-    113,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the side's tricks
-    151,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    5,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
-    -785,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
-    32,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
+    -108,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
+    96,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the side's tricks
+    111,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    1,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
+    -790,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
+    63,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
-    78,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    500,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -406,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -140,  # ruff or discard, declaring side, third hand: trumps held x trumps unseen
-    20,  # ruff or discard, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    42,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the winning card
-    14,  # ruff or discard, declaring side, third hand: trumps held x unseen cards of the suit led
-    0,  # ruff or discard, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    238,  # ruff or discard, declaring side, third hand: trumps held x the next hand cannot follow
-    162,  # ruff or discard, declaring side, third hand: trumps held x the side's tricks
+    82,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    491,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -442,  # ruff or discard, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -127,  # ruff or discard, declaring side, third hand: trumps held x trumps unseen
+    31,  # ruff or discard, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    56,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the winning card
+    16,  # ruff or discard, declaring side, third hand: trumps held x unseen cards of the suit led
+    -37,  # ruff or discard, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    208,  # ruff or discard, declaring side, third hand: trumps held x the next hand cannot follow
+    127,  # ruff or discard, declaring side, third hand: trumps held x the side's tricks
     19,  # ruff or discard, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    23,  # ruff or discard, declaring side, third hand: trumps held x rank of the card that takes
-    178,  # ruff or discard, declaring side, third hand: trumps held x partner's card is winning
-    -230,  # ruff or discard, declaring side, third hand: trumps held x the trick is ruffed already
+    21,  # ruff or discard, declaring side, third hand: trumps held x rank of the card that takes
+    250,  # ruff or discard, declaring side, third hand: trumps held x partner's card is winning
+    -104,  # ruff or discard, declaring side, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trumps held x cards held in the suit led
-    24,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the card that takes
-    -471,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
-    236,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
-    5,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    49,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the winning card
-    -47,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards of the suit led
-    -95,  # ruff or discard, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    344,  # ruff or discard, declaring side, third hand: trumps unseen x the next hand cannot follow
-    141,  # ruff or discard, declaring side, third hand: trumps unseen x the side's tricks
-    122,  # ruff or discard, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -36,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the card that takes
-    230,  # ruff or discard, declaring side, third hand: trumps unseen x partner's card is winning
-    13,  # ruff or discard, declaring side, third hand: trumps unseen x the trick is ruffed already
+    13,  # ruff or discard, declaring side, third hand: trumps held x unseen cards above the card that takes
+    -384,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
+    146,  # ruff or discard, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
+    8,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    50,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the winning card
+    -48,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards of the suit led
+    -68,  # ruff or discard, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    307,  # ruff or discard, declaring side, third hand: trumps unseen x the next hand cannot follow
+    120,  # ruff or discard, declaring side, third hand: trumps unseen x the side's tricks
+    118,  # ruff or discard, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -33,  # ruff or discard, declaring side, third hand: trumps unseen x rank of the card that takes
+    194,  # ruff or discard, declaring side, third hand: trumps unseen x partner's card is winning
+    -57,  # ruff or discard, declaring side, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: trumps unseen x cards held in the suit led
-    -24,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the card that takes
-    -172,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
-    15,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    16,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -23,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -14,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -90,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    5,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -47,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -3,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -64,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    -70,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -19,  # ruff or discard, declaring side, third hand: trumps unseen x unseen cards above the card that takes
+    -140,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -3,  # ruff or discard, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    21,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -15,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -13,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -57,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    1,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -60,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -58,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -59,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -11,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -7,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    14,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -29,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
-    -77,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -16,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
-    -40,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the side's tricks
-    -47,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -5,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
-    254,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner's card is winning
-    -170,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
+    -10,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    2,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    41,  # ruff or discard, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -15,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -79,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    54,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
+    -45,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the side's tricks
+    -63,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -2,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
+    270,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x partner's card is winning
+    -39,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
-    -59,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    217,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -373,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -52,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    277,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -407,  # ruff or discard, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -110,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
-    46,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the side's tricks
-    41,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
-    -32,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner's card is winning
-    -61,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
+    -91,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
+    39,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the side's tricks
+    50,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    4,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
+    -29,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x partner's card is winning
+    -70,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
     42,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -91,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    49,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    645,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -123,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -222,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    17,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    413,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    246,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    -90,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -5,  # ruff or discard, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    311,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -62,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -132,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    16,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    631,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    359,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -32,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -21,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -12,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    226,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the side's tricks
-    -175,  # ruff or discard, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -27,  # ruff or discard, declaring side, third hand: the next hand cannot follow x rank of the card that takes
-    -654,  # ruff or discard, declaring side, third hand: the next hand cannot follow x partner's card is winning
-    -1196,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
+    -10,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -48,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -81,  # ruff or discard, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    118,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the side's tricks
+    -195,  # ruff or discard, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -19,  # ruff or discard, declaring side, third hand: the next hand cannot follow x rank of the card that takes
+    -604,  # ruff or discard, declaring side, third hand: the next hand cannot follow x partner's card is winning
+    -1249,  # ruff or discard, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: the next hand cannot follow x cards held in the suit led
-    -4,  # ruff or discard, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -1721,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    866,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    4,  # ruff or discard, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    4,  # ruff or discard, declaring side, third hand: the side's tricks x rank of the card that takes
-    288,  # ruff or discard, declaring side, third hand: the side's tricks x partner's card is winning
-    332,  # ruff or discard, declaring side, third hand: the side's tricks x the trick is ruffed already
+    -16,  # ruff or discard, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -1526,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    1219,  # ruff or discard, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    15,  # ruff or discard, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    6,  # ruff or discard, declaring side, third hand: the side's tricks x rank of the card that takes
+    212,  # ruff or discard, declaring side, third hand: the side's tricks x partner's card is winning
+    275,  # ruff or discard, declaring side, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: the side's tricks x cards held in the suit led
-    -124,  # ruff or discard, declaring side, third hand: the side's tricks x unseen cards above the card that takes
-    -17,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
-    150,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -3,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -1189,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    405,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    -133,  # ruff or discard, declaring side, third hand: the side's tricks x unseen cards above the card that takes
+    134,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
+    84,  # ruff or discard, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -13,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -1321,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    299,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -36,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    796,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -135,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -66,  # ruff or discard, declaring side, third hand: rank of the card that takes x partner's card is winning
-    -84,  # ruff or discard, declaring side, third hand: rank of the card that takes x the trick is ruffed already
+    -44,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    937,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -214,  # ruff or discard, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -62,  # ruff or discard, declaring side, third hand: rank of the card that takes x partner's card is winning
+    -68,  # ruff or discard, declaring side, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: rank of the card that takes x cards held in the suit led
-    35,  # ruff or discard, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
-    -39,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    119,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    31,  # ruff or discard, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
+    -54,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    95,  # ruff or discard, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, declaring side, third hand: partner's card is winning x cards held in the suit led
-    -280,  # ruff or discard, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
-    1661,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -1308,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -261,  # ruff or discard, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
+    1642,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -1536,  # ruff or discard, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: the trick is ruffed already x cards held in the suit led
-    425,  # ruff or discard, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
-    627,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    313,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    411,  # ruff or discard, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
+    681,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    429,  # ruff or discard, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    244,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -512,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    866,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    8220,  # ruff or discard, defenders, second hand: one
-    -171,  # ruff or discard, defenders, second hand: trick number (0 .. 12)
-    -1543,  # ruff or discard, defenders, second hand: trumps held
-    -637,  # ruff or discard, defenders, second hand: trumps unseen
-    500,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -1918,  # ruff or discard, defenders, second hand: unseen cards above the winning card
-    -630,  # ruff or discard, defenders, second hand: unseen cards of the suit led
-    4773,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen)
-    -1370,  # ruff or discard, defenders, second hand: the next hand cannot follow
-    -1186,  # ruff or discard, defenders, second hand: the side's tricks
-    -1324,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached)
-    -680,  # ruff or discard, defenders, second hand: rank of the card that takes
+    191,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -502,  # ruff or discard, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    1219,  # ruff or discard, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    8449,  # ruff or discard, defenders, second hand: one
+    -271,  # ruff or discard, defenders, second hand: trick number (0 .. 12)
+    -1668,  # ruff or discard, defenders, second hand: trumps held
+    -556,  # ruff or discard, defenders, second hand: trumps unseen
+    455,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -2128,  # ruff or discard, defenders, second hand: unseen cards above the winning card
+    -644,  # ruff or discard, defenders, second hand: unseen cards of the suit led
+    4925,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen)
+    -591,  # ruff or discard, defenders, second hand: the next hand cannot follow
+    -1332,  # ruff or discard, defenders, second hand: the side's tricks
+    -1286,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached)
+    -605,  # ruff or discard, defenders, second hand: rank of the card that takes
     0,  # ruff or discard, defenders, second hand: partner's card is winning
     0,  # ruff or discard, defenders, second hand: the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: cards held in the suit led
-    488,  # ruff or discard, defenders, second hand: unseen cards above the card that takes
-    -2906,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card
-    -969,  # ruff or discard, defenders, second hand: an opponent still to play may beat the card that takes
-    109,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps held
-    -43,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps unseen
-    -30,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    623,  # ruff or discard, defenders, second hand: unseen cards above the card that takes
+    -3184,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card
+    -914,  # ruff or discard, defenders, second hand: an opponent still to play may beat the card that takes
+    155,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps held
+    -59,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x trumps unseen
+    -33,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
     -6,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    33,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    82,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    177,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
-    73,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the side's tricks
-    58,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    4,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
+    36,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    97,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    133,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
+    96,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the side's tricks
+    55,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    9,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
-    -46,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    73,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    58,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -101,  # ruff or discard, defenders, second hand: trumps held x trumps unseen
-    6,  # ruff or discard, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    4,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the winning card
-    58,  # ruff or discard, defenders, second hand: trumps held x unseen cards of the suit led
-    -516,  # ruff or discard, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -187,  # ruff or discard, defenders, second hand: trumps held x the next hand cannot follow
-    21,  # ruff or discard, defenders, second hand: trumps held x the side's tricks
-    193,  # ruff or discard, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -6,  # ruff or discard, defenders, second hand: trumps held x rank of the card that takes
+    -28,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    60,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    69,  # ruff or discard, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -73,  # ruff or discard, defenders, second hand: trumps held x trumps unseen
+    4,  # ruff or discard, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -41,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the winning card
+    87,  # ruff or discard, defenders, second hand: trumps held x unseen cards of the suit led
+    -446,  # ruff or discard, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -225,  # ruff or discard, defenders, second hand: trumps held x the next hand cannot follow
+    -53,  # ruff or discard, defenders, second hand: trumps held x the side's tricks
+    133,  # ruff or discard, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -1,  # ruff or discard, defenders, second hand: trumps held x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trumps held x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trumps held x cards held in the suit led
-    82,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the card that takes
-    -363,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the winning card
-    276,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
-    -6,  # ruff or discard, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -14,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the winning card
-    24,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards of the suit led
-    -467,  # ruff or discard, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    36,  # ruff or discard, defenders, second hand: trumps unseen x the next hand cannot follow
-    38,  # ruff or discard, defenders, second hand: trumps unseen x the side's tricks
-    120,  # ruff or discard, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    42,  # ruff or discard, defenders, second hand: trumps unseen x rank of the card that takes
+    77,  # ruff or discard, defenders, second hand: trumps held x unseen cards above the card that takes
+    -211,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the winning card
+    244,  # ruff or discard, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
+    -9,  # ruff or discard, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -17,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the winning card
+    13,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards of the suit led
+    -389,  # ruff or discard, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    44,  # ruff or discard, defenders, second hand: trumps unseen x the next hand cannot follow
+    56,  # ruff or discard, defenders, second hand: trumps unseen x the side's tricks
+    119,  # ruff or discard, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    32,  # ruff or discard, defenders, second hand: trumps unseen x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: trumps unseen x partner's card is winning
     0,  # ruff or discard, defenders, second hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: trumps unseen x cards held in the suit led
-    -1,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the card that takes
-    193,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
-    234,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -54,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -97,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -43,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -5,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -40,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -6,  # ruff or discard, defenders, second hand: trumps unseen x unseen cards above the card that takes
+    234,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
+    174,  # ruff or discard, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -57,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    6,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -87,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -19,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    11,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -28,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -2,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    -1,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    66,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    21,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -17,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
-    456,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -769,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
-    -38,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the side's tricks
-    -3,  # ruff or discard, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    8,  # ruff or discard, defenders, second hand: unseen cards above the winning card x rank of the card that takes
+    3,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    73,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -34,  # ruff or discard, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -4,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
+    533,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -612,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
+    37,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the side's tricks
+    66,  # ruff or discard, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -9,  # ruff or discard, defenders, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x partner's card is winning
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: unseen cards above the winning card x cards held in the suit led
-    11,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    2252,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    405,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -268,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    220,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
-    85,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the side's tricks
-    48,  # ruff or discard, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -2,  # ruff or discard, defenders, second hand: unseen cards of the suit led x rank of the card that takes
+    16,  # ruff or discard, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    2130,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    167,  # ruff or discard, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -240,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    244,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
+    65,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the side's tricks
+    28,  # ruff or discard, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, defenders, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x partner's card is winning
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: unseen cards of the suit led x cards held in the suit led
-    -1,  # ruff or discard, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    1,  # ruff or discard, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
     -10,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -236,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -917,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -708,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -293,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    20,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -159,  # ruff or discard, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -558,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -763,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -380,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -13,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    289,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    641,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -539,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    25,  # ruff or discard, defenders, second hand: the next hand cannot follow x the side's tricks
-    230,  # ruff or discard, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -28,  # ruff or discard, defenders, second hand: the next hand cannot follow x rank of the card that takes
+    229,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    563,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -723,  # ruff or discard, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -34,  # ruff or discard, defenders, second hand: the next hand cannot follow x the side's tricks
+    75,  # ruff or discard, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -64,  # ruff or discard, defenders, second hand: the next hand cannot follow x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x partner's card is winning
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: the next hand cannot follow x cards held in the suit led
-    177,  # ruff or discard, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
-    589,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    -969,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    -26,  # ruff or discard, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    46,  # ruff or discard, defenders, second hand: the side's tricks x rank of the card that takes
+    154,  # ruff or discard, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
+    646,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -914,  # ruff or discard, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -1,  # ruff or discard, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    35,  # ruff or discard, defenders, second hand: the side's tricks x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: the side's tricks x partner's card is winning
     0,  # ruff or discard, defenders, second hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: the side's tricks x cards held in the suit led
-    115,  # ruff or discard, defenders, second hand: the side's tricks x unseen cards above the card that takes
-    50,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -84,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    63,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    71,  # ruff or discard, defenders, second hand: the side's tricks x unseen cards above the card that takes
+    25,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -48,  # ruff or discard, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    66,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -76,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    192,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    10,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -91,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    232,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    79,  # ruff or discard, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x partner's card is winning
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: rank of the card that takes x cards held in the suit led
-    33,  # ruff or discard, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
-    -65,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    173,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    28,  # ruff or discard, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
+    -61,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    189,  # ruff or discard, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, second hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, defenders, second hand: partner's card is winning x cards held in the suit led
     0,  # ruff or discard, defenders, second hand: partner's card is winning x unseen cards above the card that takes
@@ -585,302 +585,302 @@ WEIGHTS = np.array([
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    33,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -394,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -969,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    5406,  # ruff or discard, defenders, third hand: one
-    5,  # ruff or discard, defenders, third hand: trick number (0 .. 12)
-    -2069,  # ruff or discard, defenders, third hand: trumps held
-    768,  # ruff or discard, defenders, third hand: trumps unseen
-    6,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    441,  # ruff or discard, defenders, third hand: unseen cards above the winning card
-    318,  # ruff or discard, defenders, third hand: unseen cards of the suit led
-    -874,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen)
-    967,  # ruff or discard, defenders, third hand: the next hand cannot follow
-    -1239,  # ruff or discard, defenders, third hand: the side's tricks
-    -1321,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached)
-    -126,  # ruff or discard, defenders, third hand: rank of the card that takes
-    -7783,  # ruff or discard, defenders, third hand: partner's card is winning
-    -995,  # ruff or discard, defenders, third hand: the trick is ruffed already
+    -42,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -321,  # ruff or discard, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -914,  # ruff or discard, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    5740,  # ruff or discard, defenders, third hand: one
+    -257,  # ruff or discard, defenders, third hand: trick number (0 .. 12)
+    -1764,  # ruff or discard, defenders, third hand: trumps held
+    563,  # ruff or discard, defenders, third hand: trumps unseen
+    30,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    477,  # ruff or discard, defenders, third hand: unseen cards above the winning card
+    81,  # ruff or discard, defenders, third hand: unseen cards of the suit led
+    -1548,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen)
+    1026,  # ruff or discard, defenders, third hand: the next hand cannot follow
+    -816,  # ruff or discard, defenders, third hand: the side's tricks
+    -1197,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached)
+    -117,  # ruff or discard, defenders, third hand: rank of the card that takes
+    -7880,  # ruff or discard, defenders, third hand: partner's card is winning
+    -1224,  # ruff or discard, defenders, third hand: the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: cards held in the suit led
-    525,  # ruff or discard, defenders, third hand: unseen cards above the card that takes
-    -1291,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card
-    100,  # ruff or discard, defenders, third hand: an opponent still to play may beat the card that takes
-    123,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps held
-    -57,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps unseen
-    7,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -1,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -26,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    225,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -121,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
-    71,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the side's tricks
-    49,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -23,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
-    188,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner's card is winning
-    134,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
+    438,  # ruff or discard, defenders, third hand: unseen cards above the card that takes
+    -1176,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card
+    359,  # ruff or discard, defenders, third hand: an opponent still to play may beat the card that takes
+    160,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps held
+    -58,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x trumps unseen
+    1,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -30,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -5,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    302,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -31,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
+    84,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the side's tricks
+    67,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -18,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
+    205,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x partner's card is winning
+    194,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
-    -39,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    100,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -179,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    -124,  # ruff or discard, defenders, third hand: trumps held x trumps unseen
-    -9,  # ruff or discard, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -19,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the winning card
-    38,  # ruff or discard, defenders, third hand: trumps held x unseen cards of the suit led
-    -167,  # ruff or discard, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -63,  # ruff or discard, defenders, third hand: trumps held x the next hand cannot follow
-    66,  # ruff or discard, defenders, third hand: trumps held x the side's tricks
-    321,  # ruff or discard, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -6,  # ruff or discard, defenders, third hand: trumps held x rank of the card that takes
-    -157,  # ruff or discard, defenders, third hand: trumps held x partner's card is winning
-    -79,  # ruff or discard, defenders, third hand: trumps held x the trick is ruffed already
+    -25,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    74,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -252,  # ruff or discard, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -98,  # ruff or discard, defenders, third hand: trumps held x trumps unseen
+    -5,  # ruff or discard, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -16,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the winning card
+    41,  # ruff or discard, defenders, third hand: trumps held x unseen cards of the suit led
+    102,  # ruff or discard, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -183,  # ruff or discard, defenders, third hand: trumps held x the next hand cannot follow
+    -48,  # ruff or discard, defenders, third hand: trumps held x the side's tricks
+    233,  # ruff or discard, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -10,  # ruff or discard, defenders, third hand: trumps held x rank of the card that takes
+    -173,  # ruff or discard, defenders, third hand: trumps held x partner's card is winning
+    -154,  # ruff or discard, defenders, third hand: trumps held x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trumps held x cards held in the suit led
-    72,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the card that takes
-    -48,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the winning card
-    170,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
-    -23,  # ruff or discard, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    6,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the winning card
-    3,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards of the suit led
-    113,  # ruff or discard, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -19,  # ruff or discard, defenders, third hand: trumps unseen x the next hand cannot follow
-    54,  # ruff or discard, defenders, third hand: trumps unseen x the side's tricks
-    21,  # ruff or discard, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -4,  # ruff or discard, defenders, third hand: trumps unseen x rank of the card that takes
-    192,  # ruff or discard, defenders, third hand: trumps unseen x partner's card is winning
-    52,  # ruff or discard, defenders, third hand: trumps unseen x the trick is ruffed already
+    64,  # ruff or discard, defenders, third hand: trumps held x unseen cards above the card that takes
+    -37,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the winning card
+    82,  # ruff or discard, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
+    -35,  # ruff or discard, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -2,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the winning card
+    -1,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards of the suit led
+    89,  # ruff or discard, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    57,  # ruff or discard, defenders, third hand: trumps unseen x the next hand cannot follow
+    81,  # ruff or discard, defenders, third hand: trumps unseen x the side's tricks
+    71,  # ruff or discard, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    2,  # ruff or discard, defenders, third hand: trumps unseen x rank of the card that takes
+    178,  # ruff or discard, defenders, third hand: trumps unseen x partner's card is winning
+    -55,  # ruff or discard, defenders, third hand: trumps unseen x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: trumps unseen x cards held in the suit led
-    -62,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the card that takes
-    -47,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
-    288,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    -18,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    9,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    9,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    5,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    7,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    22,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -7,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -119,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
-    4,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
+    -67,  # ruff or discard, defenders, third hand: trumps unseen x unseen cards above the card that takes
+    -106,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
+    235,  # ruff or discard, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -10,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    18,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    16,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    23,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -6,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    10,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    5,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -122,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -18,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    11,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    77,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -50,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -27,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
-    101,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -136,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
+    34,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    51,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -37,  # ruff or discard, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -13,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
+    32,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    -123,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
     10,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the side's tricks
-    -26,  # ruff or discard, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    12,  # ruff or discard, defenders, third hand: unseen cards above the winning card x rank of the card that takes
-    432,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner's card is winning
-    -595,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
+    -66,  # ruff or discard, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    15,  # ruff or discard, defenders, third hand: unseen cards above the winning card x rank of the card that takes
+    435,  # ruff or discard, defenders, third hand: unseen cards above the winning card x partner's card is winning
+    -357,  # ruff or discard, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: unseen cards above the winning card x cards held in the suit led
-    -23,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    208,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -421,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -8,  # ruff or discard, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    359,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -508,  # ruff or discard, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    199,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
-    20,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the side's tricks
-    -51,  # ruff or discard, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -21,  # ruff or discard, defenders, third hand: unseen cards of the suit led x rank of the card that takes
-    -279,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner's card is winning
-    164,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
+    320,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
+    8,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the side's tricks
+    -31,  # ruff or discard, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -27,  # ruff or discard, defenders, third hand: unseen cards of the suit led x rank of the card that takes
+    -263,  # ruff or discard, defenders, third hand: unseen cards of the suit led x partner's card is winning
+    150,  # ruff or discard, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x cards held in the suit led
-    -7,  # ruff or discard, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -68,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    -87,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -874,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    170,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    180,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -52,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -243,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
-    -154,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
+    0,  # ruff or discard, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -42,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    -262,  # ruff or discard, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    -1548,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    92,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    197,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    18,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    172,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    110,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    0,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    -759,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -192,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -21,  # ruff or discard, defenders, third hand: the next hand cannot follow x the side's tricks
-    -132,  # ruff or discard, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    58,  # ruff or discard, defenders, third hand: the next hand cannot follow x rank of the card that takes
-    -1154,  # ruff or discard, defenders, third hand: the next hand cannot follow x partner's card is winning
-    -227,  # ruff or discard, defenders, third hand: the next hand cannot follow x the trick is ruffed already
+    98,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    -998,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -196,  # ruff or discard, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -100,  # ruff or discard, defenders, third hand: the next hand cannot follow x the side's tricks
+    -268,  # ruff or discard, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -7,  # ruff or discard, defenders, third hand: the next hand cannot follow x rank of the card that takes
+    -1382,  # ruff or discard, defenders, third hand: the next hand cannot follow x partner's card is winning
+    -247,  # ruff or discard, defenders, third hand: the next hand cannot follow x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: the next hand cannot follow x cards held in the suit led
-    121,  # ruff or discard, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
-    -552,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    100,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    15,  # ruff or discard, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    45,  # ruff or discard, defenders, third hand: the side's tricks x rank of the card that takes
-    318,  # ruff or discard, defenders, third hand: the side's tricks x partner's card is winning
-    28,  # ruff or discard, defenders, third hand: the side's tricks x the trick is ruffed already
+    202,  # ruff or discard, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
+    -309,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    359,  # ruff or discard, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    -9,  # ruff or discard, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    25,  # ruff or discard, defenders, third hand: the side's tricks x rank of the card that takes
+    269,  # ruff or discard, defenders, third hand: the side's tricks x partner's card is winning
+    -5,  # ruff or discard, defenders, third hand: the side's tricks x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: the side's tricks x cards held in the suit led
-    38,  # ruff or discard, defenders, third hand: the side's tricks x unseen cards above the card that takes
-    15,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -103,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    20,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    412,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
-    384,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
+    33,  # ruff or discard, defenders, third hand: the side's tricks x unseen cards above the card that takes
+    74,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -135,  # ruff or discard, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    4,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    430,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    551,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -35,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    117,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    134,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    76,  # ruff or discard, defenders, third hand: rank of the card that takes x partner's card is winning
-    -118,  # ruff or discard, defenders, third hand: rank of the card that takes x the trick is ruffed already
+    -58,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    210,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    101,  # ruff or discard, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    60,  # ruff or discard, defenders, third hand: rank of the card that takes x partner's card is winning
+    -115,  # ruff or discard, defenders, third hand: rank of the card that takes x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: rank of the card that takes x cards held in the suit led
-    48,  # ruff or discard, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
-    -55,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    160,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    39,  # ruff or discard, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
+    -45,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    185,  # ruff or discard, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: partner's card is winning x the trick is ruffed already
     0,  # ruff or discard, defenders, third hand: partner's card is winning x cards held in the suit led
-    52,  # ruff or discard, defenders, third hand: partner's card is winning x unseen cards above the card that takes
-    2624,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -239,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    81,  # ruff or discard, defenders, third hand: partner's card is winning x unseen cards above the card that takes
+    2638,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -124,  # ruff or discard, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: the trick is ruffed already x cards held in the suit led
-    380,  # ruff or discard, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
-    321,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
-    687,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
+    378,  # ruff or discard, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
+    -200,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
+    974,  # ruff or discard, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
     0,  # ruff or discard, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    12,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -576,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    100,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -4723,  # win or duck, declaring side, second hand: one
-    242,  # win or duck, declaring side, second hand: trick number (0 .. 12)
-    -318,  # win or duck, declaring side, second hand: trumps held
-    49,  # win or duck, declaring side, second hand: trumps unseen
-    267,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -495,  # win or duck, declaring side, second hand: unseen cards above the winning card
-    1068,  # win or duck, declaring side, second hand: unseen cards of the suit led
-    2641,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen)
-    3397,  # win or duck, declaring side, second hand: the next hand cannot follow
-    -413,  # win or duck, declaring side, second hand: the side's tricks
-    -4,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached)
-    398,  # win or duck, declaring side, second hand: rank of the card that takes
+    22,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -659,  # ruff or discard, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    359,  # ruff or discard, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -3419,  # win or duck, declaring side, second hand: one
+    179,  # win or duck, declaring side, second hand: trick number (0 .. 12)
+    -493,  # win or duck, declaring side, second hand: trumps held
+    14,  # win or duck, declaring side, second hand: trumps unseen
+    -114,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -715,  # win or duck, declaring side, second hand: unseen cards above the winning card
+    460,  # win or duck, declaring side, second hand: unseen cards of the suit led
+    1573,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen)
+    2833,  # win or duck, declaring side, second hand: the next hand cannot follow
+    -813,  # win or duck, declaring side, second hand: the side's tricks
+    -88,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached)
+    899,  # win or duck, declaring side, second hand: rank of the card that takes
     0,  # win or duck, declaring side, second hand: partner's card is winning
     0,  # win or duck, declaring side, second hand: the trick is ruffed already
-    938,  # win or duck, declaring side, second hand: cards held in the suit led
-    -73,  # win or duck, declaring side, second hand: unseen cards above the card that takes
-    -1190,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card
-    -561,  # win or duck, declaring side, second hand: an opponent still to play may beat the card that takes
-    -17,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps held
-    0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps unseen
-    -6,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    -32,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    25,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -183,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -123,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
-    26,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the side's tricks
-    -7,  # win or duck, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    900,  # win or duck, declaring side, second hand: cards held in the suit led
+    775,  # win or duck, declaring side, second hand: unseen cards above the card that takes
+    -431,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card
+    -1180,  # win or duck, declaring side, second hand: an opponent still to play may beat the card that takes
+    -26,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps held
+    10,  # win or duck, declaring side, second hand: trick number (0 .. 12) x trumps unseen
+    -7,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    -29,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    24,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -165,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -121,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the next hand cannot follow
+    45,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the side's tricks
+    -12,  # win or duck, declaring side, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
     -25,  # win or duck, declaring side, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, declaring side, second hand: trick number (0 .. 12) x the trick is ruffed already
-    16,  # win or duck, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
-    -15,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -49,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    81,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    9,  # win or duck, declaring side, second hand: trumps held x trumps unseen
-    -1,  # win or duck, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -31,  # win or duck, declaring side, second hand: trumps held x unseen cards above the winning card
-    22,  # win or duck, declaring side, second hand: trumps held x unseen cards of the suit led
-    -213,  # win or duck, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -198,  # win or duck, declaring side, second hand: trumps held x the next hand cannot follow
-    -31,  # win or duck, declaring side, second hand: trumps held x the side's tricks
-    -39,  # win or duck, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    33,  # win or duck, declaring side, second hand: trumps held x rank of the card that takes
+    31,  # win or duck, declaring side, second hand: trick number (0 .. 12) x cards held in the suit led
+    -9,  # win or duck, declaring side, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    -65,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    11,  # win or duck, declaring side, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    3,  # win or duck, declaring side, second hand: trumps held x trumps unseen
+    8,  # win or duck, declaring side, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -15,  # win or duck, declaring side, second hand: trumps held x unseen cards above the winning card
+    13,  # win or duck, declaring side, second hand: trumps held x unseen cards of the suit led
+    -99,  # win or duck, declaring side, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -315,  # win or duck, declaring side, second hand: trumps held x the next hand cannot follow
+    -15,  # win or duck, declaring side, second hand: trumps held x the side's tricks
+    -32,  # win or duck, declaring side, second hand: trumps held x tricks the side still needs for its target (0 once reached)
+    47,  # win or duck, declaring side, second hand: trumps held x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trumps held x partner's card is winning
     0,  # win or duck, declaring side, second hand: trumps held x the trick is ruffed already
-    -6,  # win or duck, declaring side, second hand: trumps held x cards held in the suit led
-    27,  # win or duck, declaring side, second hand: trumps held x unseen cards above the card that takes
-    66,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
-    250,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
-    -3,  # win or duck, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    -11,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the winning card
-    -7,  # win or duck, declaring side, second hand: trumps unseen x unseen cards of the suit led
-    -273,  # win or duck, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -169,  # win or duck, declaring side, second hand: trumps unseen x the next hand cannot follow
-    16,  # win or duck, declaring side, second hand: trumps unseen x the side's tricks
-    16,  # win or duck, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -2,  # win or duck, declaring side, second hand: trumps unseen x rank of the card that takes
+    -12,  # win or duck, declaring side, second hand: trumps held x cards held in the suit led
+    39,  # win or duck, declaring side, second hand: trumps held x unseen cards above the card that takes
+    6,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the winning card
+    293,  # win or duck, declaring side, second hand: trumps held x an opponent still to play may beat the card that takes
+    -7,  # win or duck, declaring side, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -17,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the winning card
+    7,  # win or duck, declaring side, second hand: trumps unseen x unseen cards of the suit led
+    -214,  # win or duck, declaring side, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -160,  # win or duck, declaring side, second hand: trumps unseen x the next hand cannot follow
+    12,  # win or duck, declaring side, second hand: trumps unseen x the side's tricks
+    23,  # win or duck, declaring side, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -9,  # win or duck, declaring side, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, declaring side, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, declaring side, second hand: trumps unseen x the trick is ruffed already
-    -21,  # win or duck, declaring side, second hand: trumps unseen x cards held in the suit led
-    1,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the card that takes
-    149,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
-    -119,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -18,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -12,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    -36,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -96,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -9,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    3,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    22,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -17,  # win or duck, declaring side, second hand: trumps unseen x cards held in the suit led
+    -12,  # win or duck, declaring side, second hand: trumps unseen x unseen cards above the card that takes
+    165,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the winning card
+    -118,  # win or duck, declaring side, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -27,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    13,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    -14,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -59,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    49,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    57,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    10,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -48,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    26,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -341,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    94,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -11,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
-    141,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    146,  # win or duck, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
-    -12,  # win or duck, declaring side, second hand: unseen cards above the winning card x the side's tricks
-    -11,  # win or duck, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    34,  # win or duck, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
+    -70,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    13,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -190,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    45,  # win or duck, declaring side, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    10,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards of the suit led
+    158,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    180,  # win or duck, declaring side, second hand: unseen cards above the winning card x the next hand cannot follow
+    52,  # win or duck, declaring side, second hand: unseen cards above the winning card x the side's tricks
+    40,  # win or duck, declaring side, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    15,  # win or duck, declaring side, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, declaring side, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, declaring side, second hand: unseen cards above the winning card x the trick is ruffed already
-    -108,  # win or duck, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
-    27,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    704,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    92,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -269,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -478,  # win or duck, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
-    28,  # win or duck, declaring side, second hand: unseen cards of the suit led x the side's tricks
-    44,  # win or duck, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -117,  # win or duck, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
+    -126,  # win or duck, declaring side, second hand: unseen cards above the winning card x cards held in the suit led
+    10,  # win or duck, declaring side, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    785,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -20,  # win or duck, declaring side, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -274,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -392,  # win or duck, declaring side, second hand: unseen cards of the suit led x the next hand cannot follow
+    42,  # win or duck, declaring side, second hand: unseen cards of the suit led x the side's tricks
+    62,  # win or duck, declaring side, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -106,  # win or duck, declaring side, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, declaring side, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, declaring side, second hand: unseen cards of the suit led x the trick is ruffed already
-    -9,  # win or duck, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
-    -76,  # win or duck, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -193,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    61,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -102,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    183,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    165,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -65,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    8,  # win or duck, declaring side, second hand: unseen cards of the suit led x cards held in the suit led
+    -84,  # win or duck, declaring side, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -137,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    81,  # win or duck, declaring side, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    145,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    189,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    200,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -41,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    37,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -79,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    63,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    132,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    383,  # win or duck, declaring side, second hand: the next hand cannot follow x the side's tricks
-    362,  # win or duck, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -198,  # win or duck, declaring side, second hand: the next hand cannot follow x rank of the card that takes
+    -1,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -67,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    318,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -131,  # win or duck, declaring side, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    450,  # win or duck, declaring side, second hand: the next hand cannot follow x the side's tricks
+    443,  # win or duck, declaring side, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -237,  # win or duck, declaring side, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, declaring side, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, declaring side, second hand: the next hand cannot follow x the trick is ruffed already
-    -256,  # win or duck, declaring side, second hand: the next hand cannot follow x cards held in the suit led
-    -124,  # win or duck, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
-    22,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    22,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    47,  # win or duck, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -25,  # win or duck, declaring side, second hand: the side's tricks x rank of the card that takes
+    -248,  # win or duck, declaring side, second hand: the next hand cannot follow x cards held in the suit led
+    -282,  # win or duck, declaring side, second hand: the next hand cannot follow x unseen cards above the card that takes
+    -14,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    -14,  # win or duck, declaring side, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    72,  # win or duck, declaring side, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -71,  # win or duck, declaring side, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, declaring side, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, declaring side, second hand: the side's tricks x the trick is ruffed already
     29,  # win or duck, declaring side, second hand: the side's tricks x cards held in the suit led
-    35,  # win or duck, declaring side, second hand: the side's tricks x unseen cards above the card that takes
-    370,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -459,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    -51,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -46,  # win or duck, declaring side, second hand: the side's tricks x unseen cards above the card that takes
+    415,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -360,  # win or duck, declaring side, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    -104,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    46,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    24,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    275,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -478,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    50,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -46,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    220,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -418,  # win or duck, declaring side, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, declaring side, second hand: rank of the card that takes x the trick is ruffed already
-    -30,  # win or duck, declaring side, second hand: rank of the card that takes x cards held in the suit led
-    52,  # win or duck, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
-    281,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    58,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -21,  # win or duck, declaring side, second hand: rank of the card that takes x cards held in the suit led
+    44,  # win or duck, declaring side, second hand: rank of the card that takes x unseen cards above the card that takes
+    77,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    229,  # win or duck, declaring side, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, declaring side, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, declaring side, second hand: partner's card is winning x unseen cards above the card that takes
@@ -890,305 +890,305 @@ WEIGHTS = np.array([
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, declaring side, second hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -31,  # win or duck, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
-    -352,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    279,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -35,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -35,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -561,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -4028,  # win or duck, declaring side, third hand: one
-    268,  # win or duck, declaring side, third hand: trick number (0 .. 12)
-    -806,  # win or duck, declaring side, third hand: trumps held
-    -48,  # win or duck, declaring side, third hand: trumps unseen
-    332,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    269,  # win or duck, declaring side, third hand: unseen cards above the winning card
-    755,  # win or duck, declaring side, third hand: unseen cards of the suit led
-    326,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen)
-    2865,  # win or duck, declaring side, third hand: the next hand cannot follow
-    -1045,  # win or duck, declaring side, third hand: the side's tricks
-    93,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached)
-    521,  # win or duck, declaring side, third hand: rank of the card that takes
-    1407,  # win or duck, declaring side, third hand: partner's card is winning
+    -37,  # win or duck, declaring side, second hand: cards held in the suit led x unseen cards above the card that takes
+    -307,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    178,  # win or duck, declaring side, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -23,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -23,  # win or duck, declaring side, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -1180,  # win or duck, declaring side, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -7173,  # win or duck, declaring side, third hand: one
+    673,  # win or duck, declaring side, third hand: trick number (0 .. 12)
+    -1212,  # win or duck, declaring side, third hand: trumps held
+    109,  # win or duck, declaring side, third hand: trumps unseen
+    423,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    694,  # win or duck, declaring side, third hand: unseen cards above the winning card
+    488,  # win or duck, declaring side, third hand: unseen cards of the suit led
+    747,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen)
+    1923,  # win or duck, declaring side, third hand: the next hand cannot follow
+    -894,  # win or duck, declaring side, third hand: the side's tricks
+    591,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached)
+    709,  # win or duck, declaring side, third hand: rank of the card that takes
+    392,  # win or duck, declaring side, third hand: partner's card is winning
     0,  # win or duck, declaring side, third hand: the trick is ruffed already
-    1335,  # win or duck, declaring side, third hand: cards held in the suit led
-    -92,  # win or duck, declaring side, third hand: unseen cards above the card that takes
-    1041,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card
-    -1899,  # win or duck, declaring side, third hand: an opponent still to play may beat the card that takes
-    -25,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps held
-    -8,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps unseen
-    4,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    79,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    -35,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -240,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    21,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
-    54,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the side's tricks
-    69,  # win or duck, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    7,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
-    -405,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
+    1436,  # win or duck, declaring side, third hand: cards held in the suit led
+    -644,  # win or duck, declaring side, third hand: unseen cards above the card that takes
+    -442,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card
+    -610,  # win or duck, declaring side, third hand: an opponent still to play may beat the card that takes
+    -24,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps held
+    4,  # win or duck, declaring side, third hand: trick number (0 .. 12) x trumps unseen
+    11,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    87,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    -37,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -106,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -62,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the next hand cannot follow
+    38,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the side's tricks
+    25,  # win or duck, declaring side, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    -21,  # win or duck, declaring side, third hand: trick number (0 .. 12) x rank of the card that takes
+    -462,  # win or duck, declaring side, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, declaring side, third hand: trick number (0 .. 12) x the trick is ruffed already
-    -42,  # win or duck, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
-    -109,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    174,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -119,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    -9,  # win or duck, declaring side, third hand: trick number (0 .. 12) x cards held in the suit led
+    -113,  # win or duck, declaring side, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    133,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -209,  # win or duck, declaring side, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
     8,  # win or duck, declaring side, third hand: trumps held x trumps unseen
-    -34,  # win or duck, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -64,  # win or duck, declaring side, third hand: trumps held x unseen cards above the winning card
-    18,  # win or duck, declaring side, third hand: trumps held x unseen cards of the suit led
-    -220,  # win or duck, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    101,  # win or duck, declaring side, third hand: trumps held x the next hand cannot follow
-    53,  # win or duck, declaring side, third hand: trumps held x the side's tricks
-    44,  # win or duck, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    80,  # win or duck, declaring side, third hand: trumps held x rank of the card that takes
-    -140,  # win or duck, declaring side, third hand: trumps held x partner's card is winning
+    -28,  # win or duck, declaring side, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -53,  # win or duck, declaring side, third hand: trumps held x unseen cards above the winning card
+    30,  # win or duck, declaring side, third hand: trumps held x unseen cards of the suit led
+    -186,  # win or duck, declaring side, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    116,  # win or duck, declaring side, third hand: trumps held x the next hand cannot follow
+    79,  # win or duck, declaring side, third hand: trumps held x the side's tricks
+    66,  # win or duck, declaring side, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    87,  # win or duck, declaring side, third hand: trumps held x rank of the card that takes
+    -127,  # win or duck, declaring side, third hand: trumps held x partner's card is winning
     0,  # win or duck, declaring side, third hand: trumps held x the trick is ruffed already
-    -50,  # win or duck, declaring side, third hand: trumps held x cards held in the suit led
-    99,  # win or duck, declaring side, third hand: trumps held x unseen cards above the card that takes
-    -185,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
-    195,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
-    7,  # win or duck, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    12,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the winning card
-    15,  # win or duck, declaring side, third hand: trumps unseen x unseen cards of the suit led
-    -205,  # win or duck, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    36,  # win or duck, declaring side, third hand: trumps unseen x the next hand cannot follow
-    44,  # win or duck, declaring side, third hand: trumps unseen x the side's tricks
-    17,  # win or duck, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    -27,  # win or duck, declaring side, third hand: trumps unseen x rank of the card that takes
-    74,  # win or duck, declaring side, third hand: trumps unseen x partner's card is winning
+    -47,  # win or duck, declaring side, third hand: trumps held x cards held in the suit led
+    82,  # win or duck, declaring side, third hand: trumps held x unseen cards above the card that takes
+    -165,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the winning card
+    249,  # win or duck, declaring side, third hand: trumps held x an opponent still to play may beat the card that takes
+    14,  # win or duck, declaring side, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    13,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the winning card
+    8,  # win or duck, declaring side, third hand: trumps unseen x unseen cards of the suit led
+    -346,  # win or duck, declaring side, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    80,  # win or duck, declaring side, third hand: trumps unseen x the next hand cannot follow
+    8,  # win or duck, declaring side, third hand: trumps unseen x the side's tricks
+    -2,  # win or duck, declaring side, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    -34,  # win or duck, declaring side, third hand: trumps unseen x rank of the card that takes
+    110,  # win or duck, declaring side, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, declaring side, third hand: trumps unseen x the trick is ruffed already
-    -3,  # win or duck, declaring side, third hand: trumps unseen x cards held in the suit led
-    -21,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the card that takes
-    207,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -293,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    9,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -69,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    164,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    -109,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    18,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    55,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -10,  # win or duck, declaring side, third hand: trumps unseen x cards held in the suit led
+    -13,  # win or duck, declaring side, third hand: trumps unseen x unseen cards above the card that takes
+    244,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -322,  # win or duck, declaring side, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    6,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -73,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    139,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    -127,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -1,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    34,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     -14,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    -125,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -101,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -73,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    58,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    93,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -251,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    -75,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -66,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    78,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    47,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -259,  # win or duck, declaring side, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -66,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -641,  # win or duck, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
-    -58,  # win or duck, declaring side, third hand: unseen cards above the winning card x the side's tricks
-    78,  # win or duck, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -26,  # win or duck, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
-    286,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner's card is winning
+    -546,  # win or duck, declaring side, third hand: unseen cards above the winning card x the next hand cannot follow
+    -112,  # win or duck, declaring side, third hand: unseen cards above the winning card x the side's tricks
+    24,  # win or duck, declaring side, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -55,  # win or duck, declaring side, third hand: unseen cards above the winning card x rank of the card that takes
+    300,  # win or duck, declaring side, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, declaring side, third hand: unseen cards above the winning card x the trick is ruffed already
-    -79,  # win or duck, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
-    49,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    160,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -291,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -61,  # win or duck, declaring side, third hand: unseen cards above the winning card x cards held in the suit led
+    62,  # win or duck, declaring side, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    295,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -350,  # win or duck, declaring side, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -176,  # win or duck, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
-    69,  # win or duck, declaring side, third hand: unseen cards of the suit led x the side's tricks
-    24,  # win or duck, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -7,  # win or duck, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
-    -154,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner's card is winning
+    -244,  # win or duck, declaring side, third hand: unseen cards of the suit led x the next hand cannot follow
+    91,  # win or duck, declaring side, third hand: unseen cards of the suit led x the side's tricks
+    38,  # win or duck, declaring side, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    7,  # win or duck, declaring side, third hand: unseen cards of the suit led x rank of the card that takes
+    -142,  # win or duck, declaring side, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, declaring side, third hand: unseen cards of the suit led x the trick is ruffed already
-    -69,  # win or duck, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
-    -2,  # win or duck, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -297,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    433,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    326,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    112,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    222,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -45,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    -182,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    -63,  # win or duck, declaring side, third hand: unseen cards of the suit led x cards held in the suit led
+    -11,  # win or duck, declaring side, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -331,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    489,  # win or duck, declaring side, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    747,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -65,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    108,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -110,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -68,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    150,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    297,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    134,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    134,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    230,  # win or duck, declaring side, third hand: the next hand cannot follow x the side's tricks
-    136,  # win or duck, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -171,  # win or duck, declaring side, third hand: the next hand cannot follow x rank of the card that takes
-    -1398,  # win or duck, declaring side, third hand: the next hand cannot follow x partner's card is winning
+    176,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    176,  # win or duck, declaring side, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    318,  # win or duck, declaring side, third hand: the next hand cannot follow x the side's tricks
+    164,  # win or duck, declaring side, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -42,  # win or duck, declaring side, third hand: the next hand cannot follow x rank of the card that takes
+    -1257,  # win or duck, declaring side, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, declaring side, third hand: the next hand cannot follow x the trick is ruffed already
-    -321,  # win or duck, declaring side, third hand: the next hand cannot follow x cards held in the suit led
-    902,  # win or duck, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
-    114,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    114,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    10,  # win or duck, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    -34,  # win or duck, declaring side, third hand: the side's tricks x rank of the card that takes
-    301,  # win or duck, declaring side, third hand: the side's tricks x partner's card is winning
+    -358,  # win or duck, declaring side, third hand: the next hand cannot follow x cards held in the suit led
+    898,  # win or duck, declaring side, third hand: the next hand cannot follow x unseen cards above the card that takes
+    116,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    116,  # win or duck, declaring side, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    39,  # win or duck, declaring side, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -36,  # win or duck, declaring side, third hand: the side's tricks x rank of the card that takes
+    390,  # win or duck, declaring side, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, declaring side, third hand: the side's tricks x the trick is ruffed already
-    22,  # win or duck, declaring side, third hand: the side's tricks x cards held in the suit led
-    42,  # win or duck, declaring side, third hand: the side's tricks x unseen cards above the card that takes
-    176,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -136,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -83,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    -287,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    10,  # win or duck, declaring side, third hand: the side's tricks x cards held in the suit led
+    70,  # win or duck, declaring side, third hand: the side's tricks x unseen cards above the card that takes
+    258,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -152,  # win or duck, declaring side, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -100,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -315,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    21,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -140,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    504,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    -376,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -54,  # win or duck, declaring side, third hand: rank of the card that takes x partner's card is winning
+    40,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -108,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    502,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    -479,  # win or duck, declaring side, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    3,  # win or duck, declaring side, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, declaring side, third hand: rank of the card that takes x the trick is ruffed already
-    -1,  # win or duck, declaring side, third hand: rank of the card that takes x cards held in the suit led
-    39,  # win or duck, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
-    -483,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    599,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -31,  # win or duck, declaring side, third hand: rank of the card that takes x cards held in the suit led
+    65,  # win or duck, declaring side, third hand: rank of the card that takes x unseen cards above the card that takes
+    -296,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    428,  # win or duck, declaring side, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: partner's card is winning x the trick is ruffed already
-    -158,  # win or duck, declaring side, third hand: partner's card is winning x cards held in the suit led
-    0,  # win or duck, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
-    1963,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -833,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -135,  # win or duck, declaring side, third hand: partner's card is winning x cards held in the suit led
+    23,  # win or duck, declaring side, third hand: partner's card is winning x unseen cards above the card that takes
+    1788,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    -698,  # win or duck, declaring side, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, declaring side, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -41,  # win or duck, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
-    -174,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    305,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -31,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -31,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -1899,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    -530,  # win or duck, defenders, second hand: one
-    -133,  # win or duck, defenders, second hand: trick number (0 .. 12)
-    752,  # win or duck, defenders, second hand: trumps held
-    -27,  # win or duck, defenders, second hand: trumps unseen
-    555,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
-    -1128,  # win or duck, defenders, second hand: unseen cards above the winning card
-    1343,  # win or duck, defenders, second hand: unseen cards of the suit led
-    9346,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen)
-    5689,  # win or duck, defenders, second hand: the next hand cannot follow
-    -92,  # win or duck, defenders, second hand: the side's tricks
-    -573,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached)
-    -355,  # win or duck, defenders, second hand: rank of the card that takes
+    -69,  # win or duck, declaring side, third hand: cards held in the suit led x unseen cards above the card that takes
+    -229,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    290,  # win or duck, declaring side, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -8,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -8,  # win or duck, declaring side, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -610,  # win or duck, declaring side, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    -4861,  # win or duck, defenders, second hand: one
+    -36,  # win or duck, defenders, second hand: trick number (0 .. 12)
+    462,  # win or duck, defenders, second hand: trumps held
+    83,  # win or duck, defenders, second hand: trumps unseen
+    649,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12)
+    -1563,  # win or duck, defenders, second hand: unseen cards above the winning card
+    1136,  # win or duck, defenders, second hand: unseen cards of the suit led
+    8008,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen)
+    6064,  # win or duck, defenders, second hand: the next hand cannot follow
+    467,  # win or duck, defenders, second hand: the side's tricks
+    69,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached)
+    -75,  # win or duck, defenders, second hand: rank of the card that takes
     0,  # win or duck, defenders, second hand: partner's card is winning
     0,  # win or duck, defenders, second hand: the trick is ruffed already
-    1199,  # win or duck, defenders, second hand: cards held in the suit led
-    911,  # win or duck, defenders, second hand: unseen cards above the card that takes
-    2180,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card
-    -4497,  # win or duck, defenders, second hand: an opponent still to play may beat the card that takes
-    19,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps held
-    -6,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps unseen
-    -12,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    13,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
-    4,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
-    -255,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    -66,  # win or duck, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
-    24,  # win or duck, defenders, second hand: trick number (0 .. 12) x the side's tricks
-    -21,  # win or duck, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    28,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
+    1558,  # win or duck, defenders, second hand: cards held in the suit led
+    1647,  # win or duck, defenders, second hand: unseen cards above the card that takes
+    2703,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card
+    -5021,  # win or duck, defenders, second hand: an opponent still to play may beat the card that takes
+    7,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps held
+    -7,  # win or duck, defenders, second hand: trick number (0 .. 12) x trumps unseen
+    -7,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    18,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the winning card
+    8,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards of the suit led
+    -207,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    -116,  # win or duck, defenders, second hand: trick number (0 .. 12) x the next hand cannot follow
+    14,  # win or duck, defenders, second hand: trick number (0 .. 12) x the side's tricks
+    -46,  # win or duck, defenders, second hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    22,  # win or duck, defenders, second hand: trick number (0 .. 12) x rank of the card that takes
     0,  # win or duck, defenders, second hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, defenders, second hand: trick number (0 .. 12) x the trick is ruffed already
-    -37,  # win or duck, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
-    -7,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
-    -28,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    186,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    13,  # win or duck, defenders, second hand: trumps held x trumps unseen
-    -75,  # win or duck, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -121,  # win or duck, defenders, second hand: trumps held x unseen cards above the winning card
-    33,  # win or duck, defenders, second hand: trumps held x unseen cards of the suit led
-    -74,  # win or duck, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
-    -5,  # win or duck, defenders, second hand: trumps held x the next hand cannot follow
-    -64,  # win or duck, defenders, second hand: trumps held x the side's tricks
+    -23,  # win or duck, defenders, second hand: trick number (0 .. 12) x cards held in the suit led
+    -24,  # win or duck, defenders, second hand: trick number (0 .. 12) x unseen cards above the card that takes
+    17,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    215,  # win or duck, defenders, second hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    10,  # win or duck, defenders, second hand: trumps held x trumps unseen
+    -62,  # win or duck, defenders, second hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -111,  # win or duck, defenders, second hand: trumps held x unseen cards above the winning card
+    11,  # win or duck, defenders, second hand: trumps held x unseen cards of the suit led
+    -5,  # win or duck, defenders, second hand: trumps held x partner cannot follow (shown out, or none unseen)
+    -53,  # win or duck, defenders, second hand: trumps held x the next hand cannot follow
+    -44,  # win or duck, defenders, second hand: trumps held x the side's tricks
     79,  # win or duck, defenders, second hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -52,  # win or duck, defenders, second hand: trumps held x rank of the card that takes
+    -18,  # win or duck, defenders, second hand: trumps held x rank of the card that takes
     0,  # win or duck, defenders, second hand: trumps held x partner's card is winning
     0,  # win or duck, defenders, second hand: trumps held x the trick is ruffed already
-    -38,  # win or duck, defenders, second hand: trumps held x cards held in the suit led
-    48,  # win or duck, defenders, second hand: trumps held x unseen cards above the card that takes
-    -160,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the winning card
-    -141,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
-    -11,  # win or duck, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    0,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the winning card
+    -58,  # win or duck, defenders, second hand: trumps held x cards held in the suit led
+    84,  # win or duck, defenders, second hand: trumps held x unseen cards above the card that takes
+    -107,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the winning card
+    -164,  # win or duck, defenders, second hand: trumps held x an opponent still to play may beat the card that takes
+    -1,  # win or duck, defenders, second hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    13,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the winning card
     5,  # win or duck, defenders, second hand: trumps unseen x unseen cards of the suit led
-    -265,  # win or duck, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    -55,  # win or duck, defenders, second hand: trumps unseen x the next hand cannot follow
-    13,  # win or duck, defenders, second hand: trumps unseen x the side's tricks
-    -26,  # win or duck, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    19,  # win or duck, defenders, second hand: trumps unseen x rank of the card that takes
+    -222,  # win or duck, defenders, second hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    -88,  # win or duck, defenders, second hand: trumps unseen x the next hand cannot follow
+    -2,  # win or duck, defenders, second hand: trumps unseen x the side's tricks
+    -43,  # win or duck, defenders, second hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    6,  # win or duck, defenders, second hand: trumps unseen x rank of the card that takes
     0,  # win or duck, defenders, second hand: trumps unseen x partner's card is winning
     0,  # win or duck, defenders, second hand: trumps unseen x the trick is ruffed already
-    1,  # win or duck, defenders, second hand: trumps unseen x cards held in the suit led
-    -3,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the card that takes
-    39,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
-    18,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
-    -3,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    60,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    65,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    -14,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    -11,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    13,  # win or duck, defenders, second hand: trumps unseen x cards held in the suit led
+    -24,  # win or duck, defenders, second hand: trumps unseen x unseen cards above the card that takes
+    50,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the winning card
+    45,  # win or duck, defenders, second hand: trumps unseen x an opponent still to play may beat the card that takes
+    -2,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    1,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    67,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    14,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    -20,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    -36,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
     -20,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
     0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    -25,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    24,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -36,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -93,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -34,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    10,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    -74,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -75,  # win or duck, defenders, second hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
     58,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards of the suit led
-    471,  # win or duck, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    391,  # win or duck, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
-    -21,  # win or duck, defenders, second hand: unseen cards above the winning card x the side's tricks
-    31,  # win or duck, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -73,  # win or duck, defenders, second hand: unseen cards above the winning card x rank of the card that takes
+    551,  # win or duck, defenders, second hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
+    397,  # win or duck, defenders, second hand: unseen cards above the winning card x the next hand cannot follow
+    -18,  # win or duck, defenders, second hand: unseen cards above the winning card x the side's tricks
+    6,  # win or duck, defenders, second hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
+    -37,  # win or duck, defenders, second hand: unseen cards above the winning card x rank of the card that takes
     0,  # win or duck, defenders, second hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, defenders, second hand: unseen cards above the winning card x the trick is ruffed already
-    -2,  # win or duck, defenders, second hand: unseen cards above the winning card x cards held in the suit led
-    -26,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
-    1299,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -32,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
-    -410,  # win or duck, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -157,  # win or duck, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
-    -60,  # win or duck, defenders, second hand: unseen cards of the suit led x the side's tricks
-    -23,  # win or duck, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -95,  # win or duck, defenders, second hand: unseen cards of the suit led x rank of the card that takes
+    -7,  # win or duck, defenders, second hand: unseen cards above the winning card x cards held in the suit led
+    0,  # win or duck, defenders, second hand: unseen cards above the winning card x unseen cards above the card that takes
+    1354,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -47,  # win or duck, defenders, second hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -406,  # win or duck, defenders, second hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
+    -197,  # win or duck, defenders, second hand: unseen cards of the suit led x the next hand cannot follow
+    -48,  # win or duck, defenders, second hand: unseen cards of the suit led x the side's tricks
+    -5,  # win or duck, defenders, second hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -88,  # win or duck, defenders, second hand: unseen cards of the suit led x rank of the card that takes
     0,  # win or duck, defenders, second hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, defenders, second hand: unseen cards of the suit led x the trick is ruffed already
-    -36,  # win or duck, defenders, second hand: unseen cards of the suit led x cards held in the suit led
-    -123,  # win or duck, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
-    -191,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    40,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    -8,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -332,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -648,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -239,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    -38,  # win or duck, defenders, second hand: unseen cards of the suit led x cards held in the suit led
+    -128,  # win or duck, defenders, second hand: unseen cards of the suit led x unseen cards above the card that takes
+    -167,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    54,  # win or duck, defenders, second hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    255,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    -267,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    -568,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -209,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
     0,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    -89,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
-    -377,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    311,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    -482,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    -223,  # win or duck, defenders, second hand: the next hand cannot follow x the side's tricks
-    -286,  # win or duck, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -318,  # win or duck, defenders, second hand: the next hand cannot follow x rank of the card that takes
+    -138,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    -292,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
+    283,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -644,  # win or duck, defenders, second hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -165,  # win or duck, defenders, second hand: the next hand cannot follow x the side's tricks
+    -277,  # win or duck, defenders, second hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -244,  # win or duck, defenders, second hand: the next hand cannot follow x rank of the card that takes
     0,  # win or duck, defenders, second hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, defenders, second hand: the next hand cannot follow x the trick is ruffed already
-    -45,  # win or duck, defenders, second hand: the next hand cannot follow x cards held in the suit led
-    -689,  # win or duck, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
-    90,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    90,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    17,  # win or duck, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    41,  # win or duck, defenders, second hand: the side's tricks x rank of the card that takes
+    -187,  # win or duck, defenders, second hand: the next hand cannot follow x cards held in the suit led
+    -645,  # win or duck, defenders, second hand: the next hand cannot follow x unseen cards above the card that takes
+    146,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    146,  # win or duck, defenders, second hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    25,  # win or duck, defenders, second hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -5,  # win or duck, defenders, second hand: the side's tricks x rank of the card that takes
     0,  # win or duck, defenders, second hand: the side's tricks x partner's card is winning
     0,  # win or duck, defenders, second hand: the side's tricks x the trick is ruffed already
-    -1,  # win or duck, defenders, second hand: the side's tricks x cards held in the suit led
-    63,  # win or duck, defenders, second hand: the side's tricks x unseen cards above the card that takes
-    18,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
-    -120,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
-    73,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    -9,  # win or duck, defenders, second hand: the side's tricks x cards held in the suit led
+    2,  # win or duck, defenders, second hand: the side's tricks x unseen cards above the card that takes
+    -37,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the winning card
+    -43,  # win or duck, defenders, second hand: the side's tricks x an opponent still to play may beat the card that takes
+    49,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
     0,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    -70,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    -52,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    144,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    538,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -80,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    -95,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    128,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    647,  # win or duck, defenders, second hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, second hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, defenders, second hand: rank of the card that takes x the trick is ruffed already
-    14,  # win or duck, defenders, second hand: rank of the card that takes x cards held in the suit led
-    44,  # win or duck, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
-    -91,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
-    449,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -15,  # win or duck, defenders, second hand: rank of the card that takes x cards held in the suit led
+    45,  # win or duck, defenders, second hand: rank of the card that takes x unseen cards above the card that takes
+    -149,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the winning card
+    444,  # win or duck, defenders, second hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, second hand: partner's card is winning x the trick is ruffed already
     0,  # win or duck, defenders, second hand: partner's card is winning x cards held in the suit led
     0,  # win or duck, defenders, second hand: partner's card is winning x unseen cards above the card that takes
@@ -1198,164 +1198,164 @@ WEIGHTS = np.array([
     0,  # win or duck, defenders, second hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, defenders, second hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, defenders, second hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    20,  # win or duck, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
-    -297,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -120,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -194,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -194,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -4497,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
-    1993,  # win or duck, defenders, third hand: one
-    -189,  # win or duck, defenders, third hand: trick number (0 .. 12)
-    209,  # win or duck, defenders, third hand: trumps held
-    -759,  # win or duck, defenders, third hand: trumps unseen
-    -17,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
-    71,  # win or duck, defenders, third hand: unseen cards above the winning card
-    2081,  # win or duck, defenders, third hand: unseen cards of the suit led
-    2594,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen)
-    6027,  # win or duck, defenders, third hand: the next hand cannot follow
-    -786,  # win or duck, defenders, third hand: the side's tricks
-    -1152,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached)
-    908,  # win or duck, defenders, third hand: rank of the card that takes
-    -6670,  # win or duck, defenders, third hand: partner's card is winning
+    -26,  # win or duck, defenders, second hand: cards held in the suit led x unseen cards above the card that takes
+    -285,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -121,  # win or duck, defenders, second hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -199,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -199,  # win or duck, defenders, second hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -5021,  # win or duck, defenders, second hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    8202,  # win or duck, defenders, third hand: one
+    -708,  # win or duck, defenders, third hand: trick number (0 .. 12)
+    360,  # win or duck, defenders, third hand: trumps held
+    -1188,  # win or duck, defenders, third hand: trumps unseen
+    80,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12)
+    241,  # win or duck, defenders, third hand: unseen cards above the winning card
+    1738,  # win or duck, defenders, third hand: unseen cards of the suit led
+    1548,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen)
+    6315,  # win or duck, defenders, third hand: the next hand cannot follow
+    -642,  # win or duck, defenders, third hand: the side's tricks
+    -1509,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached)
+    480,  # win or duck, defenders, third hand: rank of the card that takes
+    -8221,  # win or duck, defenders, third hand: partner's card is winning
     0,  # win or duck, defenders, third hand: the trick is ruffed already
-    1264,  # win or duck, defenders, third hand: cards held in the suit led
-    135,  # win or duck, defenders, third hand: unseen cards above the card that takes
-    1012,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card
-    -3977,  # win or duck, defenders, third hand: an opponent still to play may beat the card that takes
-    64,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps held
-    -16,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps unseen
-    25,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
-    36,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
-    25,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
-    -7,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
-    57,  # win or duck, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
-    40,  # win or duck, defenders, third hand: trick number (0 .. 12) x the side's tricks
-    -60,  # win or duck, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
-    -37,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
-    277,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner's card is winning
+    982,  # win or duck, defenders, third hand: cards held in the suit led
+    -864,  # win or duck, defenders, third hand: unseen cards above the card that takes
+    3034,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card
+    -4029,  # win or duck, defenders, third hand: an opponent still to play may beat the card that takes
+    91,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps held
+    -21,  # win or duck, defenders, third hand: trick number (0 .. 12) x trumps unseen
+    18,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the winning card (2 = 0 .. ace = 12)
+    19,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the winning card
+    21,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards of the suit led
+    -15,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner cannot follow (shown out, or none unseen)
+    133,  # win or duck, defenders, third hand: trick number (0 .. 12) x the next hand cannot follow
+    51,  # win or duck, defenders, third hand: trick number (0 .. 12) x the side's tricks
+    -33,  # win or duck, defenders, third hand: trick number (0 .. 12) x tricks the side still needs for its target (0 once reached)
+    13,  # win or duck, defenders, third hand: trick number (0 .. 12) x rank of the card that takes
+    345,  # win or duck, defenders, third hand: trick number (0 .. 12) x partner's card is winning
     0,  # win or duck, defenders, third hand: trick number (0 .. 12) x the trick is ruffed already
-    14,  # win or duck, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
-    -17,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
-    51,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
-    -88,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
-    31,  # win or duck, defenders, third hand: trumps held x trumps unseen
-    -46,  # win or duck, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
-    -101,  # win or duck, defenders, third hand: trumps held x unseen cards above the winning card
-    32,  # win or duck, defenders, third hand: trumps held x unseen cards of the suit led
-    -1,  # win or duck, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
-    295,  # win or duck, defenders, third hand: trumps held x the next hand cannot follow
-    -74,  # win or duck, defenders, third hand: trumps held x the side's tricks
-    71,  # win or duck, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
-    -12,  # win or duck, defenders, third hand: trumps held x rank of the card that takes
-    -296,  # win or duck, defenders, third hand: trumps held x partner's card is winning
+    -34,  # win or duck, defenders, third hand: trick number (0 .. 12) x cards held in the suit led
+    47,  # win or duck, defenders, third hand: trick number (0 .. 12) x unseen cards above the card that takes
+    18,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the winning card
+    -101,  # win or duck, defenders, third hand: trick number (0 .. 12) x an opponent still to play may beat the card that takes
+    47,  # win or duck, defenders, third hand: trumps held x trumps unseen
+    -43,  # win or duck, defenders, third hand: trumps held x rank of the winning card (2 = 0 .. ace = 12)
+    -97,  # win or duck, defenders, third hand: trumps held x unseen cards above the winning card
+    37,  # win or duck, defenders, third hand: trumps held x unseen cards of the suit led
+    79,  # win or duck, defenders, third hand: trumps held x partner cannot follow (shown out, or none unseen)
+    207,  # win or duck, defenders, third hand: trumps held x the next hand cannot follow
+    -88,  # win or duck, defenders, third hand: trumps held x the side's tricks
+    96,  # win or duck, defenders, third hand: trumps held x tricks the side still needs for its target (0 once reached)
+    -43,  # win or duck, defenders, third hand: trumps held x rank of the card that takes
+    -353,  # win or duck, defenders, third hand: trumps held x partner's card is winning
     0,  # win or duck, defenders, third hand: trumps held x the trick is ruffed already
-    -25,  # win or duck, defenders, third hand: trumps held x cards held in the suit led
-    76,  # win or duck, defenders, third hand: trumps held x unseen cards above the card that takes
-    -86,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the winning card
-    -251,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
-    11,  # win or duck, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
-    2,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the winning card
-    14,  # win or duck, defenders, third hand: trumps unseen x unseen cards of the suit led
-    -43,  # win or duck, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
-    0,  # win or duck, defenders, third hand: trumps unseen x the next hand cannot follow
-    62,  # win or duck, defenders, third hand: trumps unseen x the side's tricks
-    29,  # win or duck, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
-    19,  # win or duck, defenders, third hand: trumps unseen x rank of the card that takes
-    144,  # win or duck, defenders, third hand: trumps unseen x partner's card is winning
+    -56,  # win or duck, defenders, third hand: trumps held x cards held in the suit led
+    30,  # win or duck, defenders, third hand: trumps held x unseen cards above the card that takes
+    -83,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the winning card
+    -222,  # win or duck, defenders, third hand: trumps held x an opponent still to play may beat the card that takes
+    7,  # win or duck, defenders, third hand: trumps unseen x rank of the winning card (2 = 0 .. ace = 12)
+    -6,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the winning card
+    8,  # win or duck, defenders, third hand: trumps unseen x unseen cards of the suit led
+    -94,  # win or duck, defenders, third hand: trumps unseen x partner cannot follow (shown out, or none unseen)
+    89,  # win or duck, defenders, third hand: trumps unseen x the next hand cannot follow
+    91,  # win or duck, defenders, third hand: trumps unseen x the side's tricks
+    47,  # win or duck, defenders, third hand: trumps unseen x tricks the side still needs for its target (0 once reached)
+    53,  # win or duck, defenders, third hand: trumps unseen x rank of the card that takes
+    194,  # win or duck, defenders, third hand: trumps unseen x partner's card is winning
     0,  # win or duck, defenders, third hand: trumps unseen x the trick is ruffed already
-    -13,  # win or duck, defenders, third hand: trumps unseen x cards held in the suit led
-    24,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the card that takes
-    111,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
-    -75,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
-    3,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
-    -38,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
-    9,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
-    240,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
-    3,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
-    36,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
-    -10,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
-    16,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
+    -33,  # win or duck, defenders, third hand: trumps unseen x cards held in the suit led
+    76,  # win or duck, defenders, third hand: trumps unseen x unseen cards above the card that takes
+    103,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the winning card
+    -112,  # win or duck, defenders, third hand: trumps unseen x an opponent still to play may beat the card that takes
+    -4,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the winning card
+    -42,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards of the suit led
+    14,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner cannot follow (shown out, or none unseen)
+    209,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the next hand cannot follow
+    16,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the side's tricks
+    52,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x tricks the side still needs for its target (0 once reached)
+    -15,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x rank of the card that takes
+    -29,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x partner's card is winning
     0,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x the trick is ruffed already
-    28,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
-    98,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
-    -163,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
-    -420,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
-    3,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
+    -30,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x cards held in the suit led
+    100,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x unseen cards above the card that takes
+    21,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the winning card
+    -408,  # win or duck, defenders, third hand: rank of the winning card (2 = 0 .. ace = 12) x an opponent still to play may beat the card that takes
+    -7,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards of the suit led
     0,  # win or duck, defenders, third hand: unseen cards above the winning card x partner cannot follow (shown out, or none unseen)
-    -197,  # win or duck, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
-    17,  # win or duck, defenders, third hand: unseen cards above the winning card x the side's tricks
+    -363,  # win or duck, defenders, third hand: unseen cards above the winning card x the next hand cannot follow
+    42,  # win or duck, defenders, third hand: unseen cards above the winning card x the side's tricks
     71,  # win or duck, defenders, third hand: unseen cards above the winning card x tricks the side still needs for its target (0 once reached)
-    -147,  # win or duck, defenders, third hand: unseen cards above the winning card x rank of the card that takes
-    415,  # win or duck, defenders, third hand: unseen cards above the winning card x partner's card is winning
+    -111,  # win or duck, defenders, third hand: unseen cards above the winning card x rank of the card that takes
+    396,  # win or duck, defenders, third hand: unseen cards above the winning card x partner's card is winning
     0,  # win or duck, defenders, third hand: unseen cards above the winning card x the trick is ruffed already
-    30,  # win or duck, defenders, third hand: unseen cards above the winning card x cards held in the suit led
-    -58,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
-    911,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
-    -351,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
+    -51,  # win or duck, defenders, third hand: unseen cards above the winning card x cards held in the suit led
+    -17,  # win or duck, defenders, third hand: unseen cards above the winning card x unseen cards above the card that takes
+    774,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the winning card
+    -363,  # win or duck, defenders, third hand: unseen cards above the winning card x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: unseen cards of the suit led x partner cannot follow (shown out, or none unseen)
-    -122,  # win or duck, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
-    -66,  # win or duck, defenders, third hand: unseen cards of the suit led x the side's tricks
-    -60,  # win or duck, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
-    -125,  # win or duck, defenders, third hand: unseen cards of the suit led x rank of the card that takes
-    -145,  # win or duck, defenders, third hand: unseen cards of the suit led x partner's card is winning
+    -33,  # win or duck, defenders, third hand: unseen cards of the suit led x the next hand cannot follow
+    -60,  # win or duck, defenders, third hand: unseen cards of the suit led x the side's tricks
+    -39,  # win or duck, defenders, third hand: unseen cards of the suit led x tricks the side still needs for its target (0 once reached)
+    -100,  # win or duck, defenders, third hand: unseen cards of the suit led x rank of the card that takes
+    -182,  # win or duck, defenders, third hand: unseen cards of the suit led x partner's card is winning
     0,  # win or duck, defenders, third hand: unseen cards of the suit led x the trick is ruffed already
-    -19,  # win or duck, defenders, third hand: unseen cards of the suit led x cards held in the suit led
-    -132,  # win or duck, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
-    -224,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
-    258,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
-    2594,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
-    -139,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
-    -132,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
-    -398,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
-    403,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
+    3,  # win or duck, defenders, third hand: unseen cards of the suit led x cards held in the suit led
+    -116,  # win or duck, defenders, third hand: unseen cards of the suit led x unseen cards above the card that takes
+    -203,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the winning card
+    257,  # win or duck, defenders, third hand: unseen cards of the suit led x an opponent still to play may beat the card that takes
+    1548,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the next hand cannot follow
+    133,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the side's tricks
+    206,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x tricks the side still needs for its target (0 once reached)
+    -294,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x rank of the card that takes
+    627,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x partner's card is winning
     0,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x the trick is ruffed already
-    9,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
+    170,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x cards held in the suit led
     0,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x unseen cards above the card that takes
-    37,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
-    37,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
-    17,  # win or duck, defenders, third hand: the next hand cannot follow x the side's tricks
-    107,  # win or duck, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
-    -733,  # win or duck, defenders, third hand: the next hand cannot follow x rank of the card that takes
-    -1248,  # win or duck, defenders, third hand: the next hand cannot follow x partner's card is winning
+    -693,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the winning card
+    -693,  # win or duck, defenders, third hand: partner cannot follow (shown out, or none unseen) x an opponent still to play may beat the card that takes
+    -181,  # win or duck, defenders, third hand: the next hand cannot follow x the side's tricks
+    -2,  # win or duck, defenders, third hand: the next hand cannot follow x tricks the side still needs for its target (0 once reached)
+    -708,  # win or duck, defenders, third hand: the next hand cannot follow x rank of the card that takes
+    -1587,  # win or duck, defenders, third hand: the next hand cannot follow x partner's card is winning
     0,  # win or duck, defenders, third hand: the next hand cannot follow x the trick is ruffed already
-    26,  # win or duck, defenders, third hand: the next hand cannot follow x cards held in the suit led
-    29,  # win or duck, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
-    329,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
-    329,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
-    212,  # win or duck, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
-    6,  # win or duck, defenders, third hand: the side's tricks x rank of the card that takes
-    218,  # win or duck, defenders, third hand: the side's tricks x partner's card is winning
+    -62,  # win or duck, defenders, third hand: the next hand cannot follow x cards held in the suit led
+    105,  # win or duck, defenders, third hand: the next hand cannot follow x unseen cards above the card that takes
+    437,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the winning card
+    437,  # win or duck, defenders, third hand: the next hand cannot follow x an opponent still to play may beat the card that takes
+    182,  # win or duck, defenders, third hand: the side's tricks x tricks the side still needs for its target (0 once reached)
+    -42,  # win or duck, defenders, third hand: the side's tricks x rank of the card that takes
+    119,  # win or duck, defenders, third hand: the side's tricks x partner's card is winning
     0,  # win or duck, defenders, third hand: the side's tricks x the trick is ruffed already
-    -60,  # win or duck, defenders, third hand: the side's tricks x cards held in the suit led
-    34,  # win or duck, defenders, third hand: the side's tricks x unseen cards above the card that takes
-    -149,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
-    -87,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
-    -16,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
-    612,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
+    -3,  # win or duck, defenders, third hand: the side's tricks x cards held in the suit led
+    -15,  # win or duck, defenders, third hand: the side's tricks x unseen cards above the card that takes
+    -127,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the winning card
+    -36,  # win or duck, defenders, third hand: the side's tricks x an opponent still to play may beat the card that takes
+    -39,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x rank of the card that takes
+    686,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x partner's card is winning
     0,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x the trick is ruffed already
-    19,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
-    26,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
-    -211,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
-    228,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
-    -190,  # win or duck, defenders, third hand: rank of the card that takes x partner's card is winning
+    31,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x cards held in the suit led
+    28,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x unseen cards above the card that takes
+    -178,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the winning card
+    242,  # win or duck, defenders, third hand: tricks the side still needs for its target (0 once reached) x an opponent still to play may beat the card that takes
+    -55,  # win or duck, defenders, third hand: rank of the card that takes x partner's card is winning
     0,  # win or duck, defenders, third hand: rank of the card that takes x the trick is ruffed already
-    -120,  # win or duck, defenders, third hand: rank of the card that takes x cards held in the suit led
-    28,  # win or duck, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
-    77,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
-    867,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
+    -24,  # win or duck, defenders, third hand: rank of the card that takes x cards held in the suit led
+    23,  # win or duck, defenders, third hand: rank of the card that takes x unseen cards above the card that takes
+    -248,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the winning card
+    868,  # win or duck, defenders, third hand: rank of the card that takes x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: partner's card is winning x the trick is ruffed already
-    24,  # win or duck, defenders, third hand: partner's card is winning x cards held in the suit led
-    -115,  # win or duck, defenders, third hand: partner's card is winning x unseen cards above the card that takes
-    2105,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
-    -205,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
+    -17,  # win or duck, defenders, third hand: partner's card is winning x cards held in the suit led
+    -12,  # win or duck, defenders, third hand: partner's card is winning x unseen cards above the card that takes
+    1994,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the winning card
+    58,  # win or duck, defenders, third hand: partner's card is winning x an opponent still to play may beat the card that takes
     0,  # win or duck, defenders, third hand: the trick is ruffed already x cards held in the suit led
     0,  # win or duck, defenders, third hand: the trick is ruffed already x unseen cards above the card that takes
     0,  # win or duck, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the winning card
     0,  # win or duck, defenders, third hand: the trick is ruffed already x an opponent still to play may beat the card that takes
-    -99,  # win or duck, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
-    6,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
-    -44,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
-    -96,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
-    -96,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
-    -3977,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
+    7,  # win or duck, defenders, third hand: cards held in the suit led x unseen cards above the card that takes
+    -49,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the winning card
+    -62,  # win or duck, defenders, third hand: cards held in the suit led x an opponent still to play may beat the card that takes
+    -84,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the winning card
+    -84,  # win or duck, defenders, third hand: unseen cards above the card that takes x an opponent still to play may beat the card that takes
+    -4029,  # win or duck, defenders, third hand: an opponent still to play may beat the winning card x an opponent still to play may beat the card that takes
 ], dtype=np.int64)

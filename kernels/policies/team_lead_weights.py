@@ -9,47 +9,47 @@ META = {
     "game": "tarneeb",
     "deals": 300000,
     "seed": 2026,
-    "tarneeb_bidder_model": "3d181683312abdd7",
-    "follow_model": "09c347d74095ae4d",
-    "features": "5995536f3a7a794b",
+    "tarneeb_bidder_model": "aa400305a11d9bf0",
+    "follow_model": "87e0467cd49b5007",
+    "features": "1a575b313b67a2bd",
     "held_out_deals": 60000,
-    "held_out_gain_per_deal": 0.9598,
-    "held_out_gain_se": 0.0589,
-    "held_out_leads_changed": 0.4352,
+    "held_out_gain_per_deal": 0.81,
+    "held_out_gain_se": 0.0608,
+    "held_out_leads_changed": 0.4528,
     "iterations": 2,
     "steps": [
         {
             "held_out_deals": 60000,
-            "held_out_gain_per_deal": 0.792,
-            "held_out_gain_se": 0.0525,
-            "held_out_leads_changed": 0.3692
+            "held_out_gain_per_deal": 0.6434,
+            "held_out_gain_se": 0.0569,
+            "held_out_leads_changed": 0.4143
         },
         {
             "held_out_deals": 60000,
-            "held_out_gain_per_deal": 0.9598,
-            "held_out_gain_se": 0.0589,
-            "held_out_leads_changed": 0.4352
+            "held_out_gain_per_deal": 0.81,
+            "held_out_gain_se": 0.0608,
+            "held_out_leads_changed": 0.4528
         }
     ],
     "version": "0.1.0"
 }
 WEIGHTS = np.array([
-    -15, -15, -15, -15, 3, 3, 118, -21, -21, 38, -70,  # the plan's card
-    -1261, -1261, -1261, -1261, 243, 243, 437, -16, 114, 227, 1028,  # trump
-    -97, -97, -97, -97, 6, 6, -114, 100, 376, 78, -78,  # side master
-    421, 421, 421, 421, 12, 12, -66, -120, 216, 28, -872,  # trump master
-    453, 453, 453, 453, -51, -51, 4, -46, -175, -97, -206,  # knock-out top of a sequence
-    -14, -14, -14, -14, 29, 29, -58, -13, -51, -12, -57,  # lowest of a side suit
-    126, 126, 126, 126, 8, 8, -205, 104, 623, -26, -855,  # lowest trump
-    -71, -71, -71, -71, 16, 16, 20, 8, -200, 33, -66,  # top of its suit, not a master
-    60, 60, 60, 60, -2, -2, 35, -24, -66, -8, 50,  # side suit's length
-    -69, -69, -69, -69, 7, 7, 21, 10, 42, 15, -4,  # side suit's unseen cards
-    393, 393, 393, 393, -22, -22, -152, -122, 133, -117, 19,  # an opponent ruffs the suit
-    -177, -177, -177, -177, 53, 53, 27, -25, 188, 80, -175,  # partner ruffs the suit
-    260, 260, 260, 260, 6, 6, 52, -95, -467, -58, -249,  # a side suit with a master
-    24, 24, 24, 24, 10, 10, -20, -17, 15, -2, -50,  # rank (2 = 0 .. ace = 12)
-    46, 46, 46, 46, 10, 10, -19, -20, -11, 4, -92,  # unseen cards above it
-    351, 351, 351, 351, -11, -11, 220, -66, -305, -62, -195,  # side singleton
-    -25, -25, -25, -25, 29, 29, 87, -10, 77, -17, 71,  # side doubleton
-    189, 189, 189, 189, -21, -21, 71, -51, -415, 9, -234,  # low from a suit without a master under an honour
+    234, 234, 234, 234, 3, 3, 119, -27, -41, -18, -9, -29, -9, -5, -24, -3,  # the plan's card
+    -420, -420, -420, -420, 130, 130, 308, -22, 483, 28, 587, -215, 587, -68, 44, -79,  # trump
+    102, 102, 102, 102, -5, -5, -125, 96, 424, 37, 25, -5, 25, -188, -16, -6,  # side master
+    899, 899, 899, 899, 2, 2, -141, -109, 32, -106, -341, -55, -341, 18, -51, 144,  # trump master
+    444, 444, 444, 444, -25, -25, -35, -43, -178, -103, -36, 27, -36, -92, -23, 51,  # knock-out top of a sequence
+    0, 0, 0, 0, 13, 13, -62, -6, -34, -7, -38, -12, -38, -111, 15, -6,  # lowest of a side suit
+    -157, -157, -157, -157, -7, -7, -191, 113, 509, 46, -428, 45, -428, -189, 31, 34,  # lowest trump
+    -25, -25, -25, -25, 0, 0, -7, 17, -237, 11, 2, -2, 2, 52, -3, 33,  # top of its suit, not a master
+    242, 242, 242, 242, -2, -2, 21, -25, -21, -52, 39, -18, 39, 26, -21, -8,  # side suit's length
+    -98, -98, -98, -98, 3, 3, 16, 12, 48, 20, 2, -1, 2, 0, 6, 4,  # side suit's unseen cards
+    47, 47, 47, 47, -11, -11, -108, -89, 295, -38, 57, 37, 57, 68, 15, -69,  # an opponent ruffs the suit
+    109, 109, 109, 109, 25, 25, 22, -24, -202, 29, -59, -54, -59, -304, -4, 170,  # partner ruffs the suit
+    441, 441, 441, 441, 6, 6, -11, -81, -495, -107, -96, -26, -96, -129, -14, 44,  # a side suit with a master
+    100, 100, 100, 100, 6, 6, -19, -15, -27, -13, -32, -14, -32, -71, -2, 15,  # rank (2 = 0 .. ace = 12)
+    190, 190, 190, 190, 4, 4, -17, -19, -69, -24, -45, -19, -45, -70, -10, 19,  # unseen cards above it
+    774, 774, 774, 774, -1, -1, 172, -75, -88, -158, -55, -39, -55, -161, -41, -77,  # side singleton
+    10, 10, 10, 10, 13, 13, 78, -13, 181, -28, 68, -17, 68, -4, 10, -36,  # side doubleton
+    400, 400, 400, 400, -9, -9, 29, -45, -456, -42, -80, -12, -80, -139, -29, 46,  # low from a suit without a master under an honour
 ], dtype=np.int64)
