@@ -309,7 +309,8 @@ def test_ev_bidder_sanity():
 def test_ev_bidder_weighs_its_own_defence_against_an_opponents_number_bid():
     """An opponent's 7 in the number auction (trump not named yet) is worth more to them the
     weaker the hand that would defend it; a bust does not overcall it, nor does a balanced 16
-    points that expects to beat it; a good five-card suit with values bids 8."""
+    points that expects to beat it; a five-card suit headed by the top
+    three honours, with values, bids 8."""
     from analyzer.core.notation import parse_hand
     from analyzer.games.tarneeb.bidders import defence_value
 
@@ -321,7 +322,7 @@ def test_ev_bidder_weighs_its_own_defence_against_an_opponents_number_bid():
     assert values == sorted(values, reverse=True) and values[0] - values[-1] > 4, worth
     for text in ("T98.9876.8765.32", "AQ3.KJ4.Q93.K862"):
         assert ev_call(after, parse_hand(text), MODEL).kind == "pass", text
-    assert ev_call(after, parse_hand("KQJ98.A5.A64.Q73"), MODEL).level == 8
+    assert ev_call(after, parse_hand("AKQ98.A5.A64.Q73"), MODEL).level == 8
 
 
 @pytest.mark.slow
