@@ -11,8 +11,9 @@ from conftest import POLICY_IDS, random_deal, swap_one_card
 import naive
 from analyzer.games.t400 import simulate
 from kernels.core import tricks as kt
-from kernels.core.cards import HEARTS
+from kernels.core.cards import FULL_DECK, HEARTS
 from kernels.core.kit import Kit
+from kernels.policies import common
 from kernels.policies import play as kp
 
 
@@ -141,6 +142,24 @@ def test_third_hand_ruffs_partners_safe_winner_when_partner_is_done_or_its_bigge
     assert card([5, 2, 3, 2]) == "S4"  # a 5 leaves partner's trick to partner, who needs it
     assert card([5, 2, 2, 2]) == "H2"  # partner has made 2: the trick is mine to take
     assert card([3, 2, 3, 2]) == "S4"  # I have made 3: the trick is partner's
+
+
+def test_masters_from_top_counts_the_cards_the_twin_cashes_from_the_top():
+    """The masters of a suit (counted at once: the held cards above its highest unseen card)
+    against the twin's walk down from the top, on random splits of a suit into held, played and
+    unseen cards."""
+    r = random.Random(5)
+    for _ in range(3000):
+        s = r.randrange(4)
+        weights = [r.random() for _ in range(3)]
+        held = played = 0
+        for rank in range(13):
+            where = r.choices(range(3), weights)[0]
+            held |= (where == 0) << (16 * s + rank)
+            played |= (where == 1) << (16 * s + rank)
+        unseen = int(FULL_DECK) & ~(held | played)
+        got = common.masters_from_top(np.uint64(held), np.uint64(unseen))
+        assert got == naive._masters_from_top(naive.cards_of(held), naive.cards_of(unseen)), (held, played)
 
 
 def test_kernel_legal_moves_and_winners_match_reference():

@@ -153,12 +153,9 @@ def winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, 
 def masters_from_top(cards, unseen):
     """How many of ``cards`` (one suit) win in turn from the top: held cards ranked above every
     unseen card of the suit, counted down while no unseen card sits between them."""
-    n = 0
-    rest = cards
-    while rest:
-        top = highest_bit(rest)
-        if unseen & above(top):
-            break
-        n += 1
-        rest &= ~(_ONE << U64(top))
-    return n
+    if not cards:
+        return 0
+    higher = unseen & lane(highest_bit(cards) >> 4)
+    if not higher:
+        return popcount(cards)
+    return popcount(cards & above(highest_bit(higher)))

@@ -250,23 +250,22 @@ def later_lead(seat, hand, played, voids, bids, taken, trump, plan, weights):
             suit += (1 if masters > 0 else 0) * r[12]
             suit += (1 if length == 1 else 0) * r[15] + (1 if length == 2 else 0) * r[16]
         lowest = side * r[5] + tr * r[6]
+        master_bonus = side * r[2] + tr * r[3]
+        top_bonus = knock * r[4]
+        under = r[17] if masters == 0 and length >= 2 else 0.0
+        r13 = r[13]
+        r14 = r[14]
+        r7 = r[7]
         rest = cs
         while rest:
             c = lowest_bit(rest)
             rest &= rest - _ONE
             rank = c & 15
             n_above = popcount(unseen & above(c))
-            score = suit + rank * r[13] + n_above * r[14]
-            if n_above == 0:
-                score += side * r[2] + tr * r[3]
-            if c == top:
-                score += knock * r[4]
-                if n_above:
-                    score += r[7]
-            if c == low:
-                score += lowest
-            if rank < 9 and n_above > 0 and masters == 0 and length >= 2:
-                score += r[17]
+            score = suit + rank * r13 + n_above * r14
+            score += master_bonus if n_above == 0 else (under if rank < 9 else 0.0)
+            score += (top_bonus + (r7 if n_above else 0.0)) if c == top else 0.0
+            score += lowest if c == low else 0.0
             if c == plan:
                 plan_score = score + r[0]
             elif best < 0 or score > best_score:
