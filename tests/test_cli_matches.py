@@ -70,9 +70,10 @@ def test_variants_table_plot_and_csv(tmp_path):
 
 
 def test_duel_json():
-    r = run("duel", "--a", "ev/standard", "--b", "counting/greedy", "--matches", "200", "--json")
+    r = run("duel", "--matches", "200", "--json")  # the default bidders, one player: one kernel compiled
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
+    assert d["a"] == "ev/standard" and d["b"] == "counting/standard"
     assert d["matches"] == 400 and d["pairs"] == 200
     assert d["ci95"][0] <= d["win_rate"] <= d["ci95"][1]
     assert "points_per_hand" in d
@@ -116,18 +117,18 @@ def test_ctrl_c_keeps_finished_chunks_and_resume_finishes(tmp_path):
     out = tmp_path / "summary.csv"
     parts = tmp_path / "summary.csv.parts"
     code, _, err = interrupt_t400(
-        ["simulate", "--matches", "120000", "--seed", "5", "--threads", "1", "--csv", out, "--no-progress"],
+        ["simulate", "--matches", "60000", "--seed", "5", "--threads", "1", "--csv", out, "--no-progress"],
         lambda: len(list(parts.glob("block-*.npz"))) >= 2,
     )
     assert code == 130, err
     assert err.strip().startswith("Error: interrupted after") and "--resume" in err
     kept = len(list(parts.glob("block-*.npz")))
     assert kept >= 2 and not out.exists()
-    r = run("simulate", "--matches", "120000", "--seed", "5", "--csv", out, "--resume", "--json")
+    r = run("simulate", "--matches", "60000", "--seed", "5", "--csv", out, "--resume", "--json")
     assert r.exit_code == 0, r.output
     resumed = json.loads(r.stdout)
-    assert resumed["matches"] == 120_000 and out.exists() and not parts.exists()
-    whole = json.loads(run("simulate", "--matches", "120000", "--seed", "5", "--json").stdout)
+    assert resumed["matches"] == 60_000 and out.exists() and not parts.exists()
+    whole = json.loads(run("simulate", "--matches", "60000", "--seed", "5", "--json").stdout)
     for d in (resumed, whole):
         d.pop("elapsed_s"), d.pop("compile_s")
     assert resumed == whole
