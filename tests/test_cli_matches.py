@@ -70,10 +70,10 @@ def test_variants_table_plot_and_csv(tmp_path):
 
 
 def test_duel_json():
-    r = run("duel", "--matches", "200", "--json")  # the default bidders, one player: one kernel compiled
+    # seats of two bidders and two players: the kernel test_matches' plain-Python match compiles
+    r = run("duel", "--a", "ev/standard", "--b", "counting/greedy", "--matches", "200", "--json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    assert d["a"] == "ev/standard" and d["b"] == "counting/standard"
     assert d["matches"] == 400 and d["pairs"] == 200
     assert d["ci95"][0] <= d["win_rate"] <= d["ci95"][1]
     assert "points_per_hand" in d

@@ -447,11 +447,11 @@ def test_review_tab_in_chromium_marks_the_costly_cards_of_the_api(live_url, tmp_
     try:
         open_tab(driver, live_url, "review")
         driver.find_element(By.ID, "review-record").send_keys(REVIEW_RECORD)
-        driver.find_element(By.ID, "review-samples").send_keys("2000")
+        driver.find_element(By.ID, "review-samples").send_keys("500")
         driver.find_element(By.ID, "review-go").click()
         WebDriverWait(driver, 300).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#review-tricks"))
         assert driver.find_element(By.ID, "review-error").text == ""
-        api = httpx.post(live_url + "api/review", json={"record": REVIEW_RECORD, "samples": 2000}, timeout=120).json()
+        api = httpx.post(live_url + "api/review", json={"record": REVIEW_RECORD, "samples": 500}, timeout=120).json()
         verdicts = [row.find_elements(By.TAG_NAME, "td")[-1].text
                     for row in driver.find_elements(By.CSS_SELECTOR, "#review-bids tbody tr")]  # fmt: skip
         assert verdicts == [b["verdict"] for b in api["bidding"]]
