@@ -141,7 +141,7 @@ def winner_to_play(wins, led_cards, led, trump, seat, leader, n_played, unseen, 
         c = lowest_bit(rest)
         if not beatable(c, led, trump, seat, leader, n_played, unseen, voids):
             return c
-        rest &= rest - U64(1)
+        rest &= rest - _ONE
     if not led_cards:
         return lowest_bit(wins)  # ruff low and hope
     if n_played == 2:
