@@ -309,8 +309,8 @@ def test_ev_bidder_sanity():
 def test_ev_bidder_weighs_its_own_defence_against_an_opponents_number_bid():
     """An opponent's 7 in the number auction (trump not named yet) is worth more to them the
     weaker the hand that would defend it; a bust does not overcall it, nor does a balanced 16
-    points that expects to beat it; a five-card suit headed by the top
-    three honours, with values, bids 8."""
+    points that expects to beat it; a five-card suit headed by the top three honours, with
+    values, bids 8."""
     from analyzer.core.notation import parse_hand
     from analyzer.games.tarneeb.bidders import defence_value
 
