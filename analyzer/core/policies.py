@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from analyzer.core.errors import T400Error
-from kernels.core.kit import Kit, uniform
+from kernels.core.kit import Kit, kit_of
 from kernels.policies import play as kp
 
 #: Policy name -> kernel id.
@@ -38,9 +38,9 @@ def per_seat(value, convert, what: str) -> np.ndarray:
 
 
 def policies_kit(policies) -> Kit:
-    """The kit (:mod:`kernels.core.kit`) of per-seat policy ids: the policy all four share, so
-    that the kernels compile that one only."""
-    return Kit(policy=uniform(policies))
+    """The kit (:mod:`kernels.core.kit`) of per-seat policy ids: the policy all four share, or
+    the ones they use, so that the kernels compile those only."""
+    return kit_of(policies=policies)
 
 
 def compile_play_aside(kit):
@@ -52,18 +52,20 @@ def compile_play_aside(kit):
     from analyzer.core.runtime import compile_aside
     from kernels.policies.play import play_tricks
 
-    return compile_aside(play_tricks, "analyzer.core.policies:warm_play", kit.policy, kit.bidder)
+    return compile_aside(play_tricks, "analyzer.core.policies:warm_play", kit.policy, kit.bidder, kit.policies,
+                         kit.bidders)  # fmt: skip
 
 
-def warm_play(policy: int, bidder: int) -> None:
-    """Compile ``play_tricks`` as the kernels call it (scalars; the kit of ``policy`` and
-    ``bidder``): the helper of :func:`compile_play_aside`."""
+def warm_play(policy: int, bidder: int, policies: int, bidders: int) -> None:
+    """Compile ``play_tricks`` as the kernels call it (scalars; the kit of ``policy``,
+    ``bidder`` and their masks): the helper of :func:`compile_play_aside`."""
     from kernels.policies.play import play_tricks
 
+    kit = Kit(policy, bidder, policies, bidders)
     h = [np.uint64(0x1FFF << (16 * s)) for s in range(4)]  # a suit each: dealing is not compiled here
-    p = np.int64(max(policy, 0))
+    p = np.int64((kit.policies & -kit.policies).bit_length() - 1)  # the kit's lowest policy id
     b = np.int64(3)
-    play_tricks(h[0], h[1], h[2], h[3], b, b, b, b, p, p, p, p, Kit(policy=policy, bidder=bidder), np.int64(0), np.int64(3))
+    play_tricks(h[0], h[1], h[2], h[3], b, b, b, b, p, p, p, p, kit, np.int64(0), np.int64(3))
 
 
 #: The policies whose play the 400 data (bidder model, equity tables, reports/) was made with.

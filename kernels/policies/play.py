@@ -32,7 +32,7 @@ from numba.extending import overload
 from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import popcount
 from kernels.core.deal import deal_full, new_deck
-from kernels.core.kit import check_kit, kit_policy
+from kernels.core.kit import check_kit, kit_policies
 from kernels.core.rng import below, stream
 from kernels.core.tricks import power
 from kernels.policies.basic import basic_card
@@ -62,7 +62,7 @@ def check_policies(policies, kit):
     for p in policies:
         if p < 0 or p >= N_POLICIES:
             raise ValueError("unknown play policy id")
-    check_kit(policies, kit_policy(kit))
+    check_kit(policies, kit_policies(kit))
 
 
 def choose_card(
@@ -70,11 +70,12 @@ def choose_card(
 ):
     """The card ``seat`` plays under ``policy``, from what that seat can know. ``kit`` (a
     :class:`~kernels.core.kit.Kit`) decides the dispatch while compiling: a uniform kit plays its
-    policy (and compiles only that one), a mixed kit dispatches on ``policy``."""
+    policy (and compiles only that one), a mixed kit dispatches on ``policy`` among its own."""
 
 
-def _policy_card(fixed):
-    """The body of :func:`choose_card` for a kit whose policy is ``fixed`` (``MIXED``: by ``policy``)."""
+def _policy_card(fixed, mask):
+    """The body of :func:`choose_card` for a kit whose policy is ``fixed`` (``MIXED``: by
+    ``policy``, among the ids of ``mask``)."""
     if fixed == GREEDY:
 
         def card(
@@ -112,39 +113,36 @@ def _policy_card(fixed):
             )
 
     else:
+        # a branch on a constant is pruned before typing: the kit's other policies are not compiled
+        greedy, basic = bool(mask >> GREEDY & 1), bool(mask >> BASIC & 1)
+        team = bool(mask >> TEAM & 1) or bool(mask >> TEAM1 & 1)
+        standard = bool(mask >> STANDARD & 1) or bool(mask >> STANDARD1 & 1)
 
         def card(
             kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
         ):
-            if policy == GREEDY:
-                return greedy_card(hand, n_played, led, best, trump)
-            if policy == BASIC:
-                need = need_bits(bids, taken)
-                return basic_card(
-                    seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump
-                )
-            if policy == TEAM or policy == TEAM1:
-                defend = policy == TEAM
-                return team_card(
-                    seat,
-                    hand,
-                    played,
-                    voids,
-                    bids,
-                    taken,
-                    leader,
-                    n_played,
-                    led,
-                    best,
-                    best_pos,
-                    trump,
-                    defend,
-                    defend,
-                )
-            return standard_follow_card(
-                seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
-                policy == STANDARD1,
-            )  # fmt: skip
+            if greedy:
+                if policy == GREEDY:
+                    return greedy_card(hand, n_played, led, best, trump)
+            if basic:
+                if policy == BASIC:
+                    need = need_bits(bids, taken)
+                    return basic_card(
+                        seat, hand, played, voids, need, leader, n_played, led, best, best_pos, trump
+                    )
+            if team:
+                if policy == TEAM or policy == TEAM1:
+                    defend = policy == TEAM
+                    return team_card(
+                        seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
+                        defend, defend,
+                    )  # fmt: skip
+            if standard:
+                return standard_follow_card(
+                    seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump,
+                    policy == STANDARD1,
+                )  # fmt: skip
+            return -1  # not reached: check_policies keeps a kernel's policies within its kit
 
     return card
 
@@ -154,7 +152,7 @@ def _policy_card(fixed):
 def _choose_card(
     kit, policy, seat, hand, played, voids, bids, taken, leader, n_played, led, best, best_pos, trump
 ):
-    return _policy_card(kit.policy)
+    return _policy_card(kit.policy, kit.policies)
 
 
 @JIT

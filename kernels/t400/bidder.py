@@ -38,7 +38,7 @@ from numba.extending import overload
 from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import SUIT_BITS, popcount
 from kernels.core.estimates import BINS_PER_TRICK, N_BINS, estimate_bin  # noqa: F401
-from kernels.core.kit import check_kit, kit_bidder
+from kernels.core.kit import check_kit, kit_bidders
 from kernels.t400.equity import equity_after, equity_dead, has_table
 from kernels.t400.rules import MAX_BID, bid_value, is_dead, min_bid, table_minimum, value_row
 from kernels.t400.rules import TRUMP as RULES_TRUMP
@@ -337,17 +337,18 @@ def check_bidders(bidders, kit):
     for b in bidders:
         if b < 0 or b >= N_BIDDERS:
             raise ValueError("unknown bidder id")
-    check_kit(bidders, kit_bidder(kit))
+    check_kit(bidders, kit_bidders(kit))
 
 
 def bot_bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
     """The bid of bot ``bidder`` (an id of :data:`BIDDER_NAMES`; checked by
     :func:`check_bidders` on entry to every kernel). A uniform ``kit`` bids with its bidder and
-    compiles that one only; a mixed one dispatches on ``bidder``."""
+    compiles that one only; a mixed one dispatches on ``bidder`` among its own."""
 
 
-def _bidder_bid(fixed):
-    """The body of :func:`bot_bid` for a kit whose bidder is ``fixed`` (``MIXED``: by ``bidder``)."""
+def _bidder_bid(fixed, mask):
+    """The body of :func:`bot_bid` for a kit whose bidder is ``fixed`` (``MIXED``: by ``bidder``,
+    among the ids of ``mask``)."""
     if fixed == COUNTING_BIDDER:
 
         def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
@@ -369,22 +370,30 @@ def _bidder_bid(fixed):
             return ev_bid(rules, bot, hand, seat, scores, prior_sum)
 
     else:
+        # a branch on a constant is pruned before typing: the kit's other bidders are not compiled
+        counting, counting_ev = bool(mask >> COUNTING_BIDDER & 1), bool(mask >> COUNTING_EV_BIDDER & 1)
+        win, ev = bool(mask >> WIN_BIDDER & 1), bool(mask >> EV_BIDDER & 1)
 
         def bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
-            if bidder == COUNTING_BIDDER:
-                return counting_bid(rules, hand, seat, scores, prior_sum)
-            if bidder == COUNTING_EV_BIDDER:
-                return counting_ev_bid(rules, bot, hand, seat, scores, prior_sum)
-            if bidder == WIN_BIDDER:
-                return win_bid(rules, bot, hand, seat, scores, prior_sum)
-            return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+            if counting:
+                if bidder == COUNTING_BIDDER:
+                    return counting_bid(rules, hand, seat, scores, prior_sum)
+            if counting_ev:
+                if bidder == COUNTING_EV_BIDDER:
+                    return counting_ev_bid(rules, bot, hand, seat, scores, prior_sum)
+            if win:
+                if bidder == WIN_BIDDER:
+                    return win_bid(rules, bot, hand, seat, scores, prior_sum)
+            if ev:
+                return ev_bid(rules, bot, hand, seat, scores, prior_sum)
+            return -1  # not reached: check_bidders keeps a kernel's bidders within its kit
 
     return bid
 
 
 @overload(bot_bid, jit_options={"cache": JIT_OPTIONS["cache"], "forceinline": True})
 def _bot_bid(rules, kit, bidder, bot, hand, seat, scores, prior_sum):
-    return _bidder_bid(kit.bidder)
+    return _bidder_bid(kit.bidder, kit.bidders)
 
 
 @JIT

@@ -3,15 +3,15 @@
 ``lineup`` is int64[2, 4]: row :data:`BIDDERS` holds each seat's (or, in matches, each
 player's) bidder id (:mod:`kernels.t400.bidder`), row :data:`POLICIES` its card-play policy id
 (:mod:`kernels.policies.play`). Every kernel that takes a lineup takes its kit too
-(:func:`lineup_kit`: the bidder and the policy when all four share one, decided while compiling,
-see :mod:`kernels.core.kit`) and checks both first (:func:`check_lineup`), so an unknown id is an
+(:func:`lineup_kit`: the bidder and the policy when all four share one, else the ones the seats
+use, decided while compiling, see :mod:`kernels.core.kit`) and checks both first (:func:`check_lineup`), so an unknown id is an
 error, never a silent default.
 """
 
 import numpy as np
 
 from kernels.config import JIT
-from kernels.core.kit import Kit, uniform
+from kernels.core.kit import Kit, kit_of
 from kernels.policies.play import check_policies
 from kernels.t400.bidder import check_bidders
 
@@ -25,9 +25,10 @@ def make_lineup(bidders, policies):
 
 
 def lineup_kit(lineup) -> Kit:
-    """The kit of ``lineup`` (int64[2, 4]): its shared bidder and policy, or ``MIXED``."""
+    """The kit of ``lineup`` (int64[2, 4]): its shared bidder and policy, or ``MIXED`` and the
+    ids its seats use."""
     lineup = np.asarray(lineup)
-    return Kit(policy=uniform(lineup[POLICIES]), bidder=uniform(lineup[BIDDERS]))
+    return kit_of(policies=lineup[POLICIES], bidders=lineup[BIDDERS])
 
 
 @JIT
