@@ -27,6 +27,9 @@ def test_a_kit_says_the_one_id_or_the_ids_the_seats_use():
     assert (duel.bidder, duel.bidders) == (MIXED, 1 << kb.EV_BIDDER | 1 << kb.COUNTING_BIDDER)
     assert Kit().policies == ALL and kit_of(policies=[kp.TEAM]).bidders == ALL
     assert pickle.loads(pickle.dumps(duel)) == duel  # helpers compile the caller's kit
+    # kernels that only play (or only bid) take that part: lineups that differ in the other share them
+    assert duel.play_part() == kit_of(policies=[kp.GREEDY, kp.STANDARD])
+    assert duel.bid_part() == kit_of(bidders=[kb.COUNTING_BIDDER, kb.EV_BIDDER])
     # each kit is a type of its own, so a kernel's compile for one is never used for another
     kits = [Kit(), duel, kit_of(policies=[kp.STANDARD, kp.BASIC]), Kit(policy=kp.STANDARD)]
     assert len({typeof(k) for k in kits}) == len(kits)

@@ -52,16 +52,15 @@ def compile_play_aside(kit):
     from analyzer.core.runtime import compile_aside
     from kernels.policies.play import play_tricks
 
-    return compile_aside(play_tricks, "analyzer.core.policies:warm_play", kit.policy, kit.bidder, kit.policies,
-                         kit.bidders)  # fmt: skip
+    return compile_aside(play_tricks, "analyzer.core.policies:warm_play", kit.policy, kit.policies)
 
 
-def warm_play(policy: int, bidder: int, policies: int, bidders: int) -> None:
-    """Compile ``play_tricks`` as the kernels call it (scalars; the kit of ``policy``,
-    ``bidder`` and their masks): the helper of :func:`compile_play_aside`."""
+def warm_play(policy: int, policies: int) -> None:
+    """Compile ``play_tricks`` as the kernels call it (scalars; the play part of a kit of
+    ``policy`` and its mask ``policies``): the helper of :func:`compile_play_aside`."""
     from kernels.policies.play import play_tricks
 
-    kit = Kit(policy, bidder, policies, bidders)
+    kit = Kit(policy, policies=policies).play_part()
     h = [np.uint64(0x1FFF << (16 * s)) for s in range(4)]  # a suit each: dealing is not compiled here
     p = np.int64((kit.policies & -kit.policies).bit_length() - 1)  # the kit's lowest policy id
     b = np.int64(3)

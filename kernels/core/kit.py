@@ -60,6 +60,15 @@ class Kit:
     def __reduce__(self):
         return Kit, self._key()
 
+    def play_part(self) -> "Kit":
+        """The kit with its bidders dropped: what a kernel that only plays is compiled for, so
+        that lineups that differ only in their bidders share one compile of their card play."""
+        return Kit(self.policy, MIXED, self.policies, ALL)
+
+    def bid_part(self) -> "Kit":
+        """The kit with its policies dropped: what a kernel that only bids is compiled for."""
+        return Kit(MIXED, self.bidder, ALL, self.bidders)
+
 
 def _shown(value: int, mask: int) -> str:
     if value != MIXED:
@@ -141,6 +150,30 @@ def _kit_policies(kit):
 def _kit_bidders(kit):
     value = kit.bidders
     return lambda kit: value
+
+
+def play_kit(kit):
+    """:meth:`Kit.play_part` inside a kernel (a compile-time constant)."""
+
+
+def bid_kit(kit):
+    """:meth:`Kit.bid_part` inside a kernel (a compile-time constant)."""
+
+
+def _kit(kit_type) -> Kit:
+    return Kit(kit_type.policy, kit_type.bidder, kit_type.policies, kit_type.bidders)
+
+
+@overload(play_kit, inline="always", jit_options={"cache": JIT_OPTIONS["cache"]})
+def _play_kit(kit):
+    part = _kit(kit).play_part()
+    return lambda kit: part
+
+
+@overload(bid_kit, inline="always", jit_options={"cache": JIT_OPTIONS["cache"]})
+def _bid_kit(kit):
+    part = _kit(kit).bid_part()
+    return lambda kit: part
 
 
 @JIT

@@ -32,7 +32,7 @@ from numba.extending import overload
 from kernels.config import JIT, JIT_OPTIONS, jit
 from kernels.core.cards import popcount
 from kernels.core.deal import deal_full, new_deck
-from kernels.core.kit import check_kit, kit_policies
+from kernels.core.kit import check_kit, kit_policies, play_kit
 from kernels.core.rng import below, stream
 from kernels.core.tricks import power
 from kernels.policies.basic import basic_card
@@ -246,8 +246,8 @@ def _play(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump, re
 
 @JIT
 def play_tricks(h0, h1, h2, h3, b0, b1, b2, b3, p0, p1, p2, p3, kit, leader, trump):
-    """Play out a deal given as scalars (hands, bids, policies by seat, the kit); no arrays, for
-    hot loops.
+    """Play out a deal given as scalars (hands, bids, policies by seat, the kit: its play part,
+    :func:`~kernels.core.kit.play_kit`); no arrays, for hot loops.
 
     Returns the tricks per seat packed 8 bits each: seat ``s`` took ``(result >> 8s) & 255``.
     """
@@ -261,7 +261,7 @@ def play_deal(hands, bids, policies, kit, leader, trump, tricks):
     to ``tricks``."""
     packed = play_tricks(
         hands[0], hands[1], hands[2], hands[3], bids[0], bids[1], bids[2], bids[3],
-        policies[0], policies[1], policies[2], policies[3], kit, leader, trump,
+        policies[0], policies[1], policies[2], policies[3], play_kit(kit), leader, trump,
     )  # fmt: skip
     for s in range(4):
         tricks[s] = (packed >> (8 * s)) & 255

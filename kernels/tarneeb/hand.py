@@ -13,7 +13,7 @@ from numba import prange
 
 from kernels.config import JIT, PJIT, jit
 from kernels.core.deal import deal_full, new_deck
-from kernels.core.kit import Kit
+from kernels.core.kit import Kit, play_kit
 from kernels.core.rng import stream
 from kernels.policies.play import TEAM, play_tricks
 from kernels.policies.team import DECLARING_BIT, TRUMP_LEAD_BIT
@@ -138,7 +138,7 @@ def play_contract(rules, hands, policies, kit, contract, declarer, trump, taken)
     b = team_bids(rules, contract, declarer)
     packed = play_tricks(
         hands[0], hands[1], hands[2], hands[3], b & 255, (b >> 8) & 255, (b >> 16) & 255, (b >> 24) & 255,
-        policies[0], policies[1], policies[2], policies[3], kit, declarer, trump,
+        policies[0], policies[1], policies[2], policies[3], play_kit(kit), declarer, trump,
     )  # fmt: skip
     for s in range(4):
         taken[s] = (packed >> (8 * s)) & 255

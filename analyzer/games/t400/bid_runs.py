@@ -143,7 +143,7 @@ def _compile_bidding(q: Query, args) -> None:
     from kernels.core.cards import FULL_DECK
     from kernels.core.deal import deal_around, pool_of
     from kernels.core.rng import stream
-    from kernels.t400.hand import bot_bids
+    from kernels.t400.hand import bids_by_bots
     from kernels.t400.lineup import BIDDERS
 
     rules, lineup, kit, bot, hand, seat, scores, earlier, candidates, infer, tau = args
@@ -152,7 +152,8 @@ def _compile_bidding(q: Query, args) -> None:
     counts[seat] = 0
     deal_around(stream(q.seed, 0), pool_of(~hand & FULL_DECK), counts, hand, seat, hands)
     kr.weigh_earlier(rules, bot, hands, bids, seat, earlier, scores, infer, tau)
-    bot_bids(rules, lineup[BIDDERS], kit, bot, hands, scores, bids, seat + 1, int(earlier[:seat].sum()) + int(candidates[0]))
+    bids_by_bots(rules, lineup[BIDDERS], kit.bid_part(), bot, hands, scores, bids, seat + 1,
+                 int(earlier[:seat].sum()) + int(candidates[0]))  # fmt: skip
     # the match equity after a hand, which the rollout calls after the play: by its types, not a
     # call (the table may be empty)
     kr.side_equity.compile(SIDE_EQUITY_TYPES)
