@@ -24,11 +24,11 @@ def make_lineup(bidders, policies):
     return np.array([list(bidders), list(policies)], dtype=np.int64)
 
 
-def lineup_kit(lineup) -> Kit:
+def lineup_kit(lineup, more_bidders=()) -> Kit:
     """The kit of ``lineup`` (int64[2, 4]): its shared bidder and policy, or ``MIXED`` and the
-    ids its seats use."""
+    ids its seats use (and the bidder ids ``more_bidders``: a kernel shared by several lineups)."""
     lineup = np.asarray(lineup)
-    return kit_of(policies=lineup[POLICIES], bidders=lineup[BIDDERS])
+    return kit_of(policies=lineup[POLICIES], bidders=[*lineup[BIDDERS], *more_bidders])
 
 
 @JIT

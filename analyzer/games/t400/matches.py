@@ -61,16 +61,20 @@ TEAMS = TEAM_LABELS
 @dataclass(frozen=True)
 class Lineup:
     """Who plays: the variant, each player's bidder and play policy (players 1..4), the cap and
-    the EV bidder's model file (``None``: the shipped model)."""
+    the EV bidder's model file (``None``: the shipped model). ``kit_bidders``: more bidders the
+    kernels are compiled for beside the players' own, so that one run of several lineups (a
+    report's duels) compiles one kernel for them all; it changes no result."""
 
     variant: Variant = field(default_factory=lambda: as_variant("dananeer"))
     bidders: tuple[str, str, str, str] = ("ev",) * 4
     policies: tuple[str, str, str, str] = ("standard",) * 4
     cap: int = DEFAULT_CAP
     bidder_model: str | None = None
+    kit_bidders: tuple[str, ...] = ()
 
     @classmethod
-    def make(cls, variant=None, bidder="ev", policy="standard", cap=DEFAULT_CAP, bidder_model=None) -> Lineup:
+    def make(cls, variant=None, bidder="ev", policy="standard", cap=DEFAULT_CAP, bidder_model=None,
+             kit_bidders=()) -> Lineup:  # fmt: skip
         v = as_variant(variant)
         bidders = tuple(per_player(bidder, bidder_id, "bidder"))
         policies = tuple(per_player(policy, policy_id, "policy"))
@@ -80,7 +84,10 @@ class Lineup:
             bidder_model = str(bidder_model)
             load_model(bidder_model)  # check it now, not on a worker
         require_table(v, bidders)
-        return cls(v, bidders, policies, int(cap), bidder_model)
+        kit_bidders = tuple(kit_bidders)
+        for b in kit_bidders:
+            bidder_id(b)
+        return cls(v, bidders, policies, int(cap), bidder_model, kit_bidders)
 
     def settings(self) -> dict:
         out = {
@@ -109,7 +116,7 @@ class Lineup:
         return (
             self.variant.kernel_rules(),
             lineup,
-            lineup_kit(lineup),
+            lineup_kit(lineup, [bidder_id(b) for b in self.kit_bidders]),
             bot_array(self.variant, self.bidder_model),
         )
 
@@ -439,12 +446,12 @@ def parse_config(text: str) -> tuple[str, str]:
 
 
 def duel_lineups(
-    a: str, b: str, variant=None, cap: int = DEFAULT_CAP, bidder_model: str | None = None
+    a: str, b: str, variant=None, cap: int = DEFAULT_CAP, bidder_model: str | None = None, kit_bidders=()
 ) -> tuple[Lineup, Lineup]:
     """The two seatings of a duplicate duel: A on players 1+3, then A on players 2+4."""
     (ab, ap), (bb, bp) = parse_config(a), parse_config(b)
-    first = Lineup.make(variant, [ab, bb, ab, bb], [ap, bp, ap, bp], cap, bidder_model)
-    swapped = Lineup.make(variant, [bb, ab, bb, ab], [bp, ap, bp, ap], cap, bidder_model)
+    first = Lineup.make(variant, [ab, bb, ab, bb], [ap, bp, ap, bp], cap, bidder_model, kit_bidders)
+    swapped = Lineup.make(variant, [bb, ab, bb, ab], [bp, ap, bp, ap], cap, bidder_model, kit_bidders)
     return first, swapped
 
 
@@ -459,12 +466,14 @@ def duel(
     scheduler=None,
     progress=None,
     bidder_model: str | None = None,
+    kit_bidders=(),
 ) -> dict:
     """Duplicate matches between configurations ``a`` and ``b`` (``BIDDER/POLICY``): every
-    deal sequence is played twice with the partnerships' seats swapped; A's win rate etc."""
+    deal sequence is played twice with the partnerships' seats swapped; A's win rate etc.
+    (``kit_bidders``: see :class:`Lineup`)."""
     check_seed(seed)
     n = check_matches(pairs)
-    first, swapped = duel_lineups(a, b, variant, cap, bidder_model)
+    first, swapped = duel_lineups(a, b, variant, cap, bidder_model, kit_bidders)
     stats = DuelStats()
     run_matches([first, swapped], n, seed, threads=threads, scheduler=scheduler, progress=progress,
                 on_block=lambda _, parts: add_duel_block(stats, parts[0]["rows"], parts[1]["rows"]))  # fmt: skip

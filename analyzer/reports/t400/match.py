@@ -21,7 +21,7 @@ from analyzer.games.t400.advice import recommend_bid
 from analyzer.games.t400.rules import as_variant
 from analyzer.reports.document import Document
 from analyzer.reports.frame import Context
-from analyzer.reports.t400.variants import PRESET_SPECS
+from analyzer.reports.t400.variants import DUEL_BIDDERS, PRESET_SPECS
 
 #: Score brackets of the match-score section (own score, partner's, opponents' higher).
 MATCH_BRACKETS = ((-1000, -1, "< 0"), (0, 19, "0-19"), (20, 29, "20-29"), (30, 34, "30-34"),
@@ -71,7 +71,8 @@ def match(ctx: Context) -> Document:
             d = ctx.facts["duels"][PRESET_SPECS.index("dananeer")]
         else:
             d = ctx.parts.get(f"duel-{a}-{b}".replace("/", "_"), am.duel, a, b, ctx.matches, ctx.seed,
-                              as_variant("dananeer"), threads=ctx.threads, scheduler=ctx.client)  # fmt: skip
+                              as_variant("dananeer"), threads=ctx.threads, scheduler=ctx.client,
+                              kit_bidders=DUEL_BIDDERS)  # fmt: skip
         d = {**d, "a": a, "b": b}
         recs.append(d)
         rows.append([a, b, f"{d['pairs']:,}", f"{100 * d['win_rate']:.1f}% [{100 * d['ci95'][0]:.1f}, "

@@ -15,6 +15,8 @@ from analyzer.reports.document import Document
 from analyzer.reports.frame import Context, compare_lineups, variant_rows
 
 PRESET_SPECS = ("dananeer", "qahwa", "syrian41")
+#: The bidders of the report's duels (this part's and the match part's): one match kernel for all.
+DUEL_BIDDERS = ("ev", "counting", "counting-ev", "win")
 QAHWA_SWITCHES = (
     "qahwa",
     "qahwa:target=31",
@@ -72,7 +74,8 @@ def variants(ctx: Context) -> Document:
     rows, recs = [], []
     for spec in PRESET_SPECS:
         d = ctx.parts.get(f"duel-{spec}", am.duel, "ev/standard", "counting/standard", ctx.matches, ctx.seed,
-                          as_variant(spec), threads=ctx.threads, scheduler=ctx.client)  # fmt: skip
+                          as_variant(spec), threads=ctx.threads, scheduler=ctx.client,
+                          kit_bidders=DUEL_BIDDERS)  # fmt: skip
         recs.append(d)
         rows.append([spec, f"{d['pairs']:,}", f"{100 * d['win_rate']:.1f}% [{100 * d['ci95'][0]:.1f}, {100 * d['ci95'][1]:.1f}]",
                      _pm(d["margin_per_hand"], d["margin_per_hand_se"], 3)])  # fmt: skip
