@@ -4,6 +4,7 @@ page quote the files that benchmarks, builds and reports wrote, and fail here wh
 Where the figures live: ``benchmarks/results/bench.json`` (``t400 bench --json``),
 ``benchmarks/results/bids_dd_speed.json`` (``benchmarks/bids_dd_speed.py --write``),
 ``benchmarks/results/tarneeb_pimc_objective.json`` (``benchmarks/tarneeb_pimc_objective.py --write``),
+``benchmarks/results/strong_hands.json`` (``benchmarks/strong_hands.py --write``),
 ``analyzer/data/dd_rates.json`` (``benchmarks/dd_rates.py --write``),
 ``analyzer/data/cold_start.json`` (``benchmarks/cold_start.py --write``; checked in
 ``test_compile_budget.py``), the match-equity tables' own records, and the shipped reports.
@@ -35,7 +36,8 @@ def _flat(text: str) -> str:
 
 @pytest.mark.parametrize(
     "path", [BENCH, ROOT / "benchmarks" / "results" / "bids_dd_speed.json", runtime.DD_RATES_FILE, runtime.COLD_START_FILE,
-             ROOT / "benchmarks" / "results" / "tarneeb_pimc_objective.json"]
+             ROOT / "benchmarks" / "results" / "tarneeb_pimc_objective.json",
+             ROOT / "benchmarks" / "results" / "strong_hands.json"]
 )
 def test_each_stored_result_says_when_where_and_how_it_was_made(path):
     data = json.loads(path.read_text())
@@ -206,6 +208,35 @@ def test_the_tarneeb_objective_row_is_the_stored_result():
     assert stored["date"] in row and stored["deals"] == 300 and stored["layouts"] == 32
     # the command of the row is the one that wrote the file, less its --json
     assert stored["command"].replace(" --json", "") in row
+
+
+def test_the_strong_hands_row_is_the_stored_result():
+    """docs/card-play.md's row on strong hands by who plays each side, from
+    benchmarks/results/strong_hands.json."""
+    stored = json.loads((ROOT / "benchmarks" / "results" / "strong_hands.json").read_text())
+    row = next(line for line in _doc("docs/card-play.md").splitlines() if "strong_hands.py" in line)
+    pairs, changes = stored["pairings"], stored["changes"]
+
+    def change(side: str, old: str, new: str, measure: str) -> str:
+        c = changes[f"{side}: {old} -> {new}"][measure]
+        return f"{100 * c['share']:+.2f} ± {100 * c['se']:.2f}"
+
+    below = pairs["standard/standard"]["below_solo_dd"]
+    assert f"**{below['share']:.2%} ± {below['se']:.2%}**" in row
+    for measure in ("made", "set_though_makeable"):
+        shares = ", ".join(f"{pairs[k][measure]['share']:.2%}" for k in
+                           ("standard/standard", "standard1/standard1", "standard/standard1", "standard1/standard"))
+        assert shares in row, measure
+    for measure in ("below_solo_dd", "below_but_made", "made", "set_though_makeable"):
+        both = [change("bidder_side", "standard1/standard1", "standard/standard1", measure),
+                change("bidder_side", "standard1/standard", "standard/standard", measure)]
+        assert " and ".join(both) in row, measure
+    for measure in ("made", "set_though_makeable"):
+        both = [change("defenders", "standard1/standard1", "standard1/standard", measure),
+                change("defenders", "standard/standard1", "standard/standard", measure)]
+        assert " and ".join(both) in row, measure
+    assert f"the same {stored['deals']:,} deals" in row
+    assert f"`{stored['command']}`" in row and stored["date"] in row
 
 
 def test_the_tarneeb_pimc_leads_row_is_the_stored_result():
