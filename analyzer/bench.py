@@ -106,6 +106,15 @@ def _warm_simulate() -> None:
     km.record_matches(1, 0, offsets, 1, *args, 10)
 
 
+def _warm_duel() -> None:
+    """``t400 duel``: whole matches of its default configurations, whose seats mix two bidders."""
+    from analyzer.games.t400.matches import duel_lineups
+    from kernels.t400 import match as km
+
+    first, _ = duel_lineups("ev/standard", "counting/standard")
+    km.play_matches(1, 0, 2, 1, *first.kernel_args(), 10)
+
+
 def _tarneeb_match_args():
     from analyzer.games.tarneeb.matches import TarneebLineup, bidder_array
 
@@ -178,6 +187,7 @@ WARM_UPS = {
     "play": _warm_play,
     "solve": _warm_solve,
     "simulate": _warm_simulate,
+    "duel": _warm_duel,
     "simulate_tarneeb": _warm_simulate_tarneeb,
     "bench": _warm_bench,
     "card": _warm_card,
@@ -195,7 +205,7 @@ def warm_up(groups=None) -> float:
 
 #: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
 #: solver) compile in one process, one after the other, so that the shared code compiles once.
-PROCESSES = (("bid", "bid_win", "play", "simulate", "bench", "simulate_tarneeb"),
+PROCESSES = (("bid", "bid_win", "play", "simulate", "duel", "bench", "simulate_tarneeb"),
              ("solve", "tarneeb_bid", "bid_dd", "card", "review", "card_tarneeb"))  # fmt: skip
 
 
