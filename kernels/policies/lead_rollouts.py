@@ -7,9 +7,8 @@ card is led and the continuation plays the rest at all four seats, with the mode
 (:mod:`kernels.policies.later_lead`). The plan, which every decision's inputs name, is 400's
 ``standard1`` (``standard`` without the model), or for a team contract ``team`` with the plan's
 leads; the continuation is the plan, or the plan with its later leads corrected by given weights
-(a previous fit's: the next step of policy iteration), and with ``follows`` its later hands (the
-second and third; in 400 the fourth too) taking the trick or leaving it by the game's shipped
-take-or-leave model (400's
+(a previous fit's: the next step of policy iteration), and with ``follows`` its second and third
+hands taking the trick or leaving it by the game's shipped take-or-leave model (400's
 :mod:`kernels.policies.standard_follow`, Tarneeb's :mod:`kernels.policies.team_follow`), as the
 player whose leads the fit corrects plays them. Points: in 400 each seat scores
 its bid's value if it takes at least its bid, minus it if not (``values``); in a team contract
@@ -60,8 +59,7 @@ def _continuation_card(team, follows, weights, seat, hand, played, voids, bids, 
     """The continuation's card: the plan's, its leads after the first trick corrected by the
     later-lead model with ``weights`` (in :func:`kernels.policies.later_lead.by_context`'s
     layout; none: the plan alone), as ``standard`` and ``team`` correct theirs; with ``follows``
-    its later hands choose by the game's shipped take-or-leave model (the second and third; in 400
-    the fourth too)."""
+    its second and third hands choose by the game's shipped take-or-leave model."""
     if k != 0 and follows:
         if team:
             return team_card(seat, hand, played, voids, bids, taken, leader, k, led, best, best_pos, trump, True,
@@ -134,7 +132,7 @@ def lead_values(team, follows, hands, bids, leaders, trumps, values, net, weight
     leader: the declarer of a team contract), ``values`` int64[n, 4] (400: each bid's value),
     ``net`` int64[n, 14] (team: the declaring side's points by its tricks), ``weights`` float64
     (the continuation's later-lead weights, :func:`kernels.policies.later_lead.by_context`'s
-    layout; empty: the plan plays on), ``follows``: the continuation's later hands
+    layout; empty: the plan plays on), ``follows``: the continuation's second and third hands
     choose by the game's take-or-leave model. The decision column is ``16 * i + trick``."""
     for i in prange(hands.shape[0]):
         hh = hands[i].copy()
