@@ -12,12 +12,14 @@ bots' bids, seat 1's 6 or more, hearts trump: the deals of ``play_vs_dd.py --str
 same seed) four times: the bidder's side (seats 1 and 3) and the defenders (2 and 4) each played
 by ``--a`` or ``--b``. For each pairing it reports the share below solo double dummy, the share of
 bids made, the share *set though solo double dummy makes the bid* (the failures that cost points)
-and the share below solo double dummy with the bid made (tricks that score nothing); then, deal by deal, what changing one side's player changes, with standard errors.
+and the share below solo double dummy with the bid made (tricks that score nothing); then, deal
+by deal, what changing one side's player changes, with standard errors.
 
 Usage: ``python benchmarks/strong_hands.py [--a standard] [--b standard1] [--deals 800]
 [--seeds 1,2,3,4] [--json] [--write]``; ``--deals`` is per seed (seed ``s`` plays the deals of
 ``play_vs_dd.py --strong N --seed s``); ``--write`` keeps the result in
-``benchmarks/results/strong_hands.json``.
+``benchmarks/results/strong_hands.json``. Progress on stderr, a line a seed; Ctrl-C keeps the
+seeds finished.
 """
 
 from __future__ import annotations
@@ -68,23 +70,30 @@ def measure(a: str, b: str, deals: int, seeds: list[int]) -> dict:
     ids = {a: policy_id(a), b: policy_id(b)}
     pairings = [(x, y) for x in (a, b) for y in (a, b)]
     per: dict = {f"{x}/{y}": {m: [] for m in MEASURES} | {"tricks": []} for x, y in pairings}
-    solo_all = []
-    for seed in seeds:
-        hands, bids = live_deals(deals, seed + 1, v, bot, min_bid=6)
-        solo = solve_many(hands, trump="hearts", leader=1, mode="solo", player=1)
-        solo_all.append(solo)
-        for x, y in pairings:
-            got = play_side_by_side(hands, bids, ids[x], ids[y])
-            row = per[f"{x}/{y}"]
-            row["below_solo_dd"].append(got < solo)
-            row["made"].append(got >= bids[:, 0])
-            row["set_though_makeable"].append((got < bids[:, 0]) & (solo >= bids[:, 0]))
-            row["below_but_made"].append((got < solo) & (got >= bids[:, 0]))
-            row["tricks"].append(got)
-        print(f"seed {seed} done", file=sys.stderr, flush=True)
+    solo_all, done = [], []
+    try:
+        for seed in seeds:
+            hands, bids = live_deals(deals, seed + 1, v, bot, min_bid=6)
+            solo = solve_many(hands, trump="hearts", leader=1, mode="solo", player=1)
+            played = {f"{x}/{y}": play_side_by_side(hands, bids, ids[x], ids[y]) for x, y in pairings}
+            # a seed counts only once all four pairings have played it
+            solo_all.append(solo)
+            for k, got in played.items():
+                row = per[k]
+                row["below_solo_dd"].append(got < solo)
+                row["made"].append(got >= bids[:, 0])
+                row["set_though_makeable"].append((got < bids[:, 0]) & (solo >= bids[:, 0]))
+                row["below_but_made"].append((got < solo) & (got >= bids[:, 0]))
+                row["tricks"].append(got)
+            done.append(seed)
+            print(f"seed {seed} done ({len(done)}/{len(seeds)})", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted: the {len(done)} seeds finished are kept", file=sys.stderr)
+        if not done:
+            raise SystemExit(130) from None
     cols = {k: {m: np.concatenate(v_).astype(float) for m, v_ in row.items()} for k, row in per.items()}
     solo = np.concatenate(solo_all)
-    out: dict = {"a": a, "b": b, "deals_per_seed": deals, "seeds": seeds, "deals": int(len(solo)),
+    out: dict = {"a": a, "b": b, "deals_per_seed": deals, "seeds": done, "deals": int(len(solo)),
                  "solo_dd_tricks": float(solo.mean()), "pairings": {}, "changes": {}}  # fmt: skip
     for k, c in cols.items():
         out["pairings"][k] = {m: _share(c[m]) for m in MEASURES} | {"tricks": float(c["tricks"].mean())}
@@ -121,7 +130,12 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true", help="Keep the result in benchmarks/results/strong_hands.json.")
     args = parser.parse_args()
-    seeds = [int(s) for s in args.seeds.split(",")]
+    try:
+        seeds = [int(s) for s in args.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds {args.seeds!r}: whole numbers separated by commas")
+    if args.deals < 2 or args.a == args.b or min(seeds) < 0:
+        parser.error("--deals at least 2, --a and --b two different players, seeds from 0")
     start = time.perf_counter()
     result = measure(args.a, args.b, args.deals, seeds)
     result["seconds"] = round(time.perf_counter() - start, 1)
