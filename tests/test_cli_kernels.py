@@ -1,6 +1,8 @@
 """`t400 bench` and `t400 fit-bidder` through click's CliRunner."""
 
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -66,3 +68,13 @@ def test_compile_names_its_groups_and_refuses_unknown_ones():
     r = CliRunner().invoke(cli, ["compile", "simulate_tarneeb", "--json"])
     assert r.exit_code == 0, r.output
     assert list(json.loads(r.stdout)["groups_s"]) == ["simulate_tarneeb"]
+
+
+def test_compile_help_and_the_docs_name_every_group():
+    from analyzer.bench import WARM_UPS
+
+    helped = " ".join(CliRunner().invoke(cli, ["compile", "--help"]).output.split())
+    docs = " ".join((Path(__file__).resolve().parents[1] / "docs" / "commands.md").read_text().split())
+    for group in WARM_UPS:
+        assert re.search(rf"[( ]{group}[,)]", helped), f"t400 compile --help does not name {group}"
+        assert f"`{group}`" in docs, f"docs/commands.md does not name {group}"
