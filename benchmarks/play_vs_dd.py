@@ -36,6 +36,7 @@ from endplay.dds import solve_board
 from endplay.types import Card as EpCard
 from endplay.types import Deal as EpDeal
 from endplay.types import Denom, Player
+from strong_hands import play_side_by_side
 
 from analyzer.core import layouts, pimc
 from analyzer.core.layouts import sample_layouts
@@ -45,13 +46,9 @@ from analyzer.core.solve import solve_many
 from analyzer.games.t400 import simulate
 from analyzer.games.t400.lead import live_deals
 from analyzer.games.t400.rules import Variant
-from kernels.core.cards import HEARTS
-from kernels.core.kit import Kit
-from kernels.policies import play as kp
 
 KINDS = ("lead", "follow", "ruff", "discard")
 RANKS = "23456789TJQKA"
-TRUMP = HEARTS
 
 
 def pbn(hands) -> str:
@@ -195,12 +192,7 @@ def main() -> None:
 
     strong_h, strong_b = live_deals(args.strong, args.seed + 1, v, bot, min_bid=6)
     solo = solve_many(strong_h, trump="hearts", leader=1, mode="solo", player=1)
-    got = np.zeros(len(strong_h), dtype=np.int64)
-    tricks = np.zeros(4, dtype=np.int64)
-    none = np.zeros(0, dtype=np.int64)
-    for i, (h, b) in enumerate(zip(strong_h, strong_b)):
-        kp.play_hand(h, b, 0, np.full(4, pid, dtype=np.int64), Kit(pid), TRUMP, tricks, none)
-        got[i] = tricks[0]
+    got = play_side_by_side(strong_h, strong_b, pid, pid)
     below = got < solo
     result["strong"] = {"deals": len(got), "below_solo_dd": float(below.mean()),
                         "short_by": float((solo - got)[below].mean()) if below.any() else 0.0,

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 
@@ -34,6 +33,7 @@ import numpy as np
 from results import write
 
 from analyzer.core.policies import policy_id
+from analyzer.core.runs import mean_se
 from analyzer.core.solve import solve_many
 from analyzer.games.t400 import simulate
 from analyzer.games.t400.lead import live_deals
@@ -61,7 +61,8 @@ def play_side_by_side(hands: np.ndarray, bids: np.ndarray, bidder_side: int, def
 
 
 def _share(x: np.ndarray) -> dict:
-    return {"share": float(x.mean()), "se": float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0}
+    share, se = mean_se(len(x), float(x.sum()), float((x * x).sum()))
+    return {"share": share, "se": se}
 
 
 def measure(a: str, b: str, deals: int, seeds: list[int]) -> dict:
