@@ -115,10 +115,10 @@ def _warm_duel() -> None:
     km.play_matches(1, 0, 2, 1, *first.kernel_args(), 10)
 
 
-def _tarneeb_match_args():
+def _tarneeb_match_args(lineup=None):
     from analyzer.games.tarneeb.matches import TarneebLineup, bidder_array
 
-    lineup = TarneebLineup.make("tarneeb")
+    lineup = lineup or TarneebLineup.make("tarneeb")
     return lineup.variant.kernel_rules(), lineup.lineup_array(), lineup.kit(), bidder_array(lineup.bidders)
 
 
@@ -131,6 +131,16 @@ def _warm_simulate_tarneeb() -> None:
         [[0], np.cumsum(rows[:, ktm.M_HANDS] + rows[:, ktm.M_PASSED] + rows[:, ktm.M_WORTHLESS])]
     )
     ktm.record_matches(1, 0, offsets.astype(np.int64), 1, *_tarneeb_match_args(), 10)
+
+
+def _warm_duel_tarneeb() -> None:
+    """``t400 duel --game tarneeb``: whole Tarneeb matches of its default configurations, whose
+    seats mix two players' card play."""
+    from analyzer.games.tarneeb.matches import DUEL_A, DUEL_B, duel_lineups
+    from kernels.tarneeb import match as ktm
+
+    first, _ = duel_lineups(DUEL_A, DUEL_B)
+    ktm.play_matches(1, 0, 2, 1, *_tarneeb_match_args(first), 10)
 
 
 def _warm_tarneeb_bid() -> None:
@@ -189,6 +199,7 @@ WARM_UPS = {
     "simulate": _warm_simulate,
     "duel": _warm_duel,
     "simulate_tarneeb": _warm_simulate_tarneeb,
+    "duel_tarneeb": _warm_duel_tarneeb,
     "bench": _warm_bench,
     "card": _warm_card,
     "card_tarneeb": _warm_card_tarneeb,
@@ -206,7 +217,7 @@ def warm_up(groups=None) -> float:
 #: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
 #: solver) compile in one process, one after the other, so that the shared code compiles once.
 PROCESSES = (("bid", "bid_win", "play", "simulate", "duel", "bench", "simulate_tarneeb"),
-             ("solve", "tarneeb_bid", "bid_dd", "card", "review", "card_tarneeb"))  # fmt: skip
+             ("solve", "tarneeb_bid", "bid_dd", "card", "review", "card_tarneeb", "duel_tarneeb"))  # fmt: skip
 
 
 def _warm_each(groups) -> dict:

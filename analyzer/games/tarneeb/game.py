@@ -223,7 +223,7 @@ class Tarneeb(Game):
 
         if bidder_model:
             raise T400Error("--bidder-model is the model of 400's EV bidder; Tarneeb's bots do not use it")
-        return m.duel(a or "counting/team", b or "counting/greedy", matches, seed, variant, cap, threads, scheduler,
+        return m.duel(a or m.DUEL_A, b or m.DUEL_B, matches, seed, variant, cap, threads, scheduler,
                       progress)  # fmt: skip
 
     # -- records and review ---------------------------------------------------------------

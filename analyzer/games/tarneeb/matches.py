@@ -354,9 +354,21 @@ def add_duel_block(stats: DuelStats, first: np.ndarray, swapped: np.ndarray) -> 
     )  # fmt: skip
 
 
+#: ``t400 duel --game tarneeb``'s configurations when none are given.
+DUEL_A, DUEL_B = "counting/team", "counting/greedy"
+
+
+def duel_lineups(a: str, b: str, variant=None, cap: int = DEFAULT_CAP) -> tuple[TarneebLineup, TarneebLineup]:
+    """The two seatings of a duplicate duel: A on players 1+3, then A on players 2+4."""
+    (ab, ap), (bb, bp) = parse_config(a), parse_config(b)
+    first = TarneebLineup.make(variant, [ab, bb, ab, bb], [ap, bp, ap, bp], cap)
+    swapped = TarneebLineup.make(variant, [bb, ab, bb, ab], [bp, ap, bp, ap], cap)
+    return first, swapped
+
+
 def duel(
-    a: str = "counting/team",
-    b: str = "counting/greedy",
+    a: str = DUEL_A,
+    b: str = DUEL_B,
     pairs: int = 10_000,
     seed: int = 0,
     variant=None,
@@ -371,8 +383,7 @@ def duel(
     check_seed(seed)
     n = check_matches(pairs)
     (ab, ap), (bb, bp) = parse_config(a), parse_config(b)
-    first = TarneebLineup.make(variant, [ab, bb, ab, bb], [ap, bp, ap, bp], cap)
-    swapped = TarneebLineup.make(variant, [bb, ab, bb, ab], [bp, ap, bp, ap], cap)
+    first, swapped = duel_lineups(a, b, variant, cap)
     stats = DuelStats()
     run_matches([first, swapped], n, seed, threads=threads, scheduler=scheduler, progress=progress,
                 on_block=lambda _, parts: add_duel_block(stats, parts[0]["rows"], parts[1]["rows"]))  # fmt: skip
