@@ -25,12 +25,11 @@ seeds finished.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 import numpy as np
-from results import write
+from results import one_side_changes, output_options, report, seeds_option, seeds_text
 
 from analyzer.core.policies import policy_id
 from analyzer.core.runs import mean_se
@@ -99,18 +98,14 @@ def measure(a: str, b: str, deals: int, seeds: list[int]) -> dict:
     for k, c in cols.items():
         out["pairings"][k] = {m: _share(c[m]) for m in MEASURES} | {"tricks": float(c["tricks"].mean())}
     # each side's player changed from b to a, the other side held
-    for side, pairs in (("bidder_side", [(f"{a}/{b}", f"{b}/{b}"), (f"{a}/{a}", f"{b}/{a}")]),
-                        ("defenders", [(f"{b}/{a}", f"{b}/{b}"), (f"{a}/{a}", f"{a}/{b}")])):  # fmt: skip
-        for new, old in pairs:
-            key = f"{side}: {old} -> {new}"
-            out["changes"][key] = {m: _share(cols[new][m] - cols[old][m]) for m in MEASURES}
+    for side, old, new in one_side_changes(b, a, ("bidder_side", "defenders")):
+        out["changes"][f"{side}: {old} -> {new}"] = {m: _share(cols[new][m] - cols[old][m]) for m in MEASURES}
     return out
 
 
 def text(r: dict) -> str:
     width = max(len(k) for k in [*r["pairings"], *r["changes"]])
-    lines = [f"strong seat 1 (bid >= 6): {r['deals']} deals (seeds {','.join(map(str, r['seeds']))}, "
-             f"{r['deals_per_seed']} each); solo DD {r['solo_dd_tricks']:.2f} tricks",
+    lines = [f"strong seat 1 (bid >= 6): {seeds_text(r)}; solo DD {r['solo_dd_tricks']:.2f} tricks",
              f"{'bidder side / defenders':{width}s} {'below solo DD':>16s} {'made':>16s} {'set, DD makes':>16s} {'below, made':>16s} {'tricks':>7s}"]  # fmt: skip
     for k, p in r["pairings"].items():
         cells = " ".join(f"{p[m]['share']:>8.2%} ± {p[m]['se']:.2%}" for m in MEASURES)
@@ -128,21 +123,14 @@ def main() -> None:
     parser.add_argument("--b", default="standard1", help="The other.")
     parser.add_argument("--deals", type=int, default=800, help="Strong-hand deals per seed.")
     parser.add_argument("--seeds", default="1,2,3,4", help="Comma-separated seeds.")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--write", action="store_true", help="Keep the result in benchmarks/results/strong_hands.json.")
+    output_options(parser, "strong_hands")
     args = parser.parse_args()
-    try:
-        seeds = [int(s) for s in args.seeds.split(",")]
-    except ValueError:
-        parser.error(f"--seeds {args.seeds!r}: whole numbers separated by commas")
-    if args.deals < 2 or args.a == args.b or min(seeds) < 0:
-        parser.error("--deals at least 2, --a and --b two different players, seeds from 0")
+    seeds = seeds_option(parser, args.seeds)
+    if args.deals < 2 or args.a == args.b:
+        parser.error("--deals at least 2, --a and --b two different players")
     start = time.perf_counter()
     result = measure(args.a, args.b, args.deals, seeds)
-    result["seconds"] = round(time.perf_counter() - start, 1)
-    print(json.dumps(result, indent=1) if args.json else text(result))
-    if args.write:
-        write("strong_hands", result)
+    report("strong_hands", result, start, args, text)
 
 
 if __name__ == "__main__":

@@ -103,6 +103,43 @@ class BotAuctionReader(AuctionReader):
         return self.layouts
 
 
+def play_against_dd(hands, outcomes, rules, declarers: str, defenders: str, samples: int, seed: int, reader=None,
+                    progress=None) -> tuple[list[int], dict]:
+    """Each deal played out, the declaring side by ``declarers`` and the other by ``defenders``
+    (policy names, or ``pimc`` with ``samples`` layouts a decision drawn from
+    ``random.Random(seed)``, fitting the auction with a ``reader``), every card scored by DDS.
+    Returns the declaring team's tricks minus team double dummy, a deal each, and each side's
+    card rows (kind, position in the trick, opening lead, DD tricks lost, trick 0..12): the
+    declaring side's under True, the defenders' under False."""
+    rng = random.Random(seed)
+
+    def player(name):
+        if name == "pimc":
+            return lambda pos, sampler: pimc_card(pos, samples, rng, sampler)
+        kernel_id = policy_id(name)
+        return lambda pos, sampler: pos.kernel_card(kernel_id)
+
+    by_side = {True: player(declarers), False: player(defenders)}
+    uses_pimc = "pimc" in (declarers, defenders)
+    diffs, sides = [], {True: [], False: []}
+    for i, (h, res) in enumerate(zip(hands, outcomes), start=1):
+        decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
+        pos = Position(h, side_bids(rules, res), leader=decl, trump=trump)
+        sampler = reader.sampler(h, res) if reader and uses_pimc else sample_layouts
+        dd = max(t for _, t in solve_board(pos.ep_deal()))
+        for _ in range(52):
+            declaring = (pos.mover & 1) == (decl & 1)
+            card = by_side[declaring](pos, sampler)
+            scores = dd_scores(pos)
+            sides[declaring].append((pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
+                                     max(scores.values()) - scores[card], pos.played.bit_count() // 4))  # fmt: skip
+            pos.play(card)
+        diffs.append(pos.taken[decl] + pos.taken[decl ^ 2] - dd)
+        if progress:
+            progress(i, len(hands))
+    return diffs, sides
+
+
 def duplicate(hands, outcomes, rules, a: int, b: int) -> dict:
     """Per deal: (A's side's points minus B's side's) averaged over A declaring and A defending."""
     diffs = []
@@ -180,40 +217,19 @@ def main() -> None:
     pid = None if table_pimc else policy_id(args.policy)
     defenders = args.defenders or args.policy
     uses_pimc = "pimc" in (args.policy, defenders)
-    rng = random.Random(args.seed)
     reader = None if args.pimc_blind else BotAuctionReader(rules, model)
-
-    def player(name):
-        if name == "pimc":
-            return lambda pos, sampler: pimc_card(pos, args.pimc_samples, rng, sampler)
-        kernel_id = policy_id(name)
-        return lambda pos, sampler: pos.kernel_card(kernel_id)
-
-    by_side = {True: player(args.policy), False: player(defenders)}  # declaring side, defenders
     against = policy_id(args.against)
     start = time.perf_counter()
     hands, outcomes = contracts(args.deals * 2, args.seed, rules, model)
     hands, outcomes = hands[: args.deals], outcomes[: args.deals]
-    losses, short, diffs = [], [], []
-    sides = {True: [], False: []}  # the declaring side's cards, the defenders'
-    for i, (h, res) in enumerate(zip(hands, outcomes), start=1):
-        decl, trump = int(res[kh.R_DECLARER]), int(res[kh.R_TRUMP])
-        pos = Position(h, side_bids(rules, res), leader=decl, trump=trump)
-        sampler = reader.sampler(h, res) if reader and uses_pimc else sample_layouts
-        dd = max(t for _, t in solve_board(pos.ep_deal()))
-        for _ in range(52):
-            card = by_side[(pos.mover & 1) == (decl & 1)](pos, sampler)
-            scores = dd_scores(pos)
-            row = (pos.kind(card), len(pos.trick) + 1, pos.played == 0 and not pos.trick,
-                   max(scores.values()) - scores[card], pos.played.bit_count() // 4)  # fmt: skip
-            losses.append(row)
-            sides[(pos.mover & 1) == (decl & 1)].append(row)
-            pos.play(card)
-        got = pos.taken[decl] + pos.taken[decl ^ 2]
-        diffs.append(got - dd)
-        short.append(got < dd)
-        if uses_pimc:
-            print(f"\r{i}/{len(hands)} deals ({time.perf_counter() - start:.0f} s)", end="", file=sys.stderr, flush=True)
+
+    def progress(i, n):
+        print(f"\r{i}/{n} deals ({time.perf_counter() - start:.0f} s)", end="", file=sys.stderr, flush=True)
+
+    diffs, sides = play_against_dd(hands, outcomes, rules, args.policy, defenders, args.pimc_samples, args.seed,
+                                   reader, progress if uses_pimc else None)  # fmt: skip
+    losses = sides[True] + sides[False]
+    short = [d < 0 for d in diffs]
     if uses_pimc:
         print(file=sys.stderr)
     out = {

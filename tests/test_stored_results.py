@@ -5,6 +5,7 @@ Where the figures live: ``benchmarks/results/bench.json`` (``t400 bench --json``
 ``benchmarks/results/bids_dd_speed.json`` (``benchmarks/bids_dd_speed.py --write``),
 ``benchmarks/results/tarneeb_pimc_objective.json`` (``benchmarks/tarneeb_pimc_objective.py --write``),
 ``benchmarks/results/strong_hands.json`` (``benchmarks/strong_hands.py --write``),
+``benchmarks/results/tarneeb_declarers.json`` (``benchmarks/tarneeb_declarers.py --write``),
 ``analyzer/data/dd_rates.json`` (``benchmarks/dd_rates.py --write``),
 ``analyzer/data/cold_start.json`` (``benchmarks/cold_start.py --write``; checked in
 ``test_compile_budget.py``), the match-equity tables' own records, and the shipped reports.
@@ -37,7 +38,8 @@ def _flat(text: str) -> str:
 @pytest.mark.parametrize(
     "path", [BENCH, ROOT / "benchmarks" / "results" / "bids_dd_speed.json", runtime.DD_RATES_FILE, runtime.COLD_START_FILE,
              ROOT / "benchmarks" / "results" / "tarneeb_pimc_objective.json",
-             ROOT / "benchmarks" / "results" / "strong_hands.json"]
+             ROOT / "benchmarks" / "results" / "strong_hands.json",
+             ROOT / "benchmarks" / "results" / "tarneeb_declarers.json"]
 )
 def test_each_stored_result_says_when_where_and_how_it_was_made(path):
     data = json.loads(path.read_text())
@@ -236,6 +238,29 @@ def test_the_strong_hands_row_is_the_stored_result():
                 change("defenders", "standard/standard1", "standard/standard", measure)]
         assert " and ".join(both) in row, measure
     assert f"the same {stored['deals']:,} deals" in row
+    assert f"`{stored['command']}`" in row and stored["date"] in row
+
+
+def test_the_tarneeb_declarers_row_is_the_stored_result():
+    """docs/card-play.md's row on Tarneeb's declarers by who plays each side, from
+    benchmarks/results/tarneeb_declarers.json."""
+    stored = json.loads((ROOT / "benchmarks" / "results" / "tarneeb_declarers.json").read_text())
+    row = next(line for line in _doc("docs/card-play.md").splitlines() if line.startswith("|") and "tarneeb_declarers.py" in line)
+    pairs, changes = stored["pairings"], stored["changes"]
+
+    def ci(c: dict) -> str:
+        return f"{c['mean']:+.3f} [{c['ci95'][0]:+.3f}, {c['ci95'][1]:+.3f}]"
+
+    for k in ("team/team", "pimc/pimc"):
+        assert f"**{ci(pairs[k]['declarers_minus_dd'])}**" in row, k
+        assert ", ".join(f"{pairs[k]['by_seed'][s]['mean']:+.3f}" for s in map(str, stored["seeds"])) in row, k
+        assert f"{pairs[k]['declaring_side_dd_tricks_lost']:.3f} and {pairs[k]['defenders_dd_tricks_lost']:.3f}" in row
+    for k in ("pimc/team", "team/pimc"):
+        assert ci(pairs[k]["declarers_minus_dd"]) in row, k
+    for side, a, b in (("declarers", "team/team -> pimc/team", "team/pimc -> pimc/pimc"),
+                       ("defenders", "team/team -> team/pimc", "pimc/team -> pimc/pimc")):  # fmt: skip
+        assert f"{ci(changes[f'{side}: {a}'])} and {ci(changes[f'{side}: {b}'])}" in row, side
+    assert f"({stored['layouts']} layouts" in row and f"the same {stored['deals']} deals" in row
     assert f"`{stored['command']}`" in row and stored["date"] in row
 
 
