@@ -216,6 +216,8 @@ def warm_up(groups=None) -> float:
 
 #: Kernel groups by compiling process: groups that share callees (a trick loop, the bidders, a
 #: solver) compile in one process, one after the other, so that the shared code compiles once.
+#: ``duel_tarneeb`` shares next to nothing with ``simulate_tarneeb`` (its mixed kit types a match
+#: kernel of its own), so it goes to the process that ends first.
 PROCESSES = (("bid", "bid_win", "play", "simulate", "duel", "bench", "simulate_tarneeb"),
              ("solve", "tarneeb_bid", "bid_dd", "card", "review", "card_tarneeb", "duel_tarneeb"))  # fmt: skip
 
