@@ -4,6 +4,7 @@ the docs that quote the figures are held to the file by ``tests/test_stored_resu
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import shlex
@@ -12,6 +13,8 @@ import time
 from pathlib import Path
 
 from analyzer.bench import machine
+from analyzer.core.errors import T400Error
+from analyzer.core.policies import policy_id
 
 FOLDER = Path(__file__).resolve().parent / "results"
 
@@ -68,3 +71,32 @@ def one_side_changes(old: str, new: str, sides: tuple[str, str]) -> list[tuple[s
 def seeds_text(r: dict) -> str:
     """'N deals (seeds 1,2, M each)' for a result played seed by seed."""
     return f"{r['deals']} deals (seeds {','.join(map(str, r['seeds']))}, {r['deals_per_seed']} each)"
+
+
+def two_players_parser(doc: str, name: str, a: str, b: str, deals: int, seeds: str, players: str):
+    """The options of a benchmark that plays two players side by side, seed by seed: ``--a`` and
+    ``--b`` (``players`` says what they may be), ``--deals`` per seed, ``--seeds``, ``--json`` and
+    ``--write`` (``NAME.json``); a benchmark adds its own before :func:`two_players_args`."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", default=a, help=f"One player ({players}).")
+    parser.add_argument("--b", default=b, help="The other.")
+    parser.add_argument("--deals", type=int, default=deals, help="Deals per seed.")
+    parser.add_argument("--seeds", default=seeds, help="Comma-separated seeds.")
+    output_options(parser, name)
+    return parser
+
+
+def two_players_args(parser, others: tuple[str, ...] = ()):
+    """The options of :func:`two_players_parser` read and checked, a usage error for bad ones:
+    (args, seeds). A player is a play policy or one of ``others`` (such as ``pimc``)."""
+    args = parser.parse_args()
+    seeds = seeds_option(parser, args.seeds)
+    if args.deals < 2 or args.a == args.b:
+        parser.error("--deals at least 2, --a and --b two different players")
+    for player in (args.a, args.b):
+        if player not in others:
+            try:
+                policy_id(player)
+            except T400Error as e:  # its message names the players it knows
+                parser.error(f"--a/--b {player!r}: {e}")
+    return args, seeds

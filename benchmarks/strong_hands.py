@@ -24,12 +24,11 @@ seeds finished.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
 import numpy as np
-from results import one_side_changes, output_options, report, seeds_option, seeds_text
+from results import one_side_changes, report, seeds_text, two_players_args, two_players_parser
 
 from analyzer.core.policies import policy_id
 from analyzer.core.runs import mean_se
@@ -118,16 +117,8 @@ def text(r: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--a", default="standard", help="One player (400 policy).")
-    parser.add_argument("--b", default="standard1", help="The other.")
-    parser.add_argument("--deals", type=int, default=800, help="Strong-hand deals per seed.")
-    parser.add_argument("--seeds", default="1,2,3,4", help="Comma-separated seeds.")
-    output_options(parser, "strong_hands")
-    args = parser.parse_args()
-    seeds = seeds_option(parser, args.seeds)
-    if args.deals < 2 or args.a == args.b:
-        parser.error("--deals at least 2, --a and --b two different players")
+    parser = two_players_parser(__doc__, "strong_hands", "standard", "standard1", 800, "1,2,3,4", "a 400 policy")
+    args, seeds = two_players_args(parser)
     start = time.perf_counter()
     result = measure(args.a, args.b, args.deals, seeds)
     report("strong_hands", result, start, args, text)

@@ -20,7 +20,6 @@ finished.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -29,11 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from play_vs_dd import mean_ci  # noqa: E402
-from results import one_side_changes, output_options, report, seeds_option, seeds_text  # noqa: E402
+from results import one_side_changes, report, seeds_text, two_players_args, two_players_parser  # noqa: E402
 from tarneeb_play_vs_dd import BotAuctionReader, contracts, play_against_dd, side_cards  # noqa: E402
 
-from analyzer.core.errors import T400Error  # noqa: E402
-from analyzer.core.policies import policy_id  # noqa: E402
 from analyzer.games.tarneeb.bidders import load_model  # noqa: E402
 from analyzer.games.tarneeb.rules import TarneebVariant  # noqa: E402
 
@@ -108,23 +105,11 @@ def text(r: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--a", default="team", help="One player (a Tarneeb policy).")
-    parser.add_argument("--b", default="pimc", help="The other (a policy, or pimc).")
+    parser = two_players_parser(__doc__, "tarneeb_declarers", "team", "pimc", 200, "1,2", "a Tarneeb policy, or pimc")
     parser.add_argument("--layouts", type=int, default=8, help="Layouts pimc solves a decision.")
-    parser.add_argument("--deals", type=int, default=200, help="Deals per seed.")
-    parser.add_argument("--seeds", default="1,2", help="Comma-separated seeds.")
-    output_options(parser, "tarneeb_declarers")
-    args = parser.parse_args()
-    seeds = seeds_option(parser, args.seeds)
-    if args.deals < 2 or args.layouts < 1 or args.a == args.b:
-        parser.error("--deals at least 2, --layouts at least 1, --a and --b two different players")
-    for name in (args.a, args.b):
-        if name != "pimc":
-            try:
-                policy_id(name)
-            except T400Error as e:  # its message names the players it knows
-                parser.error(f"--a/--b {name!r}: {e}")
+    args, seeds = two_players_args(parser, others=("pimc",))
+    if args.layouts < 1:
+        parser.error("--layouts at least 1")
     start = time.perf_counter()
     result = measure(args.a, args.b, args.layouts, args.deals, seeds)
     report("tarneeb_declarers", result, start, args, text)
