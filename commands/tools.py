@@ -84,10 +84,10 @@ def compile_kernels(groups, check_budget, write_budget, reason, as_json):  # fmt
     GROUPS limits it to some commands' kernels (bid, bid_win, review, bid_dd, tarneeb_bid, play,
     solve, simulate, duel, simulate_tarneeb, duel_tarneeb, bench, card, card_tarneeb). A group
     compiles what its command runs with default options; another play policy, --continuations
-    and the like compile their own kernels when first used. Kernels are cached on disk; this only saves the first
-    run's compile time. From an empty cache each group's compile is counted in functions and
-    LLVM instructions (the same on any machine), against the budget that --check-budget holds
-    (docs/performance.md).
+    and the like compile their own kernels when first used. Kernels are cached on disk; this
+    only saves the first run's compile time. From an empty cache each group's compile is counted
+    in functions and LLVM instructions (the same on any machine), against the budget that
+    --check-budget holds (docs/performance.md).
     """
     from analyzer.bench import WARM_UPS, compile_groups
     from analyzer.core import compiles
